@@ -1,0 +1,18 @@
+# Makefile - builds the cuckoo PostgreSQL extension with PGXS.
+# Extra warnings come from outside: make COPT="-Wall -Wextra -Werror".
+
+EXTENSION = cuckoo
+MODULE_big = cuckoo
+OBJS = src/cuckoo.o src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_agg.o
+DATA = cuckoo--1.0.sql
+HEADERS_cuckoo = src/cuckoo.h
+
+REGRESS = cuckoo_basic
+REGRESS_OPTS = --load-extension=cuckoo
+
+PG_CPPFLAGS = -I$(srcdir)/src
+
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

@@ -1,0 +1,179 @@
+/*
+ * cuckoo.h - the cuckoo filter core: layout, hashing, insert/lookup/delete,
+ * growth, union and the portable byte format.  Plain C99, no PostgreSQL.
+ *
+ * A filter *is* its serialized bytes: every operation works directly on a
+ * flat little-endian buffer (see FORMAT.md), through a small parsed view
+ * (cf_filter) that points into it.  Nothing here allocates except the
+ * helpers that take an explicit allocator (cf_insert).
+ */
+#ifndef CUCKOO_H
+#define CUCKOO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* ---- format constants (part of the on-disk contract) ---- */
+#define CF_MAGIC            0xCF
+#define CF_FORMAT_VERSION   1
+#define CF_HEADER_SIZE      16      /* fixed header */
+#define CF_STAGE_SIZE       12      /* one sub-filter descriptor */
+#define CF_MAX_STAGES       32      /* sub-filters in one filter */
+#define CF_MIN_FPBITS       4
+#define CF_MAX_FPBITS       32
+#define CF_MAX_KICKS_LIMIT  65535
+#define CF_MAX_EXPANSION    16
+/* largest payload: it must fit a PostgreSQL varlena (1 GB less its header) */
+#define CF_MAX_SIZE         ((size_t) 0x3FFFFFFF - 4)
+
+/* ---- defaults ---- */
+#define CF_DEFAULT_FPR          0.01
+#define CF_DEFAULT_BUCKET_SIZE  4
+#define CF_DEFAULT_MAX_KICKS    500
+#define CF_DEFAULT_EXPANSION    2
+
+/* seed of the one XXH3 hash computed per value; never change it */
+#define CF_HASH_SEED        UINT64_C(0x6375636b6f6f2131)   /* "cuckoo!1" */
+
+/* size of the buffer the functions below write their error messages into */
+#define CF_ERRLEN           160
+
+typedef enum cf_status
+{
+	CF_OK = 0,
+	CF_FULL,            /* no room; the filter is unchanged */
+	CF_NOT_FOUND,       /* delete of an absent value; the filter is unchanged */
+	CF_CANNOT_GROW      /* growth would exceed a limit; the filter is unchanged */
+} cf_status;
+
+/* what a caller asks for when creating a filter */
+typedef struct cf_params
+{
+	uint64_t    capacity;       /* items it must hold at its design load */
+	double      fpr;            /* target false-positive rate, in (0, 0.5) */
+	int         bucket_size;    /* 2, 4 or 8 slots */
+	int         max_kicks;      /* 0 .. CF_MAX_KICKS_LIMIT */
+	int         expansion;      /* 0 (fixed size) .. CF_MAX_EXPANSION */
+} cf_params;
+
+/* one sub-filter: a table of nbuckets buckets of bucket_size slots */
+typedef struct cf_stage
+{
+	uint32_t    nbuckets;
+	uint32_t    nitems;
+	uint32_t    fpbits;
+	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
+	uint32_t    bucket_bits;    /* bucket_size * fpbits */
+	bool        swar;           /* one 64-bit load reads a whole bucket */
+	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
+	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
+	uint64_t    bucket_mask;    /* low bucket_bits bits */
+	uint8_t    *desc;           /* this stage's descriptor in the buffer */
+	uint8_t    *table;
+	size_t      table_bytes;
+} cf_stage;
+
+/* a parsed view of a filter's bytes; all pointers point into buf */
+typedef struct cf_filter
+{
+	uint8_t    *buf;
+	size_t      len;
+	uint32_t    bucket_size;
+	uint32_t    fpbits;         /* base fingerprint width (stage 0) */
+	uint32_t    expansion;
+	uint32_t    max_kicks;
+	uint32_t    capacity;       /* capacity requested at creation */
+	uint32_t    nstages;
+	cf_stage    stages[CF_MAX_STAGES];
+} cf_filter;
+
+/* statistics, as cf_info reports them */
+typedef struct cf_stats
+{
+	uint64_t    capacity;       /* items all sub-filters hold at design load */
+	uint64_t    items;
+	uint64_t    buckets;
+	uint32_t    bucket_size;
+	uint32_t    fingerprint_bits;   /* base width */
+	double      load_factor;    /* items / slots */
+	double      fpr;            /* expected false-positive rate now */
+	uint64_t    bytes;          /* serialized size */
+	uint32_t    subfilters;
+} cf_stats;
+
+/* allocator used by cf_insert to grow; must not return NULL (or abort) */
+typedef void *(*cf_alloc_fn) (size_t size, void *ctx);
+
+/* ---- hashing ---- */
+uint64_t	cf_hash_bytes(const void *data, size_t len);
+uint64_t	cf_hash_int64(int64_t v);      /* hashes the 8-byte little-endian form */
+
+/* ---- creation ---- */
+/* Checks p; returns the byte size of the new filter, or 0 with err set. */
+size_t		cf_create_size(const cf_params *p, char *err, size_t errlen);
+/* Writes an empty filter for p (already checked) into buf of that size. */
+void		cf_create(uint8_t *buf, const cf_params *p);
+/* Fingerprint width cf_create uses for (fpr, bucket_size); 0 if none fits. */
+int			cf_fpbits_for(double fpr, int bucket_size);
+/* Buckets for a sub-filter that must hold capacity items at design load. */
+uint64_t	cf_nbuckets_for(uint64_t capacity, int bucket_size);
+
+/* ---- reading ---- */
+/*
+ * Parses and checks the header and lengths of buf (O(sub-filters), no table
+ * scan) and fills f.  Returns false with err set if buf is not a filter.
+ */
+bool		cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen);
+/*
+ * Full validation, safe on any bytes: cf_open plus item counts that match
+ * the tables and unused trailing bits that are zero.
+ */
+bool		cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen);
+
+/* ---- operations (h = the value's 64-bit hash) ---- */
+bool		cf_contains(const cf_filter *f, uint64_t h);
+uint32_t	cf_count(const cf_filter *f, uint64_t h);
+/* Adds one copy to the newest sub-filter; CF_FULL leaves f unchanged. */
+cf_status	cf_add(cf_filter *f, uint64_t h);
+/*
+ * Adds one copy, growing through alloc when the filter is full and
+ * expansion > 0.  After growth f views the new buffer; the old one is the
+ * caller's to free.  CF_FULL / CF_CANNOT_GROW leave f unchanged.
+ */
+cf_status	cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
+/* Removes one copy; CF_NOT_FOUND leaves f unchanged. */
+cf_status	cf_delete(cf_filter *f, uint64_t h);
+
+/* ---- growth ---- */
+/* Size after appending one sub-filter, or 0 with err set if it cannot grow. */
+size_t		cf_grow_size(const cf_filter *f, char *err, size_t errlen);
+/* Copies f into newbuf (cf_grow_size bytes) plus an empty sub-filter; f views newbuf. */
+void		cf_grow(cf_filter *f, uint8_t *newbuf);
+
+/* ---- union ---- */
+/*
+ * Upper bound of the size of a union of a and b, or 0 with err set if they
+ * are incompatible (bucket size or fingerprint width differ) or too large.
+ */
+size_t		cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen);
+/*
+ * Writes a union of a and b into out (cf_union_size bytes) and opens it as
+ * result.  Every item of both is kept.  Returns the bytes used (<= outcap),
+ * or 0 with err set if it would need more than CF_MAX_STAGES sub-filters.
+ */
+size_t		cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
+					 cf_filter *result, char *err, size_t errlen);
+
+/* ---- statistics ---- */
+void		cf_get_stats(const cf_filter *f, cf_stats *s);
+
+/* ---- text form: strict base64 of the bytes ---- */
+size_t		cf_base64_len(size_t nbytes);                 /* chars, without NUL */
+void		cf_base64_encode(const uint8_t *src, size_t n, char *dst);  /* writes NUL */
+/* Decoded size of a valid text of len chars, or SIZE_MAX if len is not valid. */
+size_t		cf_base64_decoded_len(const char *src, size_t len);
+/* Decodes; returns bytes written or SIZE_MAX (with err) on a bad character / padding. */
+size_t		cf_base64_decode(const char *src, size_t len, uint8_t *dst, char *err, size_t errlen);
+
+#endif							/* CUCKOO_H */
