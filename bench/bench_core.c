@@ -1,0 +1,472 @@
+/*
+ * bench_core.c - micro-benchmark of the cuckoo core against Debian's libbloom:
+ * throughput, bits per item and measured false-positive rate, side by side.
+ *
+ * Not a test: it prints figures and a verdict per target, and always exits 0
+ * unless it cannot run at all.  See bench/README.md for what each column means.
+ *
+ * Usage: bench_core [-q]      -q: quick run (N = 1M only, one repetition)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <bloom.h>
+
+#include "cuckoo.h"
+
+#ifndef BENCH_CFLAGS
+#define BENCH_CFLAGS "?"
+#endif
+
+#define KEY_SEED    UINT64_C(0x0123456789abcdef)    /* fixed: runs are repeatable */
+#define NEG_KEYS    10000000    /* absent keys probed for the measured rate */
+#define MAX_KEYS    12300000    /* largest capacity in the space table */
+#define LN2_SQ      0.480453013918201   /* ln(2)^2 */
+
+static const double targets[] = {0.01, 0.005, 0.001};
+#define NTARGETS ((int) (sizeof(targets) / sizeof(targets[0])))
+static const uint64_t sizes[] = {1000000, 10000000};
+#define NSIZES ((int) (sizeof(sizes) / sizeof(sizes[0])))
+static const uint64_t space_caps[] = {1000, 1000000, 10000000, 12300000};
+#define NSPACE ((int) (sizeof(space_caps) / sizeof(space_caps[0])))
+
+static int	reps = 3;
+static int	nsizes = NSIZES;
+
+/* ---- keys ---- */
+
+/*
+ * Key i is splitmix64's output for state KEY_SEED + i * gamma.  The output
+ * function is a bijection and gamma is odd, so distinct i give distinct keys:
+ * present keys use i in [0, MAX_KEYS), absent ones i >= 2^62, and an
+ * "absent" key is never present.
+ */
+static uint64_t
+key_at(uint64_t i)
+{
+	uint64_t	z = KEY_SEED + i * UINT64_C(0x9e3779b97f4a7c15);
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static uint64_t *pos_keys;		/* MAX_KEYS present keys */
+static uint64_t *neg_keys;		/* NEG_KEYS absent keys */
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *
+xmalloc(size_t n)
+{
+	void	   *p = malloc(n);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "bench_core: out of memory (%zu bytes)\n", n);
+		exit(2);
+	}
+	return p;
+}
+
+/* ---- one measured configuration ---- */
+
+typedef struct result
+{
+	double		ins;			/* best insert M ops/s */
+	double		pos;			/* best positive lookup M ops/s */
+	double		neg;			/* best negative lookup M ops/s */
+	double		bits;			/* bits per item */
+	double		fpr;			/* measured false-positive rate */
+	uint64_t	full;			/* inserts that failed (CF_FULL) */
+	uint64_t	fneg;			/* present keys reported absent: must be 0 */
+	int			fpbits;			/* cuckoo only */
+	double		load;			/* cuckoo only */
+} result;
+
+static double
+best(double cur, double n, double secs)
+{
+	double		mops = n / secs / 1e6;
+
+	return mops > cur ? mops : cur;
+}
+
+/* cuckoo: capacity n, default bucket size, expansion 0 so the space is honest */
+static void
+run_cuckoo(uint64_t n, double fpr, result *r)
+{
+	cf_params	p = {n, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0};
+	char		err[CF_ERRLEN];
+	size_t		size = cf_create_size(&p, err, sizeof(err));
+	uint8_t    *buf;
+	cf_filter	f;
+	cf_stats	st;
+	uint64_t	hits;
+	double		t;
+
+	memset(r, 0, sizeof(*r));
+	if (size == 0)
+	{
+		fprintf(stderr, "bench_core: cf_create_size: %s\n", err);
+		exit(2);
+	}
+	buf = xmalloc(size);
+	for (int rep = 0; rep < reps; rep++)
+	{
+		uint64_t	full = 0;
+
+		memset(buf, 0, size);	/* fault the pages in before timing */
+		cf_create(buf, &p);
+		if (!cf_open(&f, buf, size, err, sizeof(err)))
+		{
+			fprintf(stderr, "bench_core: cf_open: %s\n", err);
+			exit(2);
+		}
+		t = now();
+		for (uint64_t i = 0; i < n; i++)
+			full += cf_add(&f, cf_hash_int64((int64_t) pos_keys[i])) != CF_OK;
+		r->ins = best(r->ins, n, now() - t);
+		r->full = full;
+	}
+	for (int rep = 0; rep < reps; rep++)
+	{
+		hits = 0;
+		t = now();
+		for (uint64_t i = 0; i < n; i++)
+			hits += cf_contains(&f, cf_hash_int64((int64_t) pos_keys[i]));
+		r->pos = best(r->pos, n, now() - t);
+		r->fneg = n - hits;		/* a failed insert is not a false negative */
+		if (r->fneg >= r->full)
+			r->fneg -= r->full;
+	}
+	for (int rep = 0; rep < reps; rep++)
+	{
+		hits = 0;
+		t = now();
+		for (uint64_t i = 0; i < NEG_KEYS; i++)
+			hits += cf_contains(&f, cf_hash_int64((int64_t) neg_keys[i]));
+		r->neg = best(r->neg, NEG_KEYS, now() - t);
+		r->fpr = (double) hits / NEG_KEYS;
+	}
+	cf_get_stats(&f, &st);
+	r->bits = (double) st.bytes * 8 / n;
+	r->fpbits = st.fingerprint_bits;
+	r->load = st.load_factor;
+	free(buf);
+}
+
+/* libbloom: entries n, error fpr; it hashes the 8 key bytes itself (murmur2) */
+static void
+run_bloom(uint64_t n, double fpr, result *r)
+{
+	struct bloom b;
+	uint64_t	hits;
+	double		t;
+
+	memset(r, 0, sizeof(*r));
+	if (bloom_init(&b, (int) n, fpr) != 0)
+	{
+		fprintf(stderr, "bench_core: bloom_init(%llu, %g) failed\n",
+				(unsigned long long) n, fpr);
+		exit(2);
+	}
+	for (int rep = 0; rep < reps; rep++)
+	{
+		bloom_reset(&b);		/* also faults the pages in before timing */
+		t = now();
+		for (uint64_t i = 0; i < n; i++)
+			bloom_add(&b, &pos_keys[i], 8);
+		r->ins = best(r->ins, n, now() - t);
+	}
+	for (int rep = 0; rep < reps; rep++)
+	{
+		hits = 0;
+		t = now();
+		for (uint64_t i = 0; i < n; i++)
+			hits += bloom_check(&b, &pos_keys[i], 8) == 1;
+		r->pos = best(r->pos, n, now() - t);
+		r->fneg = n - hits;
+	}
+	for (int rep = 0; rep < reps; rep++)
+	{
+		hits = 0;
+		t = now();
+		for (uint64_t i = 0; i < NEG_KEYS; i++)
+			hits += bloom_check(&b, &neg_keys[i], 8) == 1;
+		r->neg = best(r->neg, NEG_KEYS, now() - t);
+		r->fpr = (double) hits / NEG_KEYS;
+	}
+	r->bits = (double) b.bits / n;
+	bloom_free(&b);
+}
+
+/* ---- the bounds we must meet ---- */
+
+/* space bound for any capacity: ceil(log2(2b/eps)) / 0.95 + 0.5 bits/item */
+static double
+space_bound(double fpr)
+{
+	return ceil(log2(2.0 * CF_DEFAULT_BUCKET_SIZE / fpr)) / 0.95 + 0.5;
+}
+
+/* bits per item an optimal Bloom filter needs for rate eps */
+static double
+bloom_bits_for(double fpr)
+{
+	return -log(fpr) / LN2_SQ;
+}
+
+/* ---- space at any capacity ---- */
+
+typedef struct space_row
+{
+	uint64_t	cap;
+	double		fpr;
+	int			fpbits;
+	uint64_t	buckets;
+	uint64_t	bytes;
+	double		bits;
+	double		load;
+	uint64_t	failed;
+	uint64_t	first_fail;		/* index of the first failed insert */
+} space_row;
+
+static void
+run_space(uint64_t cap, double fpr, space_row *s)
+{
+	cf_params	p = {cap, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0};
+	char		err[CF_ERRLEN];
+	size_t		size = cf_create_size(&p, err, sizeof(err));
+	uint8_t    *buf;
+	cf_filter	f;
+	cf_stats	st;
+
+	memset(s, 0, sizeof(*s));
+	s->cap = cap;
+	s->fpr = fpr;
+	if (size == 0)
+	{
+		fprintf(stderr, "bench_core: cf_create_size: %s\n", err);
+		exit(2);
+	}
+	buf = xmalloc(size);
+	memset(buf, 0, size);
+	cf_create(buf, &p);
+	if (!cf_open(&f, buf, size, err, sizeof(err)))
+	{
+		fprintf(stderr, "bench_core: cf_open: %s\n", err);
+		exit(2);
+	}
+	for (uint64_t i = 0; i < cap; i++)
+		if (cf_add(&f, cf_hash_int64((int64_t) pos_keys[i])) != CF_OK)
+		{
+			if (s->failed++ == 0)
+				s->first_fail = i;
+		}
+	cf_get_stats(&f, &st);
+	s->fpbits = st.fingerprint_bits;
+	s->buckets = st.buckets;
+	s->bytes = st.bytes;
+	s->bits = (double) st.bytes * 8 / cap;
+	s->load = st.load_factor;
+	free(buf);
+}
+
+/* ---- output ---- */
+
+static void
+print_machine(void)
+{
+	FILE	   *fp = fopen("/proc/cpuinfo", "r");
+	char		line[512];
+	char		model[256] = "?";
+	int			ncpu = 0;
+	time_t		t = time(NULL);
+	char		date[64];
+
+	if (fp)
+	{
+		while (fgets(line, sizeof(line), fp))
+		{
+			if (strncmp(line, "processor", 9) == 0)
+				ncpu++;
+			else if (strncmp(line, "model name", 10) == 0 && model[0] == '?')
+			{
+				char	   *c = strchr(line, ':');
+
+				if (c)
+				{
+					snprintf(model, sizeof(model), "%s", c + 2);
+					model[strcspn(model, "\n")] = '\0';
+				}
+			}
+		}
+		fclose(fp);
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+	printf("cuckoo core vs libbloom %s -- %s, %d CPUs, %s\n",
+		   bloom_version(), model, ncpu, date);
+	printf("compiled with: %s\n", BENCH_CFLAGS);
+	printf("keys: random 64-bit (splitmix64, fixed seed); absent keys disjoint by construction; "
+		   "measured eps on %d absent keys\n", NEG_KEYS);
+	printf("hashing: cuckoo = cf_hash_int64 (XXH3-64) per key, inside the timed loop; "
+		   "libbloom = its own murmur2 over the same 8 bytes (two passes per key)\n");
+	printf("cuckoo: bucket size %d, max kicks %d, expansion 0 (fixed size); "
+		   "throughput = best of %d runs, M ops/s\n\n",
+		   CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, reps);
+}
+
+int
+main(int argc, char **argv)
+{
+	result		cr[NTARGETS][NSIZES];
+	result		br[NTARGETS][NSIZES];
+	space_row	sp[NTARGETS][NSPACE];
+	double		t0 = now();
+
+	if (argc > 1 && strcmp(argv[1], "-q") == 0)
+	{
+		reps = 1;
+		nsizes = 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	pos_keys = xmalloc(sizeof(uint64_t) * MAX_KEYS);
+	neg_keys = xmalloc(sizeof(uint64_t) * NEG_KEYS);
+	for (uint64_t i = 0; i < MAX_KEYS; i++)
+		pos_keys[i] = key_at(i);
+	for (uint64_t i = 0; i < NEG_KEYS; i++)
+		neg_keys[i] = key_at((UINT64_C(1) << 62) + i);
+
+	print_machine();
+
+	/* ---- throughput, space and rate ---- */
+	printf("%-6s %4s | %-19s | %-19s | %-19s | %-19s | %-17s | %s\n",
+		   "target", "N", "insert M/s", "pos lookup M/s", "neg lookup M/s",
+		   "bits/item", "measured eps", "cuckoo");
+	printf("%-6s %4s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s | %8s %8s | %2s %5s %4s\n",
+		   "eps", "", "cuckoo", "bloom", "c/b", "cuckoo", "bloom", "c/b",
+		   "cuckoo", "bloom", "c/b", "cuckoo", "bloom", "c/b",
+		   "cuckoo", "bloom", "fp", "load", "full");
+	for (int e = 0; e < NTARGETS; e++)
+	{
+		for (int s = 0; s < nsizes; s++)
+		{
+			result	   *c = &cr[e][s];
+			result	   *b = &br[e][s];
+
+			run_cuckoo(sizes[s], targets[e], c);
+			run_bloom(sizes[s], targets[e], b);
+			printf("%5.2f%% %3lluM | %6.2f %6.2f %5.2f | %6.2f %6.2f %5.2f | %6.2f %6.2f %5.2f | "
+				   "%6.2f %6.2f %5.2f | %7.4f%% %7.4f%% | %2d %5.3f %4llu\n",
+				   targets[e] * 100, (unsigned long long) (sizes[s] / 1000000),
+				   c->ins, b->ins, c->ins / b->ins,
+				   c->pos, b->pos, c->pos / b->pos,
+				   c->neg, b->neg, c->neg / b->neg,
+				   c->bits, b->bits, c->bits / b->bits,
+				   c->fpr * 100, b->fpr * 100,
+				   c->fpbits, c->load, (unsigned long long) c->full);
+			if (c->fneg || b->fneg)
+				printf("  !! false negatives: cuckoo %llu, bloom %llu\n",
+					   (unsigned long long) c->fneg, (unsigned long long) b->fneg);
+		}
+	}
+
+	/* ---- bits at the rate actually measured ---- */
+	printf("\nbits/item at the measured rate (optimal Bloom needs -ln(eps)/ln(2)^2 bits/item)\n");
+	printf("%-6s %4s | %9s %7s %10s %6s | %9s %10s %7s\n",
+		   "target", "N", "cuckoo", "cuckoo", "Bloom need", "c/need",
+		   "bloom", "bloom need", "libbloom");
+	printf("%-6s %4s | %9s %7s %10s %6s | %9s %10s %7s\n",
+		   "eps", "", "meas. eps", "bits", "at c eps", "",
+		   "meas. eps", "at b eps", "bits");
+	for (int e = 0; e < NTARGETS; e++)
+		for (int s = 0; s < nsizes; s++)
+		{
+			result	   *c = &cr[e][s];
+			result	   *b = &br[e][s];
+			double		need = bloom_bits_for(c->fpr);
+
+			printf("%5.2f%% %3lluM | %8.4f%% %7.2f %10.2f %6.3f | %8.4f%% %10.2f %7.2f\n",
+				   targets[e] * 100, (unsigned long long) (sizes[s] / 1000000),
+				   c->fpr * 100, c->bits, need, c->bits / need,
+				   b->fpr * 100, bloom_bits_for(b->fpr), b->bits);
+		}
+
+	/* ---- space at any capacity ---- */
+	printf("\nspace at any capacity (cuckoo filled to capacity; bound = ceil(log2(2b/eps))/0.95 + 0.5)\n");
+	printf("%-6s %10s | %2s %9s %10s | %9s %6s %4s | %5s %7s %s\n",
+		   "eps", "capacity", "fp", "buckets", "bytes", "bits/item", "bound", "ok",
+		   "load", "failed", "first failure at");
+	for (int e = 0; e < NTARGETS; e++)
+		for (int k = 0; k < NSPACE; k++)
+		{
+			space_row  *s = &sp[e][k];
+
+			run_space(space_caps[k], targets[e], s);
+			printf("%5.2f%% %10llu | %2d %9llu %10llu | %9.3f %6.3f %4s | %5.3f %7llu ",
+				   targets[e] * 100, (unsigned long long) s->cap, s->fpbits,
+				   (unsigned long long) s->buckets, (unsigned long long) s->bytes,
+				   s->bits, space_bound(targets[e]),
+				   s->bits <= space_bound(targets[e]) ? "yes" : "NO",
+				   s->load, (unsigned long long) s->failed);
+			if (s->failed)
+				printf("%llu (%.1f%% of capacity)\n", (unsigned long long) s->first_fail,
+					   100.0 * s->first_fail / s->cap);
+			else
+				printf("-\n");
+		}
+
+	/* ---- verdicts ---- */
+	printf("\nverdict (targets: space <= bound at any capacity with no failed insert; "
+		   "fewer bits than Bloom at the measured eps for eps <= 0.5%%; lookups at 10M >= bloom)\n");
+	for (int e = 0; e < NTARGETS; e++)
+	{
+		bool		space_ok = true;
+		bool		bits_ok = true;
+		double		worst_bits = 0;
+		int			l = nsizes - 1;
+		double		pr = cr[e][l].pos / br[e][l].pos;
+		double		nr = cr[e][l].neg / br[e][l].neg;
+
+		for (int k = 0; k < NSPACE; k++)
+			if (sp[e][k].bits > space_bound(targets[e]) || sp[e][k].failed)
+				space_ok = false;
+		for (int s = 0; s < nsizes; s++)
+		{
+			double		ratio = cr[e][s].bits / bloom_bits_for(cr[e][s].fpr);
+
+			if (cr[e][s].full || cr[e][s].bits > space_bound(targets[e]))
+				space_ok = false;
+			if (ratio >= 1)
+				bits_ok = false;
+			if (ratio > worst_bits)
+				worst_bits = ratio;
+		}
+		printf("eps %5.2f%%: space bound %s; bits vs Bloom at measured eps %s (worst %.3fx)%s; "
+			   "lookup at %lluM %s (pos %.2fx, neg %.2fx)\n",
+			   targets[e] * 100, space_ok ? "MET" : "NOT MET",
+			   bits_ok ? "fewer" : "NOT fewer", worst_bits,
+			   targets[e] <= 0.005 ? "" : " [not required above 0.5%]",
+			   (unsigned long long) (sizes[l] / 1000000),
+			   pr >= 1 && nr >= 1 ? ">= bloom" : "BELOW bloom", pr, nr);
+	}
+	printf("\ntotal time %.0f s\n", now() - t0);
+	free(pos_keys);
+	free(neg_keys);
+	return 0;
+}
