@@ -1,0 +1,1101 @@
+/*
+ * cuckoo.c - the cuckoo filter core: bit-packed buckets of any count,
+ * XXH3 hashing, kick-out insertion that never loses an item, growth by
+ * sub-filters, union, validation and the base64 text form.  Plain C99.
+ */
+#include "cuckoo.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/*
+ * Design load factor per bucket size, in thousandths: a sub-filter for
+ * capacity c gets ceil(c / (bucket_size * load)) buckets.  Chosen below the
+ * load that random-walk insertion with the default 500 kicks reaches
+ * reliably (test/core measures it), so a filter filled to its capacity does
+ * not need to grow.
+ */
+static uint32_t
+design_load_permille(uint32_t bucket_size)
+{
+	switch (bucket_size)
+	{
+		case 2:
+			return 840;
+		case 4:
+			return 940;
+		default:
+			return 970;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * little-endian helpers: every multi-byte field and table word goes through
+ * these, so the bytes are the same on every platform
+ * ------------------------------------------------------------------- */
+
+static inline uint16_t
+get_le16(const uint8_t *p)
+{
+	return (uint16_t) (p[0] | (p[1] << 8));
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static inline void
+put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+}
+
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
+
+static inline uint64_t
+get_le64(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void
+put_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
+/* Reads 64 bits from byte off of a table, with zeros past its end. */
+static inline uint64_t
+load_window(const uint8_t *t, size_t tbytes, size_t off)
+{
+	uint64_t	v = 0;
+
+	if (off + 8 <= tbytes)
+		return get_le64(t + off);
+	for (size_t k = 0; off + k < tbytes; k++)
+		v |= (uint64_t) t[off + k] << (8 * k);
+	return v;
+}
+
+/* Writes back a 64-bit window, never past the table's end. */
+static inline void
+store_window(uint8_t *t, size_t tbytes, size_t off, uint64_t v)
+{
+	if (off + 8 <= tbytes)
+	{
+		put_le64(t + off, v);
+		return;
+	}
+	for (size_t k = 0; off + k < tbytes; k++)
+		t[off + k] = (uint8_t) (v >> (8 * k));
+}
+
+static void
+set_err(char *err, size_t errlen, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---------------------------------------------------------------------
+ * hashing
+ * ------------------------------------------------------------------- */
+
+uint64_t
+cf_hash_bytes(const void *data, size_t len)
+{
+	return XXH3_64bits_withSeed(data, len, CF_HASH_SEED);
+}
+
+uint64_t
+cf_hash_int64(int64_t v)
+{
+	uint8_t		b[8];
+
+	put_le64(b, (uint64_t) v);
+	return XXH3_64bits_withSeed(b, 8, CF_HASH_SEED);
+}
+
+static inline uint32_t
+mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bU;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35U;
+	x ^= x >> 16;
+	return x;
+}
+
+/* fingerprint in 1 .. fpmax from the low 32 bits of h */
+static inline uint32_t
+fingerprint(const cf_stage *st, uint64_t h)
+{
+	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+}
+
+/* primary bucket from the high 32 bits of h */
+static inline uint32_t
+primary_bucket(const cf_stage *st, uint64_t h)
+{
+	return (uint32_t) (((h >> 32) * (uint64_t) st->nbuckets) >> 32);
+}
+
+/* the other bucket of fp: (H(fp) - i) mod m, its own inverse for any m */
+static inline uint32_t
+alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
+{
+	uint32_t	hm = (uint32_t) (((uint64_t) mix32(fp) * st->nbuckets) >> 32);
+
+	return hm >= i ? hm - i : hm + st->nbuckets - i;
+}
+
+/* ---------------------------------------------------------------------
+ * slots and buckets
+ * ------------------------------------------------------------------- */
+
+static inline uint32_t
+slot_get(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s)
+{
+	uint64_t	bit = ((uint64_t) i * bucket_size + s) * st->fpbits;
+
+	switch (st->fpbits)
+	{
+		case 8:
+			return st->table[bit >> 3];
+		case 16:
+			return get_le16(st->table + (bit >> 3));
+		case 32:
+			return get_le32(st->table + (bit >> 3));
+		default:
+			return (uint32_t) (load_window(st->table, st->table_bytes, bit >> 3)
+							   >> (bit & 7)) & st->fpmax;
+	}
+}
+
+static inline void
+slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp)
+{
+	uint64_t	bit = ((uint64_t) i * bucket_size + s) * st->fpbits;
+	size_t		off = bit >> 3;
+	unsigned	shift = bit & 7;
+	uint64_t	w;
+
+	switch (st->fpbits)
+	{
+		case 8:
+			st->table[off] = (uint8_t) fp;
+			return;
+		case 16:
+			put_le16(st->table + off, (uint16_t) fp);
+			return;
+		case 32:
+			put_le32(st->table + off, fp);
+			return;
+		default:
+			w = load_window(st->table, st->table_bytes, off);
+			w &= ~((uint64_t) st->fpmax << shift);
+			w |= (uint64_t) fp << shift;
+			store_window(st->table, st->table_bytes, off, w);
+	}
+}
+
+/*
+ * Does bucket i hold fp?  When one 64-bit load covers the bucket, all its
+ * slots are compared at once: x has a zero lane exactly where a slot equals
+ * fp, and (x - lo) & ~x & hi is non-zero iff some lane of x is zero.
+ */
+static inline bool
+bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	if (st->swar)
+	{
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	w = load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7);
+		uint64_t	x = (w & st->bucket_mask) ^ (fp * st->lanes_lo);
+
+		return ((x - st->lanes_lo) & ~x & st->lanes_hi) != 0;
+	}
+	for (uint32_t s = 0; s < bucket_size; s++)
+		if (slot_get(st, bucket_size, i, s) == fp)
+			return true;
+	return false;
+}
+
+/* Puts fp into a free slot of bucket i; false if the bucket is full. */
+static inline bool
+bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	for (uint32_t s = 0; s < bucket_size; s++)
+	{
+		if (slot_get(st, bucket_size, i, s) == 0)
+		{
+			slot_set(st, bucket_size, i, s, fp);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Clears one slot of bucket i holding fp; false if there is none. */
+static inline bool
+bucket_remove(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	for (uint32_t s = 0; s < bucket_size; s++)
+	{
+		if (slot_get(st, bucket_size, i, s) == fp)
+		{
+			slot_set(st, bucket_size, i, s, 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+static inline uint32_t
+bucket_count(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	uint32_t	n = 0;
+
+	for (uint32_t s = 0; s < bucket_size; s++)
+		n += slot_get(st, bucket_size, i, s) == fp;
+	return n;
+}
+
+/* counter-based generator: the k-th draw of an insertion seeded with seed */
+static inline uint64_t
+draw(uint64_t seed, uint64_t k)
+{
+	uint64_t	z = seed + (k + 1) * UINT64_C(0x9E3779B97F4A7C15);
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static inline void
+stage_set_nitems(cf_stage *st, uint32_t n)
+{
+	st->nitems = n;
+	put_le32(st->desc + 4, n);
+}
+
+/*
+ * Inserts fingerprint fp with primary bucket i1 into one sub-filter.
+ *
+ * When both buckets are full, a random walk evicts a victim from a slot
+ * drawn by a generator seeded from the item itself (deterministic), and
+ * moves it to its other bucket, at most max_kicks times.  If the walk ends
+ * without a free slot it is undone step by step: the draws are recomputed
+ * from their index and alt_bucket is its own inverse, so walking back
+ * restores every slot and no fingerprint is lost.
+ */
+static bool
+stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
+			 uint32_t i1, uint32_t fp)
+{
+	uint32_t	i2 = alt_bucket(st, i1, fp);
+	uint64_t	seed;
+	uint32_t	i,
+				carry,
+				k;
+
+	if (bucket_put(st, bucket_size, i1, fp) || bucket_put(st, bucket_size, i2, fp))
+	{
+		stage_set_nitems(st, st->nitems + 1);
+		return true;
+	}
+	if (max_kicks == 0)
+		return false;
+
+	seed = ((uint64_t) fp << 32) | i1;
+	i = (draw(seed, UINT32_MAX) & 1) ? i2 : i1;
+	carry = fp;
+	for (k = 0; k < max_kicks; k++)
+	{
+		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
+		uint32_t	victim = slot_get(st, bucket_size, i, s);
+
+		slot_set(st, bucket_size, i, s, carry);
+		carry = victim;
+		i = alt_bucket(st, i, carry);
+		if (bucket_put(st, bucket_size, i, carry))
+		{
+			stage_set_nitems(st, st->nitems + 1);
+			return true;
+		}
+	}
+
+	/* undo: walk back to the first bucket, restoring each evicted victim */
+	while (k-- > 0)
+	{
+		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
+		uint32_t	placed;
+
+		i = alt_bucket(st, i, carry);
+		placed = slot_get(st, bucket_size, i, s);
+		slot_set(st, bucket_size, i, s, carry);
+		carry = placed;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * layout and parameters
+ * ------------------------------------------------------------------- */
+
+static inline uint64_t
+table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits)
+{
+	return (nbuckets * bucket_size * fpbits + 7) / 8;
+}
+
+/* Fills the derived fields of a stage from nbuckets/fpbits. */
+static void
+stage_setup(cf_stage *st, uint32_t bucket_size)
+{
+	uint32_t	f = st->fpbits;
+
+	st->fpmax = (uint32_t) ((UINT64_C(1) << f) - 1);
+	st->bucket_bits = bucket_size * f;
+	/*
+	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
+	 * its first byte (a multiple of the largest power of two <= 8 dividing
+	 * bucket_bits) plus bucket_bits never exceeds 64.
+	 */
+	{
+		uint32_t	g = st->bucket_bits & (~st->bucket_bits + 1);
+
+		st->swar = st->bucket_bits + 8 - (g < 8 ? g : 8) <= 64;
+	}
+	st->lanes_lo = 0;
+	for (uint32_t s = 0; s < bucket_size && s * f < 64; s++)
+		st->lanes_lo |= UINT64_C(1) << (s * f);
+	st->lanes_hi = st->lanes_lo << (f - 1);
+	st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
+		(UINT64_C(1) << st->bucket_bits) - 1;
+	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f);
+}
+
+int
+cf_fpbits_for(double fpr, int bucket_size)
+{
+	/* smallest f with 2b / 2^f <= fpr; ldexp is exact, so no rounding */
+	for (int f = CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
+		if (ldexp(fpr, f) >= 2.0 * bucket_size)
+			return f;
+	return 0;
+}
+
+uint64_t
+cf_nbuckets_for(uint64_t capacity, int bucket_size)
+{
+	uint64_t	per = (uint64_t) bucket_size * design_load_permille(bucket_size);
+	uint64_t	m;
+
+	if (capacity > UINT64_MAX / 1000)
+		return UINT64_MAX;
+	m = (capacity * 1000 + per - 1) / per;
+	return m == 0 ? 1 : m;
+}
+
+size_t
+cf_create_size(const cf_params *p, char *err, size_t errlen)
+{
+	uint64_t	m,
+				bytes;
+	int			f;
+
+	if (p->bucket_size != 2 && p->bucket_size != 4 && p->bucket_size != 8)
+	{
+		set_err(err, errlen, "bucket size must be 2, 4 or 8, not %d", p->bucket_size);
+		return 0;
+	}
+	if (!(p->fpr > 0.0 && p->fpr < 0.5))
+	{
+		set_err(err, errlen, "false-positive rate must be between 0 and 0.5 (exclusive), not %g", p->fpr);
+		return 0;
+	}
+	f = cf_fpbits_for(p->fpr, p->bucket_size);
+	if (f == 0)
+	{
+		set_err(err, errlen, "false-positive rate %g is below what %d-bit fingerprints give with bucket size %d (%g)",
+				p->fpr, CF_MAX_FPBITS, p->bucket_size, ldexp(2.0 * p->bucket_size, -CF_MAX_FPBITS));
+		return 0;
+	}
+	if (p->max_kicks < 0 || p->max_kicks > CF_MAX_KICKS_LIMIT)
+	{
+		set_err(err, errlen, "max_kicks must be between 0 and %d, not %d", CF_MAX_KICKS_LIMIT, p->max_kicks);
+		return 0;
+	}
+	if (p->expansion < 0 || p->expansion > CF_MAX_EXPANSION)
+	{
+		set_err(err, errlen, "expansion must be between 0 and %d, not %d", CF_MAX_EXPANSION, p->expansion);
+		return 0;
+	}
+	if (p->capacity < 1)
+	{
+		set_err(err, errlen, "capacity must be at least 1");
+		return 0;
+	}
+	m = cf_nbuckets_for(p->capacity, p->bucket_size);
+	bytes = CF_HEADER_SIZE + CF_STAGE_SIZE;
+	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
+		(bytes += table_bytes_for(m, p->bucket_size, f)) > CF_MAX_SIZE)
+	{
+		set_err(err, errlen, "capacity %llu with false-positive rate %g needs more than the 1 GB a value can hold",
+				(unsigned long long) p->capacity, p->fpr);
+		return 0;
+	}
+	return (size_t) bytes;
+}
+
+static void
+write_stage_desc(uint8_t *d, uint32_t nbuckets, uint32_t nitems, uint32_t fpbits)
+{
+	put_le32(d, nbuckets);
+	put_le32(d + 4, nitems);
+	d[8] = (uint8_t) fpbits;
+	d[9] = d[10] = d[11] = 0;
+}
+
+void
+cf_create(uint8_t *buf, const cf_params *p)
+{
+	uint32_t	f = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
+	uint32_t	m = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
+	size_t		tb = (size_t) table_bytes_for(m, p->bucket_size, f);
+
+	buf[0] = CF_MAGIC;
+	buf[1] = CF_FORMAT_VERSION;
+	buf[2] = 0;
+	buf[3] = (uint8_t) p->bucket_size;
+	buf[4] = (uint8_t) f;
+	buf[5] = 1;
+	buf[6] = (uint8_t) p->expansion;
+	buf[7] = 0;
+	put_le16(buf + 8, (uint16_t) p->max_kicks);
+	put_le16(buf + 10, 0);
+	put_le32(buf + 12, (uint32_t) p->capacity);
+	write_stage_desc(buf + CF_HEADER_SIZE, m, 0, f);
+	memset(buf + CF_HEADER_SIZE + CF_STAGE_SIZE, 0, tb);
+}
+
+/* ---------------------------------------------------------------------
+ * opening and validation
+ * ------------------------------------------------------------------- */
+
+bool
+cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	size_t		off;
+
+	if (len < CF_HEADER_SIZE)
+	{
+		set_err(err, errlen, "value has %zu bytes, less than the %d-byte header", len, CF_HEADER_SIZE);
+		return false;
+	}
+	if (buf[0] != CF_MAGIC)
+	{
+		set_err(err, errlen, "value does not start with the cuckoo filter magic byte");
+		return false;
+	}
+	if (buf[1] != CF_FORMAT_VERSION)
+	{
+		set_err(err, errlen, "format version %u is not supported (this build reads version %d)",
+				buf[1], CF_FORMAT_VERSION);
+		return false;
+	}
+	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
+	{
+		set_err(err, errlen, "reserved header fields are not zero");
+		return false;
+	}
+	f->buf = buf;
+	f->len = len;
+	f->bucket_size = buf[3];
+	f->fpbits = buf[4];
+	f->nstages = buf[5];
+	f->expansion = buf[6];
+	f->max_kicks = get_le16(buf + 8);
+	f->capacity = get_le32(buf + 12);
+	if (f->bucket_size != 2 && f->bucket_size != 4 && f->bucket_size != 8)
+	{
+		set_err(err, errlen, "bucket size %u is not 2, 4 or 8", f->bucket_size);
+		return false;
+	}
+	if (f->fpbits < CF_MIN_FPBITS || f->fpbits > CF_MAX_FPBITS)
+	{
+		set_err(err, errlen, "fingerprint width %u is not between %d and %d bits",
+				f->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+		return false;
+	}
+	if (f->nstages < 1 || f->nstages > CF_MAX_STAGES)
+	{
+		set_err(err, errlen, "sub-filter count %u is not between 1 and %d", f->nstages, CF_MAX_STAGES);
+		return false;
+	}
+	if (f->expansion > CF_MAX_EXPANSION)
+	{
+		set_err(err, errlen, "expansion %u is above %d", f->expansion, CF_MAX_EXPANSION);
+		return false;
+	}
+	if (f->capacity < 1)
+	{
+		set_err(err, errlen, "capacity is zero");
+		return false;
+	}
+	off = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * f->nstages;
+	if (len < off)
+	{
+		set_err(err, errlen, "value has %zu bytes, too short for %u sub-filter descriptors",
+				len, f->nstages);
+		return false;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+		uint8_t    *d = buf + CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * k;
+
+		st->desc = d;
+		st->nbuckets = get_le32(d);
+		st->nitems = get_le32(d + 4);
+		st->fpbits = d[8];
+		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
+		{
+			set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
+			return false;
+		}
+		if (st->nbuckets < 1)
+		{
+			set_err(err, errlen, "sub-filter %u has no buckets", k);
+			return false;
+		}
+		if (st->fpbits < CF_MIN_FPBITS || st->fpbits > CF_MAX_FPBITS)
+		{
+			set_err(err, errlen, "sub-filter %u has fingerprint width %u, not between %d and %d bits",
+					k, st->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+			return false;
+		}
+		if ((uint64_t) st->nitems > (uint64_t) st->nbuckets * f->bucket_size)
+		{
+			set_err(err, errlen, "sub-filter %u claims %u items but has only %llu slots", k,
+					st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
+			return false;
+		}
+		stage_setup(st, f->bucket_size);
+		if (st->table_bytes > len - off)
+		{
+			set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
+					len, k, st->table_bytes, off);
+			return false;
+		}
+		st->table = buf + off;
+		off += st->table_bytes;
+	}
+	if (off != len)
+	{
+		set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
+		return false;
+	}
+	return true;
+}
+
+bool
+cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	cf_filter	f;
+
+	/* cf_open only reads; the cast lets the one parser serve both */
+	if (!cf_open(&f, (uint8_t *) buf, len, err, errlen))
+		return false;
+	for (uint32_t k = 0; k < f.nstages; k++)
+	{
+		const cf_stage *st = &f.stages[k];
+		uint64_t	used_bits = (uint64_t) st->nbuckets * f.bucket_size * st->fpbits;
+		uint64_t	n = 0;
+
+		for (uint32_t i = 0; i < st->nbuckets; i++)
+			for (uint32_t s = 0; s < f.bucket_size; s++)
+				n += slot_get(st, f.bucket_size, i, s) != 0;
+		if (n != st->nitems)
+		{
+			set_err(err, errlen, "sub-filter %u claims %u items but its table holds %llu",
+					k, st->nitems, (unsigned long long) n);
+			return false;
+		}
+		if ((used_bits & 7) != 0 &&
+			(st->table[st->table_bytes - 1] >> (used_bits & 7)) != 0)
+		{
+			set_err(err, errlen, "unused bits at the end of sub-filter %u are not zero", k);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * operations
+ * ------------------------------------------------------------------- */
+
+bool
+cf_contains(const cf_filter *f, uint64_t h)
+{
+	/* newest (largest) sub-filter first */
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		const cf_stage *st = &f->stages[k];
+		uint32_t	fp = fingerprint(st, h);
+		uint32_t	i1 = primary_bucket(st, h);
+
+		if (bucket_has(st, f->bucket_size, i1, fp) ||
+			bucket_has(st, f->bucket_size, alt_bucket(st, i1, fp), fp))
+			return true;
+	}
+	return false;
+}
+
+uint32_t
+cf_count(const cf_filter *f, uint64_t h)
+{
+	uint32_t	n = 0;
+
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		const cf_stage *st = &f->stages[k];
+		uint32_t	fp = fingerprint(st, h);
+		uint32_t	i1 = primary_bucket(st, h);
+		uint32_t	i2 = alt_bucket(st, i1, fp);
+
+		n += bucket_count(st, f->bucket_size, i1, fp);
+		if (i2 != i1)
+			n += bucket_count(st, f->bucket_size, i2, fp);
+	}
+	return n;
+}
+
+cf_status
+cf_add(cf_filter *f, uint64_t h)
+{
+	cf_stage   *st = &f->stages[f->nstages - 1];
+
+	return stage_insert(st, f->bucket_size, f->max_kicks,
+						primary_bucket(st, h), fingerprint(st, h)) ? CF_OK : CF_FULL;
+}
+
+cf_status
+cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
+{
+	size_t		newlen;
+
+	if (cf_add(f, h) == CF_OK)
+		return CF_OK;
+	if (f->expansion == 0)
+		return CF_FULL;
+	newlen = cf_grow_size(f, NULL, 0);
+	if (newlen == 0)
+		return CF_CANNOT_GROW;
+	cf_grow(f, alloc(newlen, ctx));
+	/* a fresh sub-filter has two empty buckets for the item: this succeeds */
+	return cf_add(f, h);
+}
+
+cf_status
+cf_delete(cf_filter *f, uint64_t h)
+{
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		cf_stage   *st = &f->stages[k];
+		uint32_t	fp = fingerprint(st, h);
+		uint32_t	i1 = primary_bucket(st, h);
+
+		if (bucket_remove(st, f->bucket_size, i1, fp) ||
+			bucket_remove(st, f->bucket_size, alt_bucket(st, i1, fp), fp))
+		{
+			stage_set_nitems(st, st->nitems - 1);
+			return CF_OK;
+		}
+	}
+	return CF_NOT_FOUND;
+}
+
+/* ---------------------------------------------------------------------
+ * growth
+ * ------------------------------------------------------------------- */
+
+size_t
+cf_grow_size(const cf_filter *f, char *err, size_t errlen)
+{
+	const cf_stage *last = &f->stages[f->nstages - 1];
+	uint64_t	m = (uint64_t) last->nbuckets * f->expansion;
+	uint32_t	fb = last->fpbits < CF_MAX_FPBITS ? last->fpbits + 1 : CF_MAX_FPBITS;
+	uint64_t	len;
+
+	if (f->expansion == 0)
+	{
+		set_err(err, errlen, "filter was created with expansion 0 and cannot grow");
+		return 0;
+	}
+	if (f->nstages >= CF_MAX_STAGES)
+	{
+		set_err(err, errlen, "filter already has the maximum of %d sub-filters", CF_MAX_STAGES);
+		return 0;
+	}
+	len = f->len + CF_STAGE_SIZE + table_bytes_for(m, f->bucket_size, fb);
+	if (m > UINT32_MAX || len > CF_MAX_SIZE)
+	{
+		set_err(err, errlen, "growing the filter would exceed the 1 GB a value can hold");
+		return 0;
+	}
+	return (size_t) len;
+}
+
+/*
+ * Writes f plus 'extra' sub-filters into out and re-opens f on out: the
+ * header, f's descriptors, the new descriptors (descs), f's tables, then the
+ * new tables (tables[k], or zeros when tables is NULL).  out may be f->buf
+ * itself when it has room: the tables are moved before anything overwrites
+ * them.
+ */
+static void
+splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
+			  const uint8_t *descs, const uint8_t *const *tables)
+{
+	size_t		hdr = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * f->nstages;
+	size_t		body = f->len - hdr;
+	size_t		off = hdr + (size_t) CF_STAGE_SIZE * extra;
+
+	memmove(out + off, f->buf + hdr, body);
+	if (out != f->buf)
+		memcpy(out, f->buf, hdr);
+	memcpy(out + hdr, descs, (size_t) CF_STAGE_SIZE * extra);
+	out[5] = (uint8_t) (f->nstages + extra);
+	off += body;
+	for (uint32_t k = 0; k < extra; k++)
+	{
+		const uint8_t *d = descs + (size_t) CF_STAGE_SIZE * k;
+		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[8]);
+
+		if (tables)
+			memcpy(out + off, tables[k], tb);
+		else
+			memset(out + off, 0, tb);
+		off += tb;
+	}
+	if (!cf_open(f, out, off, NULL, 0))
+		abort();				/* cannot happen: built from a valid filter */
+}
+
+void
+cf_grow(cf_filter *f, uint8_t *newbuf)
+{
+	const cf_stage *last = &f->stages[f->nstages - 1];
+	uint8_t		desc[CF_STAGE_SIZE];
+
+	write_stage_desc(desc, last->nbuckets * f->expansion, 0,
+					 last->fpbits < CF_MAX_FPBITS ? last->fpbits + 1 : CF_MAX_FPBITS);
+	splice_stages(f, newbuf, 1, desc, NULL);
+}
+
+/* ---------------------------------------------------------------------
+ * union
+ * ------------------------------------------------------------------- */
+
+size_t
+cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
+{
+	size_t		len;
+
+	if (a->bucket_size != b->bucket_size)
+	{
+		set_err(err, errlen, "filters have different bucket sizes (%u and %u)",
+				a->bucket_size, b->bucket_size);
+		return 0;
+	}
+	if (a->fpbits != b->fpbits)
+	{
+		set_err(err, errlen, "filters have different fingerprint widths (%u and %u bits): they were created with different false-positive rates",
+				a->fpbits, b->fpbits);
+		return 0;
+	}
+	len = a->len + b->len - CF_HEADER_SIZE;
+	if (len > CF_MAX_SIZE)
+	{
+		set_err(err, errlen, "the union would exceed the 1 GB a value can hold");
+		return 0;
+	}
+	return len;
+}
+
+/*
+ * Moves every fingerprint of src into dst (same geometry): a slot's bucket
+ * and fingerprint are all an insert needs, so no original value is required.
+ * Returns false, with dst partly filled, if one does not fit.
+ */
+static bool
+fold_stage(cf_stage *dst, const cf_stage *src, uint32_t bucket_size, uint32_t max_kicks)
+{
+	for (uint32_t i = 0; i < src->nbuckets; i++)
+		for (uint32_t s = 0; s < bucket_size; s++)
+		{
+			uint32_t	fp = slot_get(src, bucket_size, i, s);
+
+			if (fp != 0 && !stage_insert(dst, bucket_size, max_kicks, i, fp))
+				return false;
+		}
+	return true;
+}
+
+size_t
+cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
+		 cf_filter *result, char *err, size_t errlen)
+{
+	uint8_t		descs[CF_MAX_STAGES * CF_STAGE_SIZE];
+	const uint8_t *tables[CF_MAX_STAGES];
+	uint32_t	extra = 0;
+	cf_filter	r;
+
+	if (cf_union_size(a, b, err, errlen) == 0)
+		return 0;
+	if (outcap < a->len + b->len - CF_HEADER_SIZE)
+	{
+		set_err(err, errlen, "union buffer too small");
+		return 0;
+	}
+	memcpy(out, a->buf, a->len);
+	if (!cf_open(&r, out, a->len, err, errlen))
+		return 0;
+
+	/*
+	 * Fold each sub-filter of b into one of a's sub-filters of the same
+	 * geometry when all of it fits.  The free tail of out (at least b's size)
+	 * holds a copy of the target table so that a failed fold is rolled back.
+	 * What does not fold is appended as a sub-filter of its own.
+	 */
+	for (uint32_t kb = 0; kb < b->nstages; kb++)
+	{
+		const cf_stage *sb = &b->stages[kb];
+		bool		folded = sb->nitems == 0;	/* an empty one adds nothing */
+
+		for (uint32_t ka = 0; ka < a->nstages && !folded; ka++)
+		{
+			cf_stage   *sr = &r.stages[ka];
+			uint32_t	saved_items = sr->nitems;
+			uint8_t    *saved = out + r.len;
+
+			if (sr->nbuckets != sb->nbuckets || sr->fpbits != sb->fpbits ||
+				(uint64_t) sr->nitems + sb->nitems > (uint64_t) sr->nbuckets * r.bucket_size)
+				continue;
+			memcpy(saved, sr->table, sr->table_bytes);
+			folded = fold_stage(sr, sb, r.bucket_size, r.max_kicks);
+			if (!folded)
+			{
+				memcpy(sr->table, saved, sr->table_bytes);
+				stage_set_nitems(sr, saved_items);
+			}
+		}
+		if (!folded)
+		{
+			if (r.nstages + extra >= CF_MAX_STAGES)
+			{
+				set_err(err, errlen, "the union would need more than %d sub-filters", CF_MAX_STAGES);
+				return 0;
+			}
+			memcpy(descs + (size_t) CF_STAGE_SIZE * extra, sb->desc, CF_STAGE_SIZE);
+			tables[extra++] = sb->table;
+		}
+	}
+	if (extra > 0)
+		splice_stages(&r, out, extra, descs, tables);
+	*result = r;
+	return r.len;
+}
+
+/* ---------------------------------------------------------------------
+ * statistics
+ * ------------------------------------------------------------------- */
+
+void
+cf_get_stats(const cf_filter *f, cf_stats *s)
+{
+	uint64_t	slots = 0;
+	double		fpr_miss = 1.0;
+
+	memset(s, 0, sizeof(*s));
+	s->bucket_size = f->bucket_size;
+	s->fingerprint_bits = f->fpbits;
+	s->bytes = f->len;
+	s->subfilters = f->nstages;
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		const cf_stage *st = &f->stages[k];
+		uint64_t	n = (uint64_t) st->nbuckets * f->bucket_size;
+		double		load = (double) st->nitems / (double) n;
+
+		s->items += st->nitems;
+		s->buckets += st->nbuckets;
+		slots += n;
+		s->capacity += k == 0 ? f->capacity :
+			n * design_load_permille(f->bucket_size) / 1000;
+		/* a miss in this sub-filter: no occupied slot of 2 buckets matches */
+		fpr_miss *= pow(1.0 - 1.0 / (double) st->fpmax, 2.0 * f->bucket_size * load);
+	}
+	s->load_factor = slots ? (double) s->items / (double) slots : 0.0;
+	s->fpr = 1.0 - fpr_miss;
+}
+
+/* ---------------------------------------------------------------------
+ * base64 text form (RFC 4648, padded, nothing else allowed)
+ * ------------------------------------------------------------------- */
+
+static const char b64chars[] =
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t
+cf_base64_len(size_t nbytes)
+{
+	return (nbytes + 2) / 3 * 4;
+}
+
+void
+cf_base64_encode(const uint8_t *src, size_t n, char *dst)
+{
+	size_t		i = 0;
+
+	for (; i + 3 <= n; i += 3)
+	{
+		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = b64chars[(v >> 6) & 63];
+		*dst++ = b64chars[v & 63];
+	}
+	if (n - i == 1)
+	{
+		uint32_t	v = (uint32_t) src[i] << 16;
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = '=';
+		*dst++ = '=';
+	}
+	else if (n - i == 2)
+	{
+		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8);
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = b64chars[(v >> 6) & 63];
+		*dst++ = '=';
+	}
+	*dst = '\0';
+}
+
+size_t
+cf_base64_decoded_len(const char *src, size_t len)
+{
+	size_t		n;
+
+	if (len == 0 || len % 4 != 0)
+		return SIZE_MAX;
+	n = len / 4 * 3;
+	if (src[len - 1] == '=')
+		n--;
+	if (src[len - 2] == '=')
+		n--;
+	return n;
+}
+
+static inline int
+b64val(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+size_t
+cf_base64_decode(const char *src, size_t len, uint8_t *dst, char *err, size_t errlen)
+{
+	size_t		out = 0;
+
+	if (len == 0 || len % 4 != 0)
+	{
+		set_err(err, errlen, "base64 text has %zu characters, not a positive multiple of 4", len);
+		return SIZE_MAX;
+	}
+	for (size_t i = 0; i < len; i += 4)
+	{
+		int			v[4];
+		int			pad = 0;
+		bool		last = i + 4 == len;
+
+		for (int k = 0; k < 4; k++)
+		{
+			unsigned char c = (unsigned char) src[i + k];
+
+			if (c == '=' && last && k >= 2)
+			{
+				v[k] = 0;
+				pad++;
+				continue;
+			}
+			if (pad > 0 || (v[k] = b64val(c)) < 0)
+			{
+				set_err(err, errlen, "invalid base64 character at position %zu", i + k + 1);
+				return SIZE_MAX;
+			}
+		}
+		if ((pad == 1 && (v[2] & 3) != 0) || (pad == 2 && (v[1] & 15) != 0))
+		{
+			set_err(err, errlen, "base64 text has non-zero bits in its padding");
+			return SIZE_MAX;
+		}
+		dst[out++] = (uint8_t) ((v[0] << 2) | (v[1] >> 4));
+		if (pad < 2)
+			dst[out++] = (uint8_t) (((v[1] & 15) << 4) | (v[2] >> 2));
+		if (pad < 1)
+			dst[out++] = (uint8_t) (((v[2] & 3) << 6) | v[3]);
+	}
+	return out;
+}
