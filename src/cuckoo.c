@@ -212,6 +212,14 @@ slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp
 	unsigned	shift = bit & 7;
 	uint64_t	w;
 
+	if (st->journal)
+	{
+		size_t		n = st->fpbits == 8 ? 1 : st->fpbits == 16 ? 2 : st->fpbits == 32 ? 4 : 8;
+
+		if (n > st->table_bytes - off)
+			n = st->table_bytes - off;
+		st->journal->save(st->journal, st->table + off, n);
+	}
 	switch (st->fpbits)
 	{
 		case 8:
@@ -307,6 +315,8 @@ draw(uint64_t seed, uint64_t k)
 static inline void
 stage_set_nitems(cf_stage *st, uint32_t n)
 {
+	if (st->journal)
+		st->journal->save(st->journal, st->desc + 4, 4);
 	st->nitems = n;
 	put_le32(st->desc + 4, n);
 }
@@ -589,6 +599,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		uint8_t    *d = buf + CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * k;
 
 		st->desc = d;
+		st->journal = NULL;
 		st->nbuckets = get_le32(d);
 		st->nitems = get_le32(d + 4);
 		st->fpbits = d[8];
@@ -668,6 +679,13 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 /* ---------------------------------------------------------------------
  * operations
  * ------------------------------------------------------------------- */
+
+void
+cf_set_journal(cf_filter *f, cf_journal *j)
+{
+	for (uint32_t k = 0; k < f->nstages; k++)
+		f->stages[k].journal = j;
+}
 
 bool
 cf_contains(const cf_filter *f, uint64_t h)

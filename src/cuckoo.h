@@ -57,6 +57,17 @@ typedef struct cf_params
 	int         expansion;      /* 0 (fixed size) .. CF_MAX_EXPANSION */
 } cf_params;
 
+/*
+ * A write journal: when set on a filter (cf_set_journal), save() is called
+ * with the bytes of the buffer an operation is about to overwrite, before it
+ * overwrites them.  Writing the saved bytes back in reverse order restores
+ * the filter exactly; the PostgreSQL glue uses this for copy-free adds.
+ */
+typedef struct cf_journal
+{
+	void		(*save) (struct cf_journal *j, const uint8_t *p, size_t n);
+} cf_journal;
+
 /* one sub-filter: a table of nbuckets buckets of bucket_size slots */
 typedef struct cf_stage
 {
@@ -72,6 +83,7 @@ typedef struct cf_stage
 	uint8_t    *desc;           /* this stage's descriptor in the buffer */
 	uint8_t    *table;
 	size_t      table_bytes;
+	cf_journal *journal;        /* NULL unless cf_set_journal */
 } cf_stage;
 
 /* a parsed view of a filter's bytes; all pointers point into buf */
@@ -130,6 +142,9 @@ bool		cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen);
  * the tables and unused trailing bits that are zero.
  */
 bool		cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen);
+
+/* Journals every later write to f's buffer through j (NULL: stop). */
+void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
