@@ -34,10 +34,17 @@ STMT_TIMEOUT=${FDW_STATEMENT_TIMEOUT:-120s}
 pass=0 fail=0
 ok()   { pass=$((pass + 1)); echo "PASS: $*"; }
 bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
-# check NAME CONDITION-STRING-FOR-[[ ]] [detail shown on failure]
-check() { if eval "[[ $2 ]]"; then ok "$1"; else bad "$1${3:+ ($3)}"; fi; }
+# check NAME COMMAND...: PASS when the command succeeds
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 die()  { bad "$*"; finish; }
 finish() {
+	if [ "$fail" -gt 0 ] && [ -d "${TMP:-}" ]; then
+		local l
+		for l in "$TMP"/*.log; do
+			[ -f "$l" ] && grep -E 'terminated by signal|PANIC|TRAP|server process .* was terminated' "$l" |
+				head -5 | sed "s|^|  $(basename "$l"): |"
+		done
+	fi
 	echo; echo "fdw: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ] && exit 0 || exit 1
 }
@@ -225,3 +232,346 @@ for n in "${NODES[@]}"; do
 	start_node "$n" || die "start cluster $n"
 done
 echo "clusters: coord :${PORT[coord]}, shard1 :${PORT[shard1]}, shard2 :${PORT[shard2]} (unix sockets in $TMP)"
+
+# kv NODE: runs the SQL on stdin in one session; every output line "name|value"
+# becomes R[name]=value.  psql errors go to $TMP/errors.log and print once.
+declare -A R
+kv() {
+	local n=$1 line k v out
+	R=()
+	out=$(psql_on "$n" -F '|' 2>"$TMP/kv.err")
+	local rc=$?
+	if [ -s "$TMP/kv.err" ]; then
+		sed 's/^/  psql: /' "$TMP/kv.err" | head -20
+		cat "$TMP/kv.err" >>"$TMP/errors.log"
+	fi
+	while IFS= read -r line; do
+		k=${line%%|*}; v=${line#*|}
+		[ "$k" != "$line" ] && R[$k]=$v
+	done <<<"$out"
+	return $rc
+}
+# r NAME: R[NAME] or "missing"
+r() { echo "${R[$1]:-missing}"; }
+isnum() { [[ $1 =~ ^-?[0-9]+$ ]]; }
+# all "EXPR" ...: every numeric comparison holds (awk, so floats are fine); a
+# non-numeric operand (an error's "missing") makes it false
+all() {
+	local e w words
+	for e in "$@"; do
+		read -ra words <<<"$e"
+		for w in "${words[@]}"; do
+			[[ $w =~ ^(-?[0-9]+(\.[0-9]+)?(e-?[0-9]+)?|[-+*/()<>=!&|]+)$ ]] || return 1
+		done
+		awk "BEGIN { exit !($e) }" </dev/null 2>/dev/null || return 1
+	done
+}
+
+have_fn() { [ "$(val coord "SELECT count(*) FROM pg_proc WHERE proname = '$1'")" != 0 ]; }
+
+# ======================================================================
+# the test
+# ======================================================================
+run_tests() {
+	local N=$N_ROWS r q s
+	setup_servers || die "CREATE EXTENSION cuckoo / postgres_fdw and the foreign servers"
+	ok "cuckoo on the coordinator and both shards; servers with extensions 'cuckoo', fetch_size 10000"
+	setup_fdw items || die "hash-partitioned table items with $NPART postgres_fdw partitions"
+
+	local t0=$SECONDS
+	psql_on coord -c "INSERT INTO items SELECT g, g * 10, md5(g::text) FROM generate_series(1, $N) g" ||
+		die "load $N rows through the coordinator"
+	psql_on shard1 -c "ANALYZE"; psql_on shard2 -c "ANALYZE"; psql_on coord -c "ANALYZE items"
+	local c1 c2
+	c1=$(val shard1 "SELECT (SELECT count(*) FROM items_p0) + (SELECT count(*) FROM items_p2)")
+	c2=$(val shard2 "SELECT (SELECT count(*) FROM items_p1) + (SELECT count(*) FROM items_p3)")
+	check "load: $N rows routed by the coordinator to the shards ($c1 on shard1, $c2 on shard2, $((SECONDS - t0)) s)" \
+		all "$c1 + $c2 == $N" "$c1 > 0" "$c2 > 0"
+
+	# the keys a query looks for: 1500 that are in items (key = id * 10) and 1500 that are not
+	psql_on coord <<-EOF || die "the local table wanted"
+		CREATE TABLE wanted (key bigint NOT NULL);
+		INSERT INTO wanted SELECT (1 + (i * 197) % $N) * 10 FROM generate_series(1, 1500) i;
+		INSERT INTO wanted SELECT i * 10 + 5 FROM generate_series(1, 1500) i;
+		ANALYZE wanted;
+		-- built with cf_create/cf_add only, so this part does not need the aggregates
+		CREATE TABLE filt (f cuckoofilter);
+		DO \$\$
+		DECLARE f cuckoofilter := cf_create(3000, 0.001); k bigint;
+		BEGIN
+		  FOR k IN SELECT key FROM wanted LOOP f := cf_add(f, k); END LOOP;
+		  INSERT INTO filt VALUES (f);
+		END \$\$;
+	EOF
+	test_pushdown "$N"
+	test_aggregates "$N"
+	test_roundtrip "$N"
+}
+
+# Q TEXT: TEXT as a dollar-quoted SQL literal
+Q() { printf '$q$%s$q$' "$1"; }
+# plan NODE QUERY [setup SQL]: EXPLAIN (VERBOSE, COSTS OFF), long lines cut, indented
+plan() {
+	printf '%s\n' "${3:-}" "SELECT plan_text($(Q "$2"));" | psql_on "$1" 2>&1 |
+		cut -c1-160 | sed '/^$/d; s/^/    | /'
+}
+
+# 1. cf_contains(filter, key) is evaluated on the shards, whatever the filter is
+test_pushdown() {
+	local N=$1 F all=$NPART/$NPART
+	F=$(val coord "SELECT f::text FROM filt")
+	[ -n "$F" ] || { bad "1. a filter of the 3000 wanted keys (cf_create/cf_add)"; return; }
+	local QALL="SELECT key FROM items"
+	local QCONST="SELECT key FROM items WHERE cf_contains('$F'::cuckoofilter, key)"
+	local QOP="SELECT key FROM items WHERE '$F'::cuckoofilter @> key"
+	local QSUB="SELECT key FROM items WHERE cf_contains((SELECT f FROM filt), key)"
+	local QLOCAL="SELECT key FROM (SELECT key FROM items OFFSET 0) s WHERE cf_contains((SELECT f FROM filt), key)"
+	local QEXEC="EXECUTE byfilter('$F')"
+	kv coord <<-EOF
+		SELECT 'all', fdw_fetched($(Q "$QALL"));
+		SELECT 'local_shipped', fdw_shipped($(Q "$QLOCAL"), 'cf_contains');
+		SELECT 'local', count(*) FROM ($QLOCAL) s;
+		SELECT 'hits', count(*) FROM ($QCONST) s JOIN wanted USING (key);
+		SELECT 'const_shipped', fdw_shipped($(Q "$QCONST"), 'cf_contains\(''');
+		SELECT 'const_fetched', fdw_fetched($(Q "$QCONST"));
+		SELECT 'op_shipped', fdw_shipped($(Q "$QOP"), '''::public\.cuckoofilter OPERATOR\(public\.@>\) key');
+		SELECT 'op_fetched', fdw_fetched($(Q "$QOP"));
+		SELECT 'sub_shipped', fdw_shipped($(Q "$QSUB"), 'cf_contains\(\\\$1');
+		SELECT 'sub_fetched', fdw_fetched($(Q "$QSUB"));
+		PREPARE byfilter(cuckoofilter) AS SELECT key FROM items WHERE cf_contains(\$1, key);
+		SELECT 'custom_shipped', fdw_shipped($(Q "$QEXEC"), 'cf_contains\(''');
+		SELECT 'custom_fetched', fdw_fetched($(Q "$QEXEC"));
+		SET plan_cache_mode = force_generic_plan;
+		SELECT 'generic_shipped', fdw_shipped($(Q "$QEXEC"), 'cf_contains\(\\\$1::public\.cuckoofilter');
+		SELECT 'generic_fetched', fdw_fetched($(Q "$QEXEC"));
+	EOF
+	local got=$(r const_fetched) loc=$(r local)
+	echo "  rows fetched from the shards: $(r all) without a filter, $got with it" \
+	     "($(r hits) true matches, filter evaluated on the coordinator keeps $loc)"
+	check "1. without a filter every row is fetched ($(r all) of $N)" all "$(r all) == $N"
+	check "1. baseline: cf_contains over an OFFSET 0 subquery stays on the coordinator ($(r local_shipped) scans ship it)" \
+		eq "$(r local_shipped)" "0/$NPART"
+	check "1. constant filter: cf_contains in the Remote SQL of $(r const_shipped) foreign scans" \
+		eq "$(r const_shipped)" "$all"
+	check "1. @> operator with a constant filter: in the Remote SQL of $(r op_shipped) foreign scans" \
+		eq "$(r op_shipped)" "$all"
+	check "1. filter from a scalar subquery (InitPlan param): cf_contains(\$1, key) in $(r sub_shipped) Remote SQLs" \
+		eq "$(r sub_shipped)" "$all"
+	check "1. PREPARE/EXECUTE with a cuckoofilter parameter (custom plan): shipped in $(r custom_shipped)" \
+		eq "$(r custom_shipped)" "$all"
+	check "1. same with plan_cache_mode = force_generic_plan: cf_contains(\$1::cuckoofilter, key) in $(r generic_shipped)" \
+		eq "$(r generic_shipped)" "$all"
+	check "1. the shards keep exactly the rows the coordinator would ($loc): const $got, @> $(r op_fetched), subquery $(r sub_fetched), custom $(r custom_fetched), generic $(r generic_fetched)" \
+		all "$got == $loc" "$(r op_fetched) == $loc" "$(r sub_fetched) == $loc" \
+		    "$(r custom_fetched) == $loc" "$(r generic_fetched) == $loc"
+	check "1. no false negatives: all 1500 wanted keys present in items come back ($(r hits))" \
+		all "$(r hits) == 1500"
+	check "1. the filter cuts the rows fetched from the shards: $got instead of $(r all) (at most 1500 + 1% of $N)" \
+		all "$got * 10 < $(r all)" "$got <= 1500 + 0.01 * $N"
+	echo "  EXPLAIN (VERBOSE, COSTS OFF) of the filter from a subquery, and of the generic plan:"
+	plan coord "$QSUB" | sed -n '1,12p'
+	plan coord "$QEXEC" "PREPARE byfilter(cuckoofilter) AS SELECT key FROM items WHERE cf_contains(\$1, key);
+	                    SET plan_cache_mode = force_generic_plan;" | sed -n '1,6p'
+}
+eq() { [ "$1" = "$2" ]; }
+
+# 2. cf_agg per partition, each pushed whole to its shard, merged with cf_union_agg
+#    on the coordinator, answers like one filter built over all the rows on one node
+test_aggregates() {
+	local N=$1 r
+	local miss=""
+	have_fn cf_agg || miss="cf_agg"
+	have_fn cf_union_agg || miss="${miss:+$miss and }cf_union_agg"
+	if [ -n "$miss" ]; then
+		bad "2. per-shard cf_agg merged with cf_union_agg: not run, $miss not in the extension yet"
+		return
+	fi
+	local parts=()
+	for ((r = 0; r < NPART; r++)); do parts+=("SELECT cf_agg(key, 0.01) AS f FROM items_p$r"); done
+	local QP0="${parts[0]}"
+	local QMERGE="SELECT cf_union_agg(f) AS f FROM ($(IFS=$'\n'; printf '%s UNION ALL ' "${parts[@]}" | sed 's/ UNION ALL $//')) s"
+	local QSINGLE="SELECT cf_agg(key, 0.01) AS f FROM items"
+	# the same merge with each partition's filter at fpr 0.01 / NPART
+	local QMERGEK="${QMERGE//0.01)/0.01 \/ $NPART)}"
+	local PROBES=200000
+	kv coord <<-EOF
+		SELECT 'p0_shipped', fdw_shipped($(Q "$QP0"), 'SELECT public\.cf_agg\(key, 0\.01');
+		SELECT 'merge_shipped', fdw_shipped($(Q "$QMERGE"), 'SELECT public\.cf_agg\(key, 0\.01');
+		SELECT 'merge_fetched', fdw_fetched($(Q "$QMERGE"));
+		SELECT 'single_shipped', fdw_shipped($(Q "$QSINGLE"), 'cf_agg');
+		SET enable_partitionwise_aggregate = on;
+		SELECT 'partial_shipped', fdw_shipped($(Q "$QSINGLE"), 'cf_agg');
+		RESET enable_partitionwise_aggregate;
+		CREATE TABLE merged AS $QMERGE;
+		CREATE TABLE single AS $QSINGLE;
+		CREATE TABLE mergedk AS $QMERGEK;
+		SELECT 'mergedk_info', i::text FROM mergedk, cf_info(f) i;
+		SELECT 'mergedk_miss', count(*) FROM items WHERE NOT cf_contains((SELECT f FROM mergedk), key);
+		SELECT 'mergedk_fp', count(*) FROM generate_series(1, $PROBES) g WHERE cf_contains((SELECT f FROM mergedk), g * 10 + 5);
+		SELECT 'merged_subfilters', (cf_info(f)).subfilters FROM merged;
+		SELECT 'merged_info', i::text FROM merged, cf_info(f) i;
+		SELECT 'single_info', i::text FROM single, cf_info(f) i;
+		SELECT 'miss_shipped', fdw_shipped('SELECT key FROM items WHERE NOT cf_contains((SELECT f FROM merged), key)', 'cf_contains');
+		SELECT 'merged_miss', count(*) FROM items WHERE NOT cf_contains((SELECT f FROM merged), key);
+		SELECT 'single_miss', count(*) FROM items WHERE NOT cf_contains((SELECT f FROM single), key);
+		SELECT 'merged_fp', count(*) FROM generate_series(1, $PROBES) g WHERE cf_contains((SELECT f FROM merged), g * 10 + 5);
+		SELECT 'single_fp', count(*) FROM generate_series(1, $PROBES) g WHERE cf_contains((SELECT f FROM single), g * 10 + 5);
+	EOF
+	echo "  merged filter (cf_info): $(r merged_info)"
+	echo "  single-node filter:      $(r single_info)"
+	check "2. cf_agg(key, 0.01) on a foreign partition is pushed whole: in the Remote SQL ($(r p0_shipped))" \
+		eq "$(r p0_shipped)" "1/1"
+	if [ "$(r merge_shipped)" = "$NPART/$NPART" ] && all "$(r merge_fetched) == $NPART"; then
+		ok "2. merge query: every partition builds its filter on its shard ($(r merge_shipped) Remote SQLs with cf_agg), $(r merge_fetched) rows (the filters) fetched"
+	else
+		bad "2. merge query: cf_agg in $(r merge_shipped) Remote SQLs, $(r merge_fetched) rows fetched (want $NPART/$NPART, $NPART)"
+	fi
+	check "2. reference filter: cf_agg over the partitioned table runs on the coordinator ($(r single_shipped) shipped)" \
+		eq "$(r single_shipped)" "0/$NPART"
+	echo "  with enable_partitionwise_aggregate the partial cf_agg is shipped by $(r partial_shipped) scans" \
+	     "(postgres_fdw does not push partial aggregates)"
+	check "2. merged filter: 0 of $N keys missing ($(r merged_miss)), single-node: $(r single_miss)" \
+		all "$(r merged_miss) == 0" "$(r single_miss) == 0"
+	check "2. the merged filter is itself pushed back down (NOT cf_contains: $(r miss_shipped))" \
+		eq "$(r miss_shipped)" "$NPART/$NPART"
+	echo "  merged at fpr 0.01/$NPART:  $(r mergedk_info)"
+	local fm=$(r merged_fp) fs=$(r single_fp) fk=$(r mergedk_fp) P=$PROBES
+	pct() { awk -v a="$1" -v b="$P" 'BEGIN { if (a ~ /^[0-9]+$/) printf "%.2f%%", 100 * a / b; else print a }'; }
+	check "2. false positives on $P absent keys: merged $fm ($(pct "$fm")), single-node $fs ($(pct "$fs")): merged <= 2x single + 0.1%$(
+		all "$fm > 2 * $fs + 0.001 * $P" && echo "; cf_union_agg kept the $NPART per-partition filters as $(r merged_subfilters) sub-filters, whose rates add up")" \
+		all "$fm <= 2 * $fs + 0.001 * $P"
+	check "2. per-partition cf_agg(key, 0.01 / $NPART) merged: $(r mergedk_miss) keys missing, $fk false positives ($(pct "$fk")): <= 2x single + 0.1%" \
+		all "$(r mergedk_miss) == 0" "$fk <= 2 * $fs + 0.001 * $P"
+}
+
+# 3. filters travel between nodes unchanged, as text (postgres_fdw, COPY) and binary (COPY)
+test_roundtrip() {
+	local N=$1 agg=0
+	have_fn cf_agg && agg=1
+	psql_on shard1 <<-EOF || { bad "3. a table of filters on shard1"; return; }
+		CREATE TABLE filters (name text PRIMARY KEY, f cuckoofilter NOT NULL);
+		INSERT INTO filters VALUES ('empty', cf_create(1000, 0.01));
+		INSERT INTO filters VALUES ('mixed', cf_add(cf_add(cf_add(cf_create(10, 0.05), 42::bigint), 'x'::text), 2.5::float8));
+		DO \$\$                       -- made small, grown to several sub-filters
+		DECLARE f cuckoofilter := cf_create(100, 0.01);
+		BEGIN
+		  FOR i IN 1..5000 LOOP f := cf_add(f, i::bigint); END LOOP;
+		  INSERT INTO filters VALUES ('grown', f);
+		END \$\$;
+		$( ((agg)) && echo "INSERT INTO filters SELECT 'p0', cf_agg(key) FROM items_p0;" )
+	EOF
+	psql_on shard2 -c "CREATE TABLE filters (name text PRIMARY KEY, f cuckoofilter NOT NULL)"
+	psql_on coord <<-EOF || { bad "3. foreign table filters_s1 and writes through it"; return; }
+		CREATE FOREIGN TABLE filters_s1 (name text, f cuckoofilter) SERVER shard1 OPTIONS (table_name 'filters');
+		INSERT INTO filters_s1 SELECT 'coord', f FROM filt;
+		$( ((agg)) && echo "INSERT INTO filters_s1 SELECT 'merged', f FROM merged;" )
+		CREATE TABLE filters_fdw AS SELECT * FROM filters_s1;
+		CREATE TABLE filters_bin (LIKE filters_fdw);
+		CREATE TABLE filters_txt (LIKE filters_fdw);
+	EOF
+	# binary: shard1 -> shard2 and shard1 -> coordinator; text: shard2 -> coordinator
+	local out="COPY (SELECT name, f FROM filters ORDER BY name) TO STDOUT"
+	psql_on shard1 -c "$out (FORMAT binary)" | tee "$TMP/shard1.bin" |
+		psql_on shard2 -c "COPY filters FROM STDIN (FORMAT binary)"
+	psql_on coord -c "COPY filters_bin FROM STDIN (FORMAT binary)" <"$TMP/shard1.bin"
+	psql_on shard2 -c "$out (FORMAT binary)" >"$TMP/shard2.bin"
+	psql_on shard2 -c "$out" | psql_on coord -c "COPY filters_txt FROM STDIN"
+
+	local digest="SELECT count(*) || ' filters ' || string_agg(name || ':' || md5(f::text), ' ' ORDER BY name) FROM"
+	local answers="SELECT string_agg(name || ':' || (SELECT count(*) FROM generate_series(1, 20000) g WHERE cf_contains(f, g::bigint * 5)), ' ' ORDER BY name) FROM"
+	local d1 d2 dfdw dbin dtxt dc a1 a2 ac
+	d1=$(val shard1 "$digest filters")
+	d2=$(val shard2 "$digest filters")
+	dfdw=$(val coord "$digest filters_fdw")
+	dbin=$(val coord "$digest filters_bin")
+	dtxt=$(val coord "$digest filters_txt")
+	dc=$(val coord "SELECT md5(f::text) FROM filt")
+	a1=$(val shard1 "$answers filters")
+	a2=$(val shard2 "$answers filters")
+	ac=$(val coord "$answers filters_bin")
+	echo "  shard1: ${d1:0:120}..."
+	local want=$((4 + 2 * agg))
+	check "3. shard1 holds $want filters (empty, mixed types, grown, written via postgres_fdw$( ((agg)) && echo ", cf_agg-built, merged"))" \
+		eq "${d1%% *}" "$want"
+	check "3. text via postgres_fdw: the coordinator reads shard1's filters unchanged (md5 of ::text)" \
+		eq "$dfdw" "$d1"
+	check "3. text via postgres_fdw INSERT: the coordinator's filter arrives on shard1 unchanged" \
+		grep -q "coord:$dc" <<<"$d1"
+	check "3. binary COPY shard1 -> shard2: same ::text on both" eq "$d2" "$d1"
+	check "3. binary COPY shard1 -> coordinator: same ::text" eq "$dbin" "$d1"
+	check "3. binary COPY out of shard2 is byte-identical to shard1's ($(stat -c %s "$TMP/shard1.bin" 2>/dev/null) bytes)" \
+		cmp -s "$TMP/shard1.bin" "$TMP/shard2.bin"
+	check "3. text COPY shard2 -> coordinator: same ::text" eq "$dtxt" "$d1"
+	if [ -n "$a1" ] && [ "$a1" = "$a2" ] && [ "$a1" = "$ac" ]; then
+		ok "3. the copies answer cf_contains identically on shard1, shard2 and the coordinator"
+	else
+		bad "3. cf_contains answers differ: shard1 [$a1] shard2 [$a2] coordinator [$ac]"
+	fi
+}
+
+# ======================================================================
+# --measure: a semi-join of a sharded table with a local table, with and
+# without a cf_agg filter of the local keys pushed to the shards
+# ======================================================================
+run_measure() {
+	local B=$M_BIG S=$M_SMALL t0 fpr
+	setup_servers || die "CREATE EXTENSION cuckoo / postgres_fdw and the foreign servers"
+	have_fn cf_agg || die "cf_agg is not in the extension"
+	setup_fdw big || die "the sharded table big"
+	t0=$SECONDS
+	psql_on coord -c "INSERT INTO big SELECT g, g * 10, md5(g::text) FROM generate_series(1, $B) g" ||
+		die "load $B rows"
+	psql_on shard1 -c "VACUUM ANALYZE"; psql_on shard2 -c "VACUUM ANALYZE"
+	echo "measure: loaded $B rows into big ($NPART postgres_fdw partitions on 2 shards) in $((SECONDS - t0)) s"
+	psql_on coord <<-EOF || die "the local table small and the timing function"
+		ANALYZE big;
+		-- $S distinct keys, every one of them in big (key = id * 10)
+		CREATE TABLE small AS SELECT (1 + (i::bigint * 7919) % $B) * 10 AS key FROM generate_series(1, $S) i;
+		ANALYZE small;
+		-- median wall time of n runs of q, in ms
+		CREATE FUNCTION median_ms(q text, n int) RETURNS numeric LANGUAGE plpgsql AS \$\$
+		DECLARE t timestamptz; ms numeric[] := '{}';
+		BEGIN
+		  FOR i IN 1..n LOOP
+		    t := clock_timestamp();
+		    EXECUTE q;
+		    ms := ms || round(extract(epoch FROM clock_timestamp() - t)::numeric * 1000, 1);
+		  END LOOP;
+		  RETURN (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM unnest(ms) x);
+		END \$\$;
+	EOF
+	local SEL="SELECT count(*), sum(length(b.payload)) FROM big b"
+	local JOIN="b.key IN (SELECT key FROM small)"
+	declare -A QS=(
+		[plain]="$SEL WHERE $JOIN"
+		[cf_0.01]="$SEL WHERE cf_contains((SELECT cf_agg(key, 0.01) FROM small), b.key) AND $JOIN"
+		[cf_0.001]="$SEL WHERE cf_contains((SELECT cf_agg(key, 0.001) FROM small), b.key) AND $JOIN"
+	)
+	printf '%-10s %12s %10s %10s %10s %8s\n' query rows_shipped result median_ms filter_B reduction
+	local base_rows="" k
+	for k in plain cf_0.01 cf_0.001; do
+		kv coord <<-EOF
+			SELECT 'fetched', fdw_fetched($(Q "${QS[$k]}"));
+			SELECT 'shipped', fdw_shipped($(Q "${QS[$k]}"), 'cf_contains');
+			SELECT 'result', count FROM (${QS[$k]}) s;
+			SELECT 'ms', median_ms($(Q "${QS[$k]}"), 3);
+			SELECT 'bytes', CASE WHEN '$k' = 'plain' THEN 0
+			       ELSE (SELECT octet_length(cf_agg(key, ${k#cf_})::text) * 3 / 4 FROM small) END;
+		EOF
+		[ "$k" = plain ] && base_rows=$(r fetched)
+		printf '%-10s %12s %10s %10s %10s %8s\n' "$k" "$(r fetched)" "$(r result)" "$(r ms)" "$(r bytes)" \
+			"$(awk -v a="$base_rows" -v b="$(r fetched)" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }')"
+		if [ "$k" != plain ]; then
+			check "measure $k: filter shipped to the shards ($(r shipped)), $(r result) rows found" \
+				all "$(r result) == $S"
+		else
+			check "measure plain: $(r result) rows found, $(r fetched) rows shipped" all "$(r result) == $S"
+		fi
+	done
+	echo "  plain join plan:"; plan coord "${QS[plain]}" | sed -n '1,20p'
+	echo "  with the filter:";  plan coord "${QS[cf_0.01]}" | sed -n '1,24p'
+}
+
+# ---- main ----
+if [ "$MODE" = measure ]; then run_measure; else run_tests; fi
+finish
