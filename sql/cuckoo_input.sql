@@ -1,0 +1,126 @@
+-- cuckoo_input: text and binary input of truncated, corrupted and hostile
+-- values; every one must be rejected with a clear message.
+
+-- base64 text of a bytea, on one line
+CREATE FUNCTION cf_b64(b bytea) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$ SELECT translate(encode(b, 'base64'), E'\n', '') $$;
+-- the bytes of b with the little-endian uint32 at offset off replaced by v
+CREATE FUNCTION cf_put32(b bytea, off integer, v bigint) RETURNS bytea
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT set_byte(set_byte(set_byte(set_byte(b,
+		off, (v & 255)::int), off + 1, ((v >> 8) & 255)::int),
+		off + 2, ((v >> 16) & 255)::int), off + 3, ((v >> 24) & 255)::int)
+$$;
+
+-- the valid filter everything below is derived from: 33 bytes
+SELECT cuckoofilter_send(cf_create(1)) AS good;
+SELECT cf_b64(cuckoofilter_send(cf_create(1)))::cuckoofilter::text AS good_text;
+
+-- bad base64
+SELECT ''::cuckoofilter;
+SELECT 'zwE'::cuckoofilter;
+SELECT 'zwEABAoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAAA'::cuckoofilter;
+SELECT 'zwEA$AoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA'::cuckoofilter;
+SELECT 'zwEA AoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA'::cuckoofilter;
+SELECT 'zwEABAoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA
+'::cuckoofilter;
+SELECT 'zwEA-AoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA'::cuckoofilter;
+SELECT 'zw==BAoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA'::cuckoofilter;
+SELECT 'AB=='::cuckoofilter;
+SELECT 'ABC='::cuckoofilter;
+SELECT 'A==='::cuckoofilter;
+SELECT '===='::cuckoofilter;
+-- valid base64, too short to be a filter
+SELECT 'AAAA'::cuckoofilter;
+SELECT 'zwEABAoBAgD0AQAAAQAAAA=='::cuckoofilter;
+
+-- header fields
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 0, 0))::cuckoofilter;        -- magic
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 1, 2))::cuckoofilter;        -- version
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 1, 0))::cuckoofilter;        -- version 0
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 2, 1))::cuckoofilter;        -- flags
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 3, 3))::cuckoofilter;        -- bucket size
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 3, 0))::cuckoofilter;        -- bucket size 0
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 4, 3))::cuckoofilter;        -- fingerprint bits
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 4, 33))::cuckoofilter;
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 5, 0))::cuckoofilter;        -- no sub-filter
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 5, 2))::cuckoofilter;        -- 2 sub-filters claimed
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 5, 255))::cuckoofilter;
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 6, 17))::cuckoofilter;       -- expansion
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 7, 1))::cuckoofilter;        -- reserved
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 11, 128))::cuckoofilter;     -- reserved
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 12, 0))::cuckoofilter;       -- capacity 0
+
+-- sub-filter descriptor fields
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 16, 0))::cuckoofilter;       -- no buckets
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 16, 4294967295))::cuckoofilter; -- huge nbuckets
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 16, 2))::cuckoofilter;       -- table too short
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 20, 100))::cuckoofilter;     -- more items than slots
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 20, 1))::cuckoofilter;       -- count mismatch
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 24, 3))::cuckoofilter;       -- stage fingerprint bits
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 24, 11))::cuckoofilter;      -- table size mismatch
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 25, 1))::cuckoofilter;       -- reserved
+
+-- lengths and table contents
+SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 32))::cuckoofilter;  -- truncated
+SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 27))::cuckoofilter;  -- no table
+SELECT cf_b64(cuckoofilter_send(cf_create(1)) || '\x00'::bytea)::cuckoofilter;          -- extra byte
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 28, 1))::cuckoofilter;          -- slot without count
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, bucket_size => 2)), 30, 240))::cuckoofilter; -- unused bits
+SELECT cf_b64(cuckoofilter_send(cf_add(cf_create(1), 'x')))::cuckoofilter @> 'x' AS one_item_ok;
+SELECT cf_b64(cf_put32(cuckoofilter_send(cf_add(cf_create(1), 'x')), 20, 0))::cuckoofilter; -- count too low
+-- a second sub-filter glued on by hand: valid when empty, checked like the first
+SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000000000009000000'::bytea
+              || substring(b FROM 29) || '\x0000000000'::bytea)::cuckoofilter @> 'x' AS two_stages_ok
+  FROM (SELECT cuckoofilter_send(cf_create(1)) AS b) s;
+SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000100000009000000'::bytea
+              || substring(b FROM 29) || '\x0000000000'::bytea)::cuckoofilter
+  FROM (SELECT cuckoofilter_send(cf_create(1)) AS b) s;
+SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000000000009000000'::bytea
+              || substring(b FROM 29) || '\x0000000010'::bytea)::cuckoofilter
+  FROM (SELECT cuckoofilter_send(cf_create(1)) AS b) s;
+
+-- binary input, through COPY BINARY: a bytea column's binary form is the
+-- raw bytes, so a bytea table copied out loads into a cuckoofilter table
+CREATE TABLE cf_raw (b bytea);
+CREATE TABLE cf_bin (f cuckoofilter);
+INSERT INTO cf_raw SELECT cuckoofilter_send(cf_add(cf_create(1), 'x'));
+\copy cf_raw TO 'results/cuckoo_input_ok.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_ok.bin' WITH (FORMAT binary)
+SELECT f @> 'x' AS has_x, f @> 'y' AS has_y FROM cf_bin;
+-- truncated
+TRUNCATE cf_raw;
+INSERT INTO cf_raw SELECT substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 30);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- empty
+TRUNCATE cf_raw;
+INSERT INTO cf_raw VALUES (''::bytea);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- wrong magic
+TRUNCATE cf_raw;
+INSERT INTO cf_raw SELECT set_byte(cuckoofilter_send(cf_create(1)), 0, 1);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- count mismatch
+TRUNCATE cf_raw;
+INSERT INTO cf_raw SELECT cf_put32(cuckoofilter_send(cf_create(1)), 20, 2);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- huge nbuckets
+TRUNCATE cf_raw;
+INSERT INTO cf_raw SELECT cf_put32(cuckoofilter_send(cf_create(1)), 16, 4000000000);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- unused bits
+TRUNCATE cf_raw;
+INSERT INTO cf_raw SELECT set_byte(cuckoofilter_send(cf_create(1, bucket_size => 2)), 30, 16);
+\copy cf_raw TO 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+\copy cf_bin FROM 'results/cuckoo_input_bad.bin' WITH (FORMAT binary)
+-- only the good row made it
+SELECT count(*) AS rows FROM cf_bin;
+
+DROP TABLE cf_raw, cf_bin;
+DROP FUNCTION cf_b64(bytea);
+DROP FUNCTION cf_put32(bytea, integer, bigint);

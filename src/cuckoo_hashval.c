@@ -1,0 +1,264 @@
+/*
+ * cuckoo_hashval.c - turns one SQL value into the 64-bit hash the cuckoo
+ * core takes, through a canonical, platform-independent byte form.
+ *
+ * Equal values must hash equally, on every platform and in every version,
+ * or a filter would answer "absent" for a value it holds.  So:
+ *
+ *   int2, int4, int8          cf_hash_int64 of the value (all three agree)
+ *   float4, float8            the float8 value's IEEE bits, 8 little-endian
+ *                             bytes; -0 is hashed as 0, every NaN as one NaN
+ *   numeric                   the text of numeric_normalize (1.0 = 1.00)
+ *   text, varchar, bytea      their bytes
+ *   bpchar                    its bytes without trailing blanks
+ *   name, "char"              their bytes (they agree with text)
+ *   uuid                      its 16 bytes
+ *   date                      cf_hash_int64 of the day number
+ *   timestamp, timestamptz    cf_hash_int64 of the microseconds
+ *   bool                      one byte, 0 or 1
+ *   domains                   as their base type
+ *   anything else             the bytes of its binary send function; this
+ *                             is only right for types whose equality is
+ *                             binary equality of that form
+ *
+ * Nothing here depends on the machine's byte order.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "cuckoo_pg.h"
+
+/* values of CfHashInfo.kind */
+enum
+{
+	CFH_INT2 = 1,
+	CFH_INT4,
+	CFH_INT8,
+	CFH_FLOAT4,
+	CFH_FLOAT8,
+	CFH_NUMERIC,
+	CFH_VARLENA,				/* text, varchar, bytea: the payload bytes */
+	CFH_BPCHAR,
+	CFH_NAME,
+	CFH_CHAR,
+	CFH_UUID,
+	CFH_DATE,
+	CFH_TIMESTAMP,				/* timestamp and timestamptz */
+	CFH_BOOL,
+	CFH_SEND					/* through the type's binary send function */
+};
+
+/*
+ * Fills hi for typid.  The send function, if one is needed, is looked up
+ * into mcxt so that hi can live in fn_extra.
+ */
+void
+cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
+{
+	Oid			basetype;
+
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				 errmsg("could not determine the data type of the value to hash"),
+				 errhint("Add an explicit cast to the value.")));
+
+	/* hi->typid stays invalid until hi is complete, in case we fail */
+	memset(hi, 0, sizeof(CfHashInfo));
+	basetype = getBaseType(typid);
+	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
+
+	switch (basetype)
+	{
+		case INT2OID:
+			hi->kind = CFH_INT2;
+			break;
+		case INT4OID:
+			hi->kind = CFH_INT4;
+			break;
+		case INT8OID:
+			hi->kind = CFH_INT8;
+			break;
+		case FLOAT4OID:
+			hi->kind = CFH_FLOAT4;
+			break;
+		case FLOAT8OID:
+			hi->kind = CFH_FLOAT8;
+			break;
+		case NUMERICOID:
+			hi->kind = CFH_NUMERIC;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+		case BYTEAOID:
+			hi->kind = CFH_VARLENA;
+			break;
+		case BPCHAROID:
+			hi->kind = CFH_BPCHAR;
+			break;
+		case NAMEOID:
+			hi->kind = CFH_NAME;
+			break;
+		case CHAROID:
+			hi->kind = CFH_CHAR;
+			break;
+		case UUIDOID:
+			hi->kind = CFH_UUID;
+			break;
+		case DATEOID:
+			hi->kind = CFH_DATE;
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			hi->kind = CFH_TIMESTAMP;
+			break;
+		case BOOLOID:
+			hi->kind = CFH_BOOL;
+			break;
+		default:
+			{
+				HeapTuple	tup;
+				Form_pg_type pt;
+				Oid			sendfn;
+
+				tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetype));
+				if (!HeapTupleIsValid(tup))
+					elog(ERROR, "cache lookup failed for type %u", basetype);
+				pt = (Form_pg_type) GETSTRUCT(tup);
+				sendfn = pt->typsend;
+				if (pt->typtype == TYPTYPE_PSEUDO && basetype != RECORDOID)
+					sendfn = InvalidOid;
+				ReleaseSysCache(tup);
+
+				if (!OidIsValid(sendfn))
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("cannot hash values of type %s",
+									format_type_be(typid)),
+							 errdetail("Values of a type without a binary send function cannot be added to or looked up in a cuckoo filter."),
+							 errhint("Cast the value to text or to another supported type.")));
+				fmgr_info_cxt(sendfn, &hi->sendfn, mcxt);
+				hi->kind = CFH_SEND;
+			}
+			break;
+	}
+	hi->typid = typid;
+}
+
+/* the hash of a float8, after folding -0 into 0 and every NaN into one */
+static inline uint64
+cf_hash_float8(float8 v)
+{
+	uint64		bits;
+	uint8		b[8];
+	int			i;
+
+	if (isnan(v))
+		bits = UINT64CONST(0x7FF8000000000000);
+	else
+	{
+		if (v == 0.0)
+			v = 0.0;			/* -0 becomes +0 */
+		memcpy(&bits, &v, sizeof(bits));
+	}
+	for (i = 0; i < 8; i++)
+		b[i] = (uint8) (bits >> (8 * i));
+	return cf_hash_bytes(b, sizeof(b));
+}
+
+/* hashes a varlena's payload; no copy unless it is compressed or external */
+static inline uint64
+cf_hash_varlena(Datum value, bool strip_blanks)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	const char *p = VARDATA_ANY(v);
+	size_t		len = VARSIZE_ANY_EXHDR(v);
+	uint64		h;
+
+	if (strip_blanks)
+		while (len > 0 && p[len - 1] == ' ')
+			len--;
+	h = cf_hash_bytes(p, len);
+	if (v != raw)
+		pfree(v);
+	return h;
+}
+
+/* The 64-bit hash of a non-NULL value of hi->typid. */
+uint64
+cf_hash_datum(CfHashInfo *hi, Datum value)
+{
+	switch (hi->kind)
+	{
+		case CFH_INT2:
+			return cf_hash_int64((int64) DatumGetInt16(value));
+		case CFH_INT4:
+			return cf_hash_int64((int64) DatumGetInt32(value));
+		case CFH_INT8:
+			return cf_hash_int64(DatumGetInt64(value));
+		case CFH_FLOAT4:
+			return cf_hash_float8((float8) DatumGetFloat4(value));
+		case CFH_FLOAT8:
+			return cf_hash_float8(DatumGetFloat8(value));
+		case CFH_NUMERIC:
+			{
+				Numeric		num = DatumGetNumeric(value);
+				char	   *s = numeric_normalize(num);
+				uint64		h = cf_hash_bytes(s, strlen(s));
+
+				pfree(s);
+				if ((Pointer) num != DatumGetPointer(value))
+					pfree(num);
+				return h;
+			}
+		case CFH_VARLENA:
+			return cf_hash_varlena(value, false);
+		case CFH_BPCHAR:
+			return cf_hash_varlena(value, true);
+		case CFH_NAME:
+			{
+				const char *s = NameStr(*DatumGetName(value));
+
+				return cf_hash_bytes(s, strnlen(s, NAMEDATALEN));
+			}
+		case CFH_CHAR:
+			{
+				char		c = DatumGetChar(value);
+
+				return cf_hash_bytes(&c, 1);
+			}
+		case CFH_UUID:
+			return cf_hash_bytes(DatumGetUUIDP(value)->data, UUID_LEN);
+		case CFH_DATE:
+			return cf_hash_int64((int64) DatumGetDateADT(value));
+		case CFH_TIMESTAMP:
+			return cf_hash_int64(DatumGetInt64(value));
+		case CFH_BOOL:
+			{
+				uint8		b = DatumGetBool(value) ? 1 : 0;
+
+				return cf_hash_bytes(&b, 1);
+			}
+		case CFH_SEND:
+			{
+				bytea	   *out = SendFunctionCall(&hi->sendfn, value);
+				uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
+
+				pfree(out);
+				return h;
+			}
+	}
+	elog(ERROR, "unrecognized cuckoo hash kind %d", hi->kind);
+	return 0;					/* keep compiler quiet */
+}

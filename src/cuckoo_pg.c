@@ -1,0 +1,567 @@
+/*
+ * cuckoo_pg.c - the cuckoofilter SQL type: text and binary I/O, creation,
+ * add / contains / delete / count / union / info and the per-call caches.
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+
+#include "cuckoo_pg.h"
+
+PG_MODULE_MAGIC;
+
+/* what cf_add(NULL, v) creates */
+#define CFPG_DEFAULT_CAPACITY	1000
+
+/*
+ * Turns a core message ("lower case, no period") into an errdetail
+ * sentence: capital first letter, final period.
+ */
+static char *
+cfpg_sentence(const char *msg)
+{
+	size_t		len = strlen(msg);
+	char	   *s = palloc(len + 2);
+
+	memcpy(s, msg, len + 1);
+	if (len > 0 && s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char) (s[0] - 'a' + 'A');
+	if (len == 0 || s[len - 1] != '.')
+	{
+		s[len] = '.';
+		s[len + 1] = '\0';
+	}
+	return s;
+}
+
+/*
+ * Opens a detoasted cuckoofilter datum as a core view; raises
+ * ERRCODE_DATA_CORRUPTED if its header is not a valid filter.
+ */
+void
+cfpg_open(cf_filter *f, struct varlena *v)
+{
+	char		err[CF_ERRLEN];
+
+	if (!cf_open(f, (uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored cuckoo filter is corrupted"),
+				 errdetail("%s", cfpg_sentence(err))));
+}
+
+/* A new varlena holding an empty filter for p (raises on bad parameters). */
+struct varlena *
+cfpg_create(const cf_params *p)
+{
+	char		err[CF_ERRLEN];
+	size_t		size;
+	struct varlena *v;
+
+	size = cf_create_size(p, err, sizeof(err));
+	if (size == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err)));
+	v = (struct varlena *) palloc(VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	cf_create(CF_VARDATA(v), p);
+	return v;
+}
+
+/* ---------------------------------------------------------------------
+ * type I/O
+ * ------------------------------------------------------------------- */
+
+/* checks the bytes of a filter with the core's full validation */
+static void
+cfpg_validate(const uint8 *buf, size_t len, bool binary)
+{
+	char		err[CF_ERRLEN];
+
+	if (!cf_validate(buf, len, err, sizeof(err)))
+	{
+		if (binary)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid binary data for type %s", "cuckoofilter"),
+					 errdetail("%s", cfpg_sentence(err))));
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", "cuckoofilter"),
+					 errdetail("%s", cfpg_sentence(err))));
+	}
+}
+
+/* text input: strict base64 of the filter's bytes */
+PG_FUNCTION_INFO_V1(cuckoofilter_in);
+Datum
+cuckoofilter_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
+	size_t		n;
+	char		err[CF_ERRLEN];
+	struct varlena *v;
+
+	n = cf_base64_decoded_len(str, len);
+	if (n == SIZE_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
+				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
+	if (n > CF_MAX_SIZE)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter text is too long")));
+	v = (struct varlena *) palloc(VARHDRSZ + n);
+	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
+				 errdetail("%s", cfpg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	cfpg_validate(CF_VARDATA(v), n, false);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* text output: strict base64 of the filter's bytes */
+PG_FUNCTION_INFO_V1(cuckoofilter_out);
+Datum
+cuckoofilter_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	size_t		n = VARSIZE_ANY_EXHDR(v);
+	char	   *out = palloc(cf_base64_len(n) + 1);
+
+	cf_base64_encode((const uint8 *) VARDATA_ANY(v), n, out);
+	PG_RETURN_CSTRING(out);
+}
+
+/* binary input: the filter's bytes, fully validated */
+PG_FUNCTION_INFO_V1(cuckoofilter_recv);
+Datum
+cuckoofilter_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t		n = (size_t) (buf->len - buf->cursor);
+	struct varlena *v;
+
+	if (n > CF_MAX_SIZE)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter binary value is too long")));
+	cfpg_validate((const uint8 *) buf->data + buf->cursor, n, true);
+	v = (struct varlena *) palloc(VARHDRSZ + n);
+	SET_VARSIZE(v, VARHDRSZ + n);
+	pq_copymsgbytes(buf, VARDATA(v), (int) n);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* binary output: the filter's bytes */
+PG_FUNCTION_INFO_V1(cuckoofilter_send);
+Datum
+cuckoofilter_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA_ANY(v), (int) VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* ---------------------------------------------------------------------
+ * per-call caches
+ *
+ * cf_contains and cf_count run once per row with, typically, the same
+ * filter every time (a constant, a parameter, a subquery's value).  The
+ * cache in fn_extra keeps the value's hash info and, when the filter had to
+ * be detoasted, the detoasted copy, keyed by what identifies the stored
+ * value: the toast pointer of an on-disk value, or the compressed bytes of
+ * an inline compressed one.  A plain in-memory value is read in place.
+ * ------------------------------------------------------------------- */
+
+typedef enum CfCacheKind
+{
+	CFC_NONE = 0,
+	CFC_ONDISK,					/* keyed by the toast pointer */
+	CFC_COMPRESSED				/* keyed by the compressed bytes */
+} CfCacheKind;
+
+typedef struct CfCallCache
+{
+	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
+
+	CfCacheKind kind;			/* which key below is valid */
+	struct varatt_external toast;	/* CFC_ONDISK */
+	char	   *cbytes;			/* CFC_COMPRESSED: a copy of the datum */
+	Size		clen;
+	struct varlena *value;		/* the detoasted filter, in fn_mcxt */
+	cf_filter	f;				/* opened on value */
+
+	cf_filter	scratch;		/* view of an uncached, in-place filter */
+} CfCallCache;
+
+static CfCallCache *
+cfpg_call_cache(FunctionCallInfo fcinfo)
+{
+	CfCallCache *c = (CfCallCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfCallCache));
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return c;
+}
+
+/* the hash info for argument argno, from the cache when the type is unchanged */
+static CfHashInfo *
+cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
+{
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+
+	if (!OidIsValid(typid) || c->hi.typid != typid)
+		cf_hashinfo_init(&c->hi, typid, fcinfo->flinfo->fn_mcxt);
+	return &c->hi;
+}
+
+/* drops the cached filter */
+static void
+cfpg_cache_reset(CfCallCache *c)
+{
+	c->kind = CFC_NONE;
+	if (c->value)
+		pfree(c->value);
+	c->value = NULL;
+	if (c->cbytes)
+		pfree(c->cbytes);
+	c->cbytes = NULL;
+	c->clen = 0;
+}
+
+/* detoasts d into the cache's memory and opens it */
+static void
+cfpg_cache_load(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+{
+	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+	c->value = (struct varlena *) PG_DETOAST_DATUM(d);
+	MemoryContextSwitchTo(old);
+	cfpg_open(&c->f, c->value);
+}
+
+/*
+ * A read-only view of a filter argument, without detoasting or copying it
+ * more than once per distinct stored value.  The view stays valid until the
+ * next call.
+ */
+static const cf_filter *
+cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+	{
+		struct varatt_external toast;
+
+		VARATT_EXTERNAL_GET_POINTER(toast, raw);
+		if (c->kind == CFC_ONDISK &&
+			c->toast.va_valueid == toast.va_valueid &&
+			c->toast.va_toastrelid == toast.va_toastrelid &&
+			c->toast.va_rawsize == toast.va_rawsize &&
+			c->toast.va_extinfo == toast.va_extinfo)
+			return &c->f;
+		cfpg_cache_reset(c);
+		cfpg_cache_load(fcinfo, c, d);
+		c->toast = toast;
+		c->kind = CFC_ONDISK;
+		return &c->f;
+	}
+	if (VARATT_IS_COMPRESSED(raw))
+	{
+		Size		clen = VARSIZE(raw);
+
+		if (c->kind == CFC_COMPRESSED && c->clen == clen &&
+			memcmp(c->cbytes, raw, clen) == 0)
+			return &c->f;
+		cfpg_cache_reset(c);
+		cfpg_cache_load(fcinfo, c, d);
+		c->cbytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, clen);
+		memcpy(c->cbytes, raw, clen);
+		c->clen = clen;
+		c->kind = CFC_COMPRESSED;
+		return &c->f;
+	}
+	if (VARATT_IS_EXTERNAL(raw))
+	{
+		/* indirect or expanded: rare here, read a flat copy each time */
+		cfpg_open(&c->scratch, (struct varlena *) PG_DETOAST_DATUM(d));
+		return &c->scratch;
+	}
+	/* a plain value, 1- or 4-byte header: read in place */
+	cfpg_open(&c->scratch, raw);
+	return &c->scratch;
+}
+
+/* a private, writable copy of a filter argument, opened as f */
+static struct varlena *
+cfpg_copy_filter(Datum d, cf_filter *f)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_COPY(d);
+
+	cfpg_open(f, v);
+	return v;
+}
+
+/* items in all sub-filters */
+static uint64
+cfpg_items(const cf_filter *f)
+{
+	uint64		n = 0;
+
+	for (uint32 k = 0; k < f->nstages; k++)
+		n += f->stages[k].nitems;
+	return n;
+}
+
+/* allocator for cf_insert's growth: a varlena's payload */
+static void *
+cfpg_alloc(size_t size, void *ctx)
+{
+	char	   *p = palloc0(VARHDRSZ + size);
+
+	return p + VARHDRSZ;
+}
+
+/*
+ * Adds hash h to the writable filter v (viewed as f), growing it if needed;
+ * returns the varlena that holds the result (v, or a new one).
+ */
+static struct varlena *
+cfpg_insert(struct varlena *v, cf_filter *f, uint64 h)
+{
+	uint8	   *oldbuf = f->buf;
+	cf_status	st = cf_insert(f, h, cfpg_alloc, NULL);
+
+	if (st == CF_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full"),
+				 errdetail("The filter holds %llu items and was created with expansion 0, so it cannot grow.",
+						   (unsigned long long) cfpg_items(f)),
+				 errhint("Create the filter with a larger capacity, or with a non-zero expansion so that it grows.")));
+	if (st == CF_CANNOT_GROW)
+	{
+		char		err[CF_ERRLEN];
+
+		if (cf_grow_size(f, err, sizeof(err)) != 0)
+			strlcpy(err, "growth limit reached", sizeof(err));
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter cannot grow any more"),
+				 errdetail("%s", cfpg_sentence(err)),
+				 errhint("Create the filter with a larger capacity or a larger expansion.")));
+	}
+	if (f->buf != oldbuf)
+	{
+		/* it grew into a buffer from cfpg_alloc */
+		struct varlena *nv = (struct varlena *) (f->buf - VARHDRSZ);
+
+		SET_VARSIZE(nv, VARHDRSZ + f->len);
+		pfree(v);
+		v = nv;
+	}
+	return v;
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ------------------------------------------------------------------- */
+
+/* cf_create(capacity, fpr, bucket_size, max_kicks, expansion): an empty filter */
+PG_FUNCTION_INFO_V1(cuckoo_create);
+Datum
+cuckoo_create(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	cf_params	p;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	p.capacity = (uint64) capacity;
+	p.fpr = PG_GETARG_FLOAT8(1);
+	p.bucket_size = PG_GETARG_INT32(2);
+	p.max_kicks = PG_GETARG_INT32(3);
+	p.expansion = PG_GETARG_INT32(4);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+}
+
+/*
+ * cf_add(filter, value): the filter with one more copy of value.  Not
+ * strict: a NULL filter starts a default one, a NULL value changes nothing.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add);
+Datum
+cuckoo_add(PG_FUNCTION_ARGS)
+{
+	struct varlena *v;
+	cf_filter	f;
+	uint64		h;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
+					  PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(0))
+	{
+		cf_params	p;
+
+		p.capacity = CFPG_DEFAULT_CAPACITY;
+		p.fpr = CF_DEFAULT_FPR;
+		p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+		p.max_kicks = CF_DEFAULT_MAX_KICKS;
+		p.expansion = CF_DEFAULT_EXPANSION;
+		v = cfpg_create(&p);
+		cfpg_open(&f, v);
+	}
+	else
+		v = cfpg_copy_filter(PG_GETARG_DATUM(0), &f);
+	v = cfpg_insert(v, &f, h);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* cf_contains(filter, value) and the @> operator: is value (probably) in it */
+PG_FUNCTION_INFO_V1(cuckoo_contains);
+Datum
+cuckoo_contains(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+
+	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1))));
+}
+
+/* cf_count(filter, value): how many copies of value's fingerprint it holds */
+PG_FUNCTION_INFO_V1(cuckoo_count);
+Datum
+cuckoo_count(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	uint32		n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1)));
+
+	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
+}
+
+/* cf_delete(filter, value): the filter with one copy of value removed */
+PG_FUNCTION_INFO_V1(cuckoo_delete);
+Datum
+cuckoo_delete(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
+	uint64		h = cf_hash_datum(hi, PG_GETARG_DATUM(1));
+	const cf_filter *rf = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	struct varlena *v;
+	cf_filter	f;
+
+	/* an absent value leaves the filter as it is: return it uncopied */
+	if (!cf_contains(rf, h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	v = cfpg_copy_filter(PG_GETARG_DATUM(0), &f);
+	if (cf_delete(&f, h) != CF_OK)
+		elog(ERROR, "cuckoo filter lost a fingerprint it contains");
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* cf_union(a, b): a filter holding the items of both */
+PG_FUNCTION_INFO_V1(cuckoo_union);
+Datum
+cuckoo_union(PG_FUNCTION_ARGS)
+{
+	struct varlena *va = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	struct varlena *vb = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1));
+	cf_filter	a,
+				b,
+				r;
+	char		err[CF_ERRLEN];
+	size_t		cap,
+				len;
+	struct varlena *v;
+
+	cfpg_open(&a, va);
+	cfpg_open(&b, vb);
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	if (cap == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine these cuckoo filters"),
+				 errdetail("%s", cfpg_sentence(err))));
+	v = (struct varlena *) palloc(VARHDRSZ + cap);
+	len = cf_union(&a, &b, CF_VARDATA(v), cap, &r, err, sizeof(err));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cannot combine these cuckoo filters"),
+				 errdetail("%s", cfpg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + len);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* cf_info(filter): its parameters and statistics, as one row */
+PG_FUNCTION_INFO_V1(cuckoo_info);
+Datum
+cuckoo_info(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	cf_filter	f;
+	cf_stats	s;
+	TupleDesc	tupdesc;
+	Datum		values[9];
+	bool		nulls[9] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	cfpg_open(&f, v);
+	cf_get_stats(&f, &s);
+	values[0] = Int64GetDatum((int64) s.capacity);
+	values[1] = Int64GetDatum((int64) s.items);
+	values[2] = Int64GetDatum((int64) s.buckets);
+	values[3] = Int32GetDatum((int32) s.bucket_size);
+	values[4] = Int32GetDatum((int32) s.fingerprint_bits);
+	values[5] = Float8GetDatum(s.load_factor);
+	values[6] = Float8GetDatum(s.fpr);
+	values[7] = Int64GetDatum((int64) (s.bytes + VARHDRSZ));
+	values[8] = Int32GetDatum((int32) s.subfilters);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/* cf_hash(value): the 64-bit hash a filter uses for value */
+PG_FUNCTION_INFO_V1(cuckoo_hash);
+Datum
+cuckoo_hash(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 0);
+
+	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0)));
+}
