@@ -49,4 +49,16 @@ extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt);
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 extern uint64 cf_hash_datum(CfHashInfo *hi, Datum value);
 
+/* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
+extern void cfpg_report_insert_failure(cf_filter *f, cf_status st) pg_attribute_noreturn();
+
+/*
+ * Expanded objects (cuckoo_expanded.c): cf_add / cf_delete return them so a
+ * PL/pgSQL loop does not copy the filter per call.
+ */
+/* Applies an add or delete of h to d (or to a new filter for defaults when isnull). */
+extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_delete);
+/* Opens d in place if it is the newest state of an expanded filter. */
+extern bool cfx_open_current(Datum d, cf_filter *f);
+
 #endif							/* CUCKOO_PG_H */

@@ -1,0 +1,390 @@
+/*
+ * cuckoo_expanded.c - cuckoofilter as a PostgreSQL expanded object, so that
+ * f := cf_add(f, x) in a PL/pgSQL loop costs the add, not a copy of f.
+ *
+ * PostgreSQL 15's PL/pgSQL hands a variable to a function as a read-only
+ * expanded pointer (only array_append/array_prepend get read-write ones), so
+ * an add cannot simply modify its argument.  Instead, the objects made from
+ * one filter share a "store": one buffer holding the newest state.  An add
+ * on the newest object writes into the buffer in place, journaling the bytes
+ * it overwrites (the core's cf_journal), and returns a new object for the
+ * new state; the old object keeps the journal ("undo"), which turns the
+ * newer state back into its own.  The objects of a store form a chain, oldest
+ * to newest:
+ *
+ *     X0 --undo--> X1 --undo--> ... --> Xn (current: its state is the buffer)
+ *
+ * Reading an old object (flattening it) copies the buffer and applies the
+ * undo journals from Xn back down to it.  When an object is freed (its memory
+ * context is deleted, e.g. PL/pgSQL overwrote the variable), it leaves the
+ * chain: an old one merges its journal into its predecessor's, the current
+ * one rolls the buffer back to its predecessor's state.  In a loop the chain
+ * is at most two objects long and every add costs O(its kick-out chain).
+ * Adds that grow the filter start a new store (growth copies anyway).
+ */
+#include "postgres.h"
+
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
+
+#include "cuckoo_pg.h"
+
+typedef struct CfUndo
+{
+	uint32		off;			/* byte offset in the buffer */
+	uint8		len;			/* 1..8 */
+	uint8		bytes[8];		/* what was there before */
+} CfUndo;
+
+typedef struct CfExpanded CfExpanded;
+
+typedef struct CfStore
+{
+	MemoryContext cxt;			/* holds the store, its buffer and journals */
+	uint8	   *buf;
+	size_t		len;
+	int			refcount;		/* living objects in the chain */
+	CfExpanded *current;		/* newest object: its state is buf */
+} CfStore;
+
+struct CfExpanded
+{
+	ExpandedObjectHeader hdr;
+	CfStore    *store;
+	CfExpanded *older;			/* previous object of the chain, or NULL */
+	CfExpanded *newer;			/* next object, NULL for the current one */
+	CfUndo	   *undo;			/* turns newer's state into ours (in store) */
+	int			nundo;
+	MemoryContextCallback release;
+};
+
+/* journal being recorded by one operation */
+typedef struct CfRecorder
+{
+	cf_journal	j;				/* must be first */
+	CfStore    *store;
+	CfUndo	   *undo;
+	int			nundo;
+	int			maxundo;
+} CfRecorder;
+
+static Size cfx_get_flat_size(ExpandedObjectHeader *eohptr);
+static void cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods cfx_methods = {
+	cfx_get_flat_size,
+	cfx_flatten_into
+};
+
+/* ---------------------------------------------------------------------
+ * journals
+ * ------------------------------------------------------------------- */
+
+static void
+cfx_record(cf_journal *j, const uint8_t *p, size_t n)
+{
+	CfRecorder *r = (CfRecorder *) j;
+	CfUndo	   *u;
+
+	if (r->nundo == r->maxundo)
+	{
+		r->maxundo = r->maxundo ? r->maxundo * 2 : 16;
+		r->undo = r->undo ?
+			repalloc(r->undo, sizeof(CfUndo) * r->maxundo) :
+			MemoryContextAlloc(r->store->cxt, sizeof(CfUndo) * r->maxundo);
+	}
+	u = &r->undo[r->nundo++];
+	u->off = (uint32) (p - r->store->buf);
+	u->len = (uint8) n;
+	memcpy(u->bytes, p, n);
+}
+
+/* writes an undo journal back onto buf, newest entry first */
+static void
+cfx_apply_undo(uint8 *buf, const CfUndo *undo, int n)
+{
+	while (n-- > 0)
+		memcpy(buf + undo[n].off, undo[n].bytes, undo[n].len);
+}
+
+/* ---------------------------------------------------------------------
+ * objects and stores
+ * ------------------------------------------------------------------- */
+
+/*
+ * Called when an object's memory context goes away: takes the object out of
+ * its chain and frees the store with the last one.  Runs during error
+ * cleanup too, so it only touches the store's own memory.
+ */
+static void
+cfx_release(void *arg)
+{
+	CfExpanded *x = (CfExpanded *) arg;
+	CfStore    *s = x->store;
+	CfExpanded *o = x->older;
+
+	if (x->newer == NULL)
+	{
+		/* the current object: roll the buffer back to its predecessor */
+		if (o)
+		{
+			cfx_apply_undo(s->buf, o->undo, o->nundo);
+			if (o->undo)
+				pfree(o->undo);
+			o->undo = NULL;
+			o->nundo = 0;
+			o->newer = NULL;
+		}
+		s->current = o;
+	}
+	else
+	{
+		/* an old object: its predecessor now undoes x's journal, then its own */
+		x->newer->older = o;
+		if (o)
+		{
+			int			n = o->nundo + x->nundo;
+			CfUndo	   *u = MemoryContextAlloc(s->cxt, sizeof(CfUndo) * Max(n, 1));
+
+			if (o->nundo > 0)
+				memcpy(u, o->undo, sizeof(CfUndo) * o->nundo);
+			if (x->nundo > 0)
+				memcpy(u + o->nundo, x->undo, sizeof(CfUndo) * x->nundo);
+			if (o->undo)
+				pfree(o->undo);
+			o->undo = u;
+			o->nundo = n;
+			o->newer = x->newer;
+		}
+		if (x->undo)
+			pfree(x->undo);
+	}
+	if (--s->refcount == 0)
+		MemoryContextDelete(s->cxt);
+}
+
+/* a new object in its own context under CurrentMemoryContext, current in s */
+static CfExpanded *
+cfx_new_object(CfStore *s)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "cuckoofilter expanded object",
+											  ALLOCSET_SMALL_SIZES);
+	CfExpanded *x = MemoryContextAllocZero(cxt, sizeof(CfExpanded));
+
+	EOH_init_header(&x->hdr, &cfx_methods, cxt);
+	x->store = s;
+	x->older = s->current;
+	if (s->current)
+		s->current->newer = x;
+	s->current = x;
+	s->refcount++;
+	x->release.func = cfx_release;
+	x->release.arg = x;
+	MemoryContextRegisterResetCallback(cxt, &x->release);
+	/* from its first object on, a store lives as long as its objects do */
+	if (s->refcount == 1)
+		MemoryContextSetParent(s->cxt, TopMemoryContext);
+	return x;
+}
+
+/*
+ * A new store of len bytes (contents left to the caller).  Until its first
+ * object exists it belongs to CurrentMemoryContext, so an error in between
+ * frees it.
+ */
+static CfStore *
+cfx_new_store(size_t len)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "cuckoofilter store",
+											  ALLOCSET_DEFAULT_SIZES);
+	CfStore    *s = MemoryContextAllocZero(cxt, sizeof(CfStore));
+
+	s->cxt = cxt;
+	s->len = len;
+	s->buf = MemoryContextAllocHuge(cxt, Max(len, 1));
+	return s;
+}
+
+/* copies the state of x (current or not) into dst, len bytes */
+static void
+cfx_copy_state(const CfExpanded *x, uint8 *dst)
+{
+	const CfStore *s = x->store;
+
+	memcpy(dst, s->buf, s->len);
+	/* from the current state back to x's: each older object's journal */
+	for (const CfExpanded *o = s->current; o != x;)
+	{
+		o = o->older;
+		cfx_apply_undo(dst, o->undo, o->nundo);
+	}
+}
+
+static Size
+cfx_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	CfExpanded *x = (CfExpanded *) eohptr;
+
+	return VARHDRSZ + x->store->len;
+}
+
+static void
+cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	CfExpanded *x = (CfExpanded *) eohptr;
+	struct varlena *v = (struct varlena *) result;
+
+	Assert(allocated_size == VARHDRSZ + x->store->len);
+	SET_VARSIZE(v, allocated_size);
+	cfx_copy_state(x, CF_VARDATA(v));
+}
+
+/* our expanded object behind d, or NULL if d is anything else */
+static CfExpanded *
+cfx_from_datum(Datum d)
+{
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	return eoh->eoh_methods == &cfx_methods ? (CfExpanded *) eoh : NULL;
+}
+
+bool
+cfx_open_current(Datum d, cf_filter *f)
+{
+	CfExpanded *x = cfx_from_datum(d);
+
+	if (x == NULL || x->newer != NULL)
+		return false;
+	if (!cf_open(f, x->store->buf, x->store->len, NULL, 0))
+		elog(ERROR, "cuckoo filter expanded object is corrupted");
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * modification
+ * ------------------------------------------------------------------- */
+
+/* a new current object in a new store holding len bytes copied from src */
+static CfExpanded *
+cfx_private_copy(const uint8 *src, size_t len, const CfExpanded *from)
+{
+	CfStore    *s = cfx_new_store(len);
+
+	if (from)
+		cfx_copy_state(from, s->buf);
+	else
+		memcpy(s->buf, src, len);
+	return cfx_new_object(s);
+}
+
+/* allocator for growth: a fresh store's buffer */
+static void *
+cfx_alloc_store(size_t size, void *ctx)
+{
+	CfStore   **out = (CfStore **) ctx;
+
+	*out = cfx_new_store(size);
+	return (*out)->buf;
+}
+
+static void
+cfx_raise(cf_filter *f, cf_status st)
+{
+	cfpg_report_insert_failure(f, st);
+}
+
+/*
+ * Applies one add (or delete) of hash h to the filter d and returns a
+ * read-write expanded datum of the result.  isnull: d is NULL and a filter
+ * with parameters defaults is started.
+ */
+Datum
+cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_delete)
+{
+	CfExpanded *x = isnull ? NULL : cfx_from_datum(d);
+	CfExpanded *y;
+	cf_filter	f;
+	cf_status	st;
+
+	if (x != NULL && x->newer == NULL)
+	{
+		/* the newest state: change the shared buffer in place, journaled */
+		CfStore    *s = x->store;
+		CfRecorder	rec;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.j.save = cfx_record;
+		rec.store = s;
+		if (!cf_open(&f, s->buf, s->len, NULL, 0))
+			elog(ERROR, "cuckoo filter expanded object is corrupted");
+		cf_set_journal(&f, &rec.j);
+		st = is_delete ? cf_delete(&f, h) : cf_add(&f, h);
+		cf_set_journal(&f, NULL);
+		if (st == CF_OK || st == CF_NOT_FOUND)
+		{
+			/* x keeps the journal; the buffer is now the new object's state */
+			x->undo = rec.undo;
+			x->nundo = rec.nundo;
+			y = cfx_new_object(s);
+			return EOHPGetRWDatum(&y->hdr);
+		}
+		/* full: the buffer is unchanged (the core undid its kick-outs) */
+		if (rec.undo)
+			pfree(rec.undo);
+		if (f.expansion == 0)
+			cfx_raise(&f, st);
+		/* grow into a new store of its own */
+		{
+			CfStore    *ns = NULL;
+
+			st = cf_insert(&f, h, cfx_alloc_store, &ns);
+			if (st != CF_OK)
+				cfx_raise(&f, st);
+			Assert(ns != NULL);
+			y = cfx_new_object(ns);
+			return EOHPGetRWDatum(&y->hdr);
+		}
+	}
+
+	/* a flat value, an old object or NULL: start a private copy */
+	if (x != NULL)
+		y = cfx_private_copy(NULL, x->store->len, x);
+	else if (isnull)
+	{
+		struct varlena *v = cfpg_create(defaults);
+
+		y = cfx_private_copy(CF_VARDATA(v), CF_VARSIZE(v), NULL);
+		pfree(v);
+	}
+	else
+	{
+		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+
+		cfpg_open(&f, v);		/* checks the header before trusting it */
+		y = cfx_private_copy((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), NULL);
+	}
+	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
+		elog(ERROR, "cuckoo filter expanded object is corrupted");
+	if (is_delete)
+		(void) cf_delete(&f, h);
+	else
+	{
+		CfStore    *ns = NULL;
+
+		st = cf_insert(&f, h, cfx_alloc_store, &ns);
+		if (st != CF_OK)
+			cfx_raise(&f, st);
+		if (ns != NULL)
+		{
+			/* it grew into a new store: the first copy is no longer needed */
+			DeleteExpandedObject(EOHPGetRWDatum(&y->hdr));
+			y = cfx_new_object(ns);
+		}
+	}
+	return EOHPGetRWDatum(&y->hdr);
+}
