@@ -58,4 +58,22 @@ SELECT count(*) AS found_subquery
 WITH c AS MATERIALIZED (SELECT f FROM cf_bulk)
 SELECT count(*) AS found_cte FROM c, generate_series(1, 100000) i WHERE c.f @> i AND i % 3 <> 0;
 
-DROP TABLE cf_bulk;
+
+-- parallel workers probe the same filter: the plan is parallel and the
+-- answer is the same
+CREATE TABLE cf_vals AS SELECT i FROM generate_series(1, 100000) i;
+ANALYZE cf_vals;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i);
+SELECT count(*) AS found_parallel FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i) AND i % 3 <> 0;
+SELECT count(*) AS found_parallel_join FROM cf_vals v, cf_bulk b WHERE b.f @> v.i AND i % 3 <> 0;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE cf_bulk, cf_vals;
