@@ -1,30 +1,36 @@
 #!/usr/bin/env bash
 # regress.sh - runs the extension's pg_regress suite (make installcheck)
-# against a throw-away PostgreSQL 15 cluster; expects `make install` done.
+# against a throw-away PostgreSQL cluster; expects `make install` done.
 #
-# pg_virtualenv creates the cluster, runs the suite with PGHOST/PGPORT/PGUSER
-# set and drops the cluster.  As root it would use the fixed cluster name
-# 15/regress under /etc/postgresql, which collides with any other suite
-# running at the same time; -t puts the cluster in a private temporary
-# directory instead (the server still runs as the postgres user).  The
-# clients (pg_regress, psql's \copy) run as the caller and write results/
-# here, so nothing needs to be made writable for the server.
+# The cluster: pg_virtualenv creates it, runs the suite with PGHOST/PGPORT/
+# PGUSER set, and drops it.  As root it would use the fixed cluster 15/regress
+# under /etc/postgresql, which collides with any other run at the same time;
+# -t puts it in a private temporary directory (the server still runs as the
+# postgres user, pg_virtualenv arranges that).  Only clients write files:
+# pg_regress writes results/ and the tests' \copy files go there, so the
+# server never needs write access to it.
+#
+# The output: make runs in a private directory as a VPATH build of this
+# tree, so results/, regression.out and regression.diffs never clash with a
+# concurrent run in the same checkout.  On failure regression.diffs is
+# printed and the directory is kept.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+top=$(cd "$(dirname "$0")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PG_VERSION=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 
-rm -rf results regression.diffs regression.out
+out=$(mktemp -d -t cuckoo-regress.XXXXXX)
 status=0
-pg_virtualenv -t -v "$PG_VERSION" \
-	make -s installcheck PG_CONFIG="$PG_CONFIG" || status=$?
+(cd "$out" && pg_virtualenv -t -v "$PG_VERSION" \
+	make -s -f "$top/Makefile" VPATH="$top" installcheck PG_CONFIG="$PG_CONFIG") || status=$?
 
 if [ "$status" -ne 0 ]; then
-	echo "regress: pg_regress failed (exit $status)"
-	if [ -f regression.diffs ]; then
+	echo "regress: pg_regress failed (exit $status); output kept in $out"
+	if [ -s "$out/regression.diffs" ]; then
 		echo "=== regression.diffs"
-		cat regression.diffs
+		cat "$out/regression.diffs"
 	fi
 	exit 1
 fi
+rm -rf "$out"
 echo "regress: all pg_regress tests passed"
