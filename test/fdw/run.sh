@@ -469,6 +469,26 @@ test_roundtrip() {
 		CREATE TABLE filters_bin (LIKE filters_fdw);
 		CREATE TABLE filters_txt (LIKE filters_fdw);
 	EOF
+	# filters kept on a shard are maintained and merged there
+	local UPD="UPDATE filters_s1 SET f = cf_add(f, 9999999::bigint) WHERE name = 'grown'"
+	local UAGG="SELECT cf_union_agg(f) FROM filters_s1 WHERE name IN ('p0', 'merged')"
+	kv coord <<-EOF
+		SELECT 'upd_shipped', fdw_shipped($(Q "$UPD"), 'UPDATE public\.filters SET f = public\.cf_add\(f, ');
+		$UPD;
+		SELECT 'upd_done', cf_contains(f, 9999999::bigint) FROM filters_s1 WHERE name = 'grown';
+		$( ((agg)) && echo "SELECT 'uagg_shipped', fdw_shipped($(Q "$UAGG"), 'SELECT public\.cf_union_agg\(f\)');
+		SELECT 'uagg_items', (cf_info(u)).items = (SELECT sum((cf_info(f)).items) FROM filters_fdw WHERE name IN ('p0', 'merged'))
+		FROM ($UAGG) s(u);" )
+		TRUNCATE filters_fdw;
+		INSERT INTO filters_fdw SELECT * FROM filters_s1;
+	EOF
+	check "3. UPDATE ... SET f = cf_add(f, v) on a foreign table is a direct Foreign Update run on the shard ($(r upd_shipped)), and it took ($(r upd_done))" \
+		eq "$(r upd_shipped) $(r upd_done)" "1/1 t"
+	if ((agg)); then
+		check "3. cf_union_agg over a foreign table is pushed whole ($(r uagg_shipped)), items add up ($(r uagg_items))" \
+			eq "$(r uagg_shipped) $(r uagg_items)" "1/1 t"
+	fi
+
 	# binary: shard1 -> shard2 and shard1 -> coordinator; text: shard2 -> coordinator
 	local out="COPY (SELECT name, f FROM filters ORDER BY name) TO STDOUT"
 	psql_on shard1 -c "$out (FORMAT binary)" | tee "$TMP/shard1.bin" |
