@@ -5,7 +5,9 @@
  * Not a test: it prints figures and a verdict per target, and always exits 0
  * unless it cannot run at all.  See bench/README.md for what each column means.
  *
- * Usage: bench_core [-q]      -q: quick run (N = 1M only, one repetition)
+ * Usage: bench_core [-q] [-r reps]
+ *   -q       quick run: N = 1M only, one repetition
+ *   -r reps  repetitions per throughput figure (default 3, the best is kept)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +25,9 @@
 #ifndef BENCH_CFLAGS
 #define BENCH_CFLAGS "?"
 #endif
+#ifndef BENCH_CORE_REV
+#define BENCH_CORE_REV "?"
+#endif
 
 #define KEY_SEED    UINT64_C(0x0123456789abcdef)    /* fixed: runs are repeatable */
 #define NEG_KEYS    10000000    /* absent keys probed for the measured rate */
@@ -35,6 +40,16 @@ static const uint64_t sizes[] = {1000000, 10000000};
 #define NSIZES ((int) (sizeof(sizes) / sizeof(sizes[0])))
 static const uint64_t space_caps[] = {1000, 1000000, 10000000, 12300000};
 #define NSPACE ((int) (sizeof(space_caps) / sizeof(space_caps[0])))
+
+/*
+ * Every target <= 0.5%: a filter depends on the target only through its
+ * fingerprint width, so one target per width covers them all (0.5% gives 11
+ * bits with bucket size 4, each next one a bit more; 17+ leaves the one-load
+ * bucket compare).
+ */
+static const double width_targets[] = {0.005, 0.003, 0.0015, 0.00075, 0.0004, 0.0002, 0.0001};
+#define NWIDTHS ((int) (sizeof(width_targets) / sizeof(width_targets[0])))
+#define WIDTH_N 1000000
 
 static int	reps = 3;
 static int	nsizes = NSIZES;
@@ -105,113 +120,148 @@ best(double cur, double n, double secs)
 	return mops > cur ? mops : cur;
 }
 
-/* cuckoo: capacity n, default bucket size, expansion 0 so the space is honest */
-static void
-run_cuckoo(uint64_t n, double fpr, result *r)
+/*
+ * One configuration: a cuckoo filter (capacity n, default bucket size,
+ * expansion 0 so the space is honest) and a libbloom filter (entries n,
+ * same error), timed in alternation, rep by rep, so background load on a
+ * shared machine hits both sides alike.
+ */
+typedef struct pair
 {
-	cf_params	p = {n, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0};
-	char		err[CF_ERRLEN];
-	size_t		size = cf_create_size(&p, err, sizeof(err));
+	cf_params	p;
+	size_t		size;
 	uint8_t    *buf;
 	cf_filter	f;
-	cf_stats	st;
-	uint64_t	hits;
-	double		t;
+	struct bloom b;
+} pair;
 
-	memset(r, 0, sizeof(*r));
-	if (size == 0)
+static void
+pair_open(pair *x, uint64_t n, double fpr)
+{
+	char		err[CF_ERRLEN];
+	cf_params	p = {n, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0};
+
+	x->p = p;
+	x->size = cf_create_size(&x->p, err, sizeof(err));
+	if (x->size == 0)
 	{
 		fprintf(stderr, "bench_core: cf_create_size: %s\n", err);
 		exit(2);
 	}
-	buf = xmalloc(size);
-	for (int rep = 0; rep < reps; rep++)
-	{
-		uint64_t	full = 0;
-
-		memset(buf, 0, size);	/* fault the pages in before timing */
-		cf_create(buf, &p);
-		if (!cf_open(&f, buf, size, err, sizeof(err)))
-		{
-			fprintf(stderr, "bench_core: cf_open: %s\n", err);
-			exit(2);
-		}
-		t = now();
-		for (uint64_t i = 0; i < n; i++)
-			full += cf_add(&f, cf_hash_int64((int64_t) pos_keys[i])) != CF_OK;
-		r->ins = best(r->ins, n, now() - t);
-		r->full = full;
-	}
-	for (int rep = 0; rep < reps; rep++)
-	{
-		hits = 0;
-		t = now();
-		for (uint64_t i = 0; i < n; i++)
-			hits += cf_contains(&f, cf_hash_int64((int64_t) pos_keys[i]));
-		r->pos = best(r->pos, n, now() - t);
-		r->fneg = n - hits;		/* a failed insert is not a false negative */
-		if (r->fneg >= r->full)
-			r->fneg -= r->full;
-	}
-	for (int rep = 0; rep < reps; rep++)
-	{
-		hits = 0;
-		t = now();
-		for (uint64_t i = 0; i < NEG_KEYS; i++)
-			hits += cf_contains(&f, cf_hash_int64((int64_t) neg_keys[i]));
-		r->neg = best(r->neg, NEG_KEYS, now() - t);
-		r->fpr = (double) hits / NEG_KEYS;
-	}
-	cf_get_stats(&f, &st);
-	r->bits = (double) st.bytes * 8 / n;
-	r->fpbits = st.fingerprint_bits;
-	r->load = st.load_factor;
-	free(buf);
-}
-
-/* libbloom: entries n, error fpr; it hashes the 8 key bytes itself (murmur2) */
-static void
-run_bloom(uint64_t n, double fpr, result *r)
-{
-	struct bloom b;
-	uint64_t	hits;
-	double		t;
-
-	memset(r, 0, sizeof(*r));
-	if (bloom_init(&b, (int) n, fpr) != 0)
+	x->buf = xmalloc(x->size);
+	if (bloom_init(&x->b, (int) n, fpr) != 0)
 	{
 		fprintf(stderr, "bench_core: bloom_init(%llu, %g) failed\n",
 				(unsigned long long) n, fpr);
 		exit(2);
 	}
+}
+
+static void
+pair_close(pair *x)
+{
+	free(x->buf);
+	bloom_free(&x->b);
+}
+
+/* empties the cuckoo filter and inserts keys[0..n); returns seconds */
+static double
+cuckoo_fill(pair *x, const uint64_t *keys, uint64_t n, uint64_t *full)
+{
+	char		err[CF_ERRLEN];
+	uint64_t	nfull = 0;
+	double		t;
+
+	memset(x->buf, 0, x->size);	/* faults the pages in before timing */
+	cf_create(x->buf, &x->p);
+	if (!cf_open(&x->f, x->buf, x->size, err, sizeof(err)))
+	{
+		fprintf(stderr, "bench_core: cf_open: %s\n", err);
+		exit(2);
+	}
+	t = now();
+	for (uint64_t i = 0; i < n; i++)
+		nfull += cf_add(&x->f, cf_hash_int64((int64_t) keys[i])) != CF_OK;
+	t = now() - t;
+	*full = nfull;
+	return t;
+}
+
+static double
+cuckoo_probe(pair *x, const uint64_t *keys, uint64_t n, uint64_t *hits)
+{
+	uint64_t	h = 0;
+	double		t = now();
+
+	for (uint64_t i = 0; i < n; i++)
+		h += cf_contains(&x->f, cf_hash_int64((int64_t) keys[i]));
+	t = now() - t;
+	*hits = h;
+	return t;
+}
+
+/* libbloom hashes the 8 key bytes itself (murmur2) */
+static double
+bloom_fill(pair *x, const uint64_t *keys, uint64_t n)
+{
+	double		t;
+
+	bloom_reset(&x->b);			/* also faults the pages in before timing */
+	t = now();
+	for (uint64_t i = 0; i < n; i++)
+		bloom_add(&x->b, &keys[i], 8);
+	return now() - t;
+}
+
+static double
+bloom_probe(pair *x, const uint64_t *keys, uint64_t n, uint64_t *hits)
+{
+	uint64_t	h = 0;
+	double		t = now();
+
+	for (uint64_t i = 0; i < n; i++)
+		h += bloom_check(&x->b, &keys[i], 8) == 1;
+	t = now() - t;
+	*hits = h;
+	return t;
+}
+
+static void
+run_pair(uint64_t n, double fpr, result *c, result *b)
+{
+	pair		x;
+	cf_stats	st;
+	uint64_t	hits;
+
+	memset(c, 0, sizeof(*c));
+	memset(b, 0, sizeof(*b));
+	pair_open(&x, n, fpr);
 	for (int rep = 0; rep < reps; rep++)
 	{
-		bloom_reset(&b);		/* also faults the pages in before timing */
-		t = now();
-		for (uint64_t i = 0; i < n; i++)
-			bloom_add(&b, &pos_keys[i], 8);
-		r->ins = best(r->ins, n, now() - t);
+		c->ins = best(c->ins, n, cuckoo_fill(&x, pos_keys, n, &c->full));
+		b->ins = best(b->ins, n, bloom_fill(&x, pos_keys, n));
 	}
 	for (int rep = 0; rep < reps; rep++)
 	{
-		hits = 0;
-		t = now();
-		for (uint64_t i = 0; i < n; i++)
-			hits += bloom_check(&b, &pos_keys[i], 8) == 1;
-		r->pos = best(r->pos, n, now() - t);
-		r->fneg = n - hits;
+		c->pos = best(c->pos, n, cuckoo_probe(&x, pos_keys, n, &hits));
+		/* a failed insert is not a false negative */
+		c->fneg = n - hits > c->full ? n - hits - c->full : 0;
+		b->pos = best(b->pos, n, bloom_probe(&x, pos_keys, n, &hits));
+		b->fneg = n - hits;
 	}
 	for (int rep = 0; rep < reps; rep++)
 	{
-		hits = 0;
-		t = now();
-		for (uint64_t i = 0; i < NEG_KEYS; i++)
-			hits += bloom_check(&b, &neg_keys[i], 8) == 1;
-		r->neg = best(r->neg, NEG_KEYS, now() - t);
-		r->fpr = (double) hits / NEG_KEYS;
+		c->neg = best(c->neg, NEG_KEYS, cuckoo_probe(&x, neg_keys, NEG_KEYS, &hits));
+		c->fpr = (double) hits / NEG_KEYS;
+		b->neg = best(b->neg, NEG_KEYS, bloom_probe(&x, neg_keys, NEG_KEYS, &hits));
+		b->fpr = (double) hits / NEG_KEYS;
 	}
-	r->bits = (double) b.bits / n;
-	bloom_free(&b);
+	cf_get_stats(&x.f, &st);
+	c->bits = (double) st.bytes * 8 / n;
+	c->fpbits = st.fingerprint_bits;
+	c->load = st.load_factor;
+	b->bits = (double) x.b.bits / n;
+	pair_close(&x);
 }
 
 /* ---- the bounds we must meet ---- */
@@ -243,6 +293,7 @@ typedef struct space_row
 	double		load;
 	uint64_t	failed;
 	uint64_t	first_fail;		/* index of the first failed insert */
+	double		max_load;		/* load when an insert first failed */
 } space_row;
 
 static void
@@ -283,6 +334,16 @@ run_space(uint64_t cap, double fpr, space_row *s)
 	s->bytes = st.bytes;
 	s->bits = (double) st.bytes * 8 / cap;
 	s->load = st.load_factor;
+
+	/* headroom: keep inserting fresh keys until the first CF_FULL */
+	if (s->failed == 0)
+	{
+		for (uint64_t i = cap;; i++)
+			if (cf_add(&f, cf_hash_int64((int64_t) key_at(i))) != CF_OK)
+				break;
+		cf_get_stats(&f, &st);
+		s->max_load = st.load_factor;
+	}
 	free(buf);
 }
 
@@ -320,7 +381,7 @@ print_machine(void)
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
 	printf("cuckoo core vs libbloom %s -- %s, %d CPUs, %s\n",
 		   bloom_version(), model, ncpu, date);
-	printf("compiled with: %s\n", BENCH_CFLAGS);
+	printf("src/cuckoo.c: commit %s; compiled with: %s\n", BENCH_CORE_REV, BENCH_CFLAGS);
 	printf("keys: random 64-bit (splitmix64, fixed seed); absent keys disjoint by construction; "
 		   "measured eps on %d absent keys\n", NEG_KEYS);
 	printf("hashing: cuckoo = cf_hash_int64 (XXH3-64) per key, inside the timed loop; "
@@ -336,12 +397,24 @@ main(int argc, char **argv)
 	result		cr[NTARGETS][NSIZES];
 	result		br[NTARGETS][NSIZES];
 	space_row	sp[NTARGETS][NSPACE];
+	double		wr_bits[NWIDTHS];
+	double		wr_ratio[NWIDTHS];
 	double		t0 = now();
 
-	if (argc > 1 && strcmp(argv[1], "-q") == 0)
+	for (int a = 1; a < argc; a++)
 	{
-		reps = 1;
-		nsizes = 1;
+		if (strcmp(argv[a], "-q") == 0)
+		{
+			reps = 1;
+			nsizes = 1;
+		}
+		else if (strcmp(argv[a], "-r") == 0 && a + 1 < argc && atoi(argv[a + 1]) > 0)
+			reps = atoi(argv[++a]);
+		else
+		{
+			fprintf(stderr, "usage: bench_core [-q] [-r repetitions]\n");
+			return 2;
+		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -369,8 +442,7 @@ main(int argc, char **argv)
 			result	   *c = &cr[e][s];
 			result	   *b = &br[e][s];
 
-			run_cuckoo(sizes[s], targets[e], c);
-			run_bloom(sizes[s], targets[e], b);
+			run_pair(sizes[s], targets[e], c, b);
 			printf("%5.2f%% %3lluM | %6.2f %6.2f %5.2f | %6.2f %6.2f %5.2f | %6.2f %6.2f %5.2f | "
 				   "%6.2f %6.2f %5.2f | %7.4f%% %7.4f%% | %2d %5.3f %4llu\n",
 				   targets[e] * 100, (unsigned long long) (sizes[s] / 1000000),
@@ -407,28 +479,60 @@ main(int argc, char **argv)
 				   b->fpr * 100, bloom_bits_for(b->fpr), b->bits);
 		}
 
+	/* ---- every fingerprint width a target <= 0.5% gives ---- */
+	printf("\nevery target eps <= 0.5%%: one per fingerprint width, capacity %d, filled "
+		   "(one run; throughput is indicative)\n", WIDTH_N);
+	printf("%-7s %2s | %7s %9s %10s %6s %3s | %9s %9s\n",
+		   "target", "fp", "bits", "meas. eps", "Bloom need", "c/need", "ok",
+		   "pos M/s", "neg M/s");
+	for (int w = 0; w < NWIDTHS; w++)
+	{
+		pair		x;
+		cf_stats	st;
+		uint64_t	full,
+					hits;
+		double		pt,
+					nt,
+					fpr;
+
+		pair_open(&x, WIDTH_N, width_targets[w]);
+		cuckoo_fill(&x, pos_keys, WIDTH_N, &full);
+		pt = cuckoo_probe(&x, pos_keys, WIDTH_N, &hits);
+		nt = cuckoo_probe(&x, neg_keys, NEG_KEYS, &hits);
+		fpr = (double) hits / NEG_KEYS;
+		cf_get_stats(&x.f, &st);
+		wr_bits[w] = (double) st.bytes * 8 / WIDTH_N;
+		wr_ratio[w] = wr_bits[w] / bloom_bits_for(fpr);
+		if (full)
+			wr_ratio[w] = INFINITY;
+		printf("%6.3f%% %2u | %7.3f %8.5f%% %10.3f %6.3f %3s | %9.2f %9.2f%s\n",
+			   width_targets[w] * 100, st.fingerprint_bits, wr_bits[w], fpr * 100,
+			   bloom_bits_for(fpr), wr_ratio[w], wr_ratio[w] < 1 ? "yes" : "NO",
+			   WIDTH_N / pt / 1e6, NEG_KEYS / nt / 1e6, full ? "  (inserts failed)" : "");
+		pair_close(&x);
+	}
+
 	/* ---- space at any capacity ---- */
 	printf("\nspace at any capacity (cuckoo filled to capacity; bound = ceil(log2(2b/eps))/0.95 + 0.5)\n");
-	printf("%-6s %10s | %2s %9s %10s | %9s %6s %4s | %5s %7s %s\n",
+	printf("%-6s %10s | %2s %9s %10s | %9s %6s %4s | %5s %6s %8s\n",
 		   "eps", "capacity", "fp", "buckets", "bytes", "bits/item", "bound", "ok",
-		   "load", "failed", "first failure at");
+		   "load", "failed", "max load");
 	for (int e = 0; e < NTARGETS; e++)
 		for (int k = 0; k < NSPACE; k++)
 		{
 			space_row  *s = &sp[e][k];
 
 			run_space(space_caps[k], targets[e], s);
-			printf("%5.2f%% %10llu | %2d %9llu %10llu | %9.3f %6.3f %4s | %5.3f %7llu ",
+			printf("%5.2f%% %10llu | %2d %9llu %10llu | %9.3f %6.3f %4s | %5.3f %6llu ",
 				   targets[e] * 100, (unsigned long long) s->cap, s->fpbits,
 				   (unsigned long long) s->buckets, (unsigned long long) s->bytes,
 				   s->bits, space_bound(targets[e]),
 				   s->bits <= space_bound(targets[e]) ? "yes" : "NO",
 				   s->load, (unsigned long long) s->failed);
 			if (s->failed)
-				printf("%llu (%.1f%% of capacity)\n", (unsigned long long) s->first_fail,
-					   100.0 * s->first_fail / s->cap);
+				printf("first failure at %.1f%% of capacity\n", 100.0 * s->first_fail / s->cap);
 			else
-				printf("-\n");
+				printf("%8.4f\n", s->max_load);
 		}
 
 	/* ---- verdicts ---- */
@@ -464,6 +568,16 @@ main(int argc, char **argv)
 			   targets[e] <= 0.005 ? "" : " [not required above 0.5%]",
 			   (unsigned long long) (sizes[l] / 1000000),
 			   pr >= 1 && nr >= 1 ? ">= bloom" : "BELOW bloom", pr, nr);
+	}
+	{
+		int			worst = 0;
+
+		for (int w = 1; w < NWIDTHS; w++)
+			if (wr_ratio[w] > wr_ratio[worst])
+				worst = w;
+		printf("every eps <= 0.5%%: %s than Bloom at the measured eps (worst: target %.3f%%, %.3fx)\n",
+			   wr_ratio[worst] < 1 ? "fewer bits" : "NOT fewer bits",
+			   width_targets[worst] * 100, wr_ratio[worst]);
 	}
 	printf("\ntotal time %.0f s\n", now() - t0);
 	free(pos_keys);
