@@ -302,6 +302,14 @@ run_tests() {
 		  FOR k IN SELECT key FROM wanted LOOP f := cf_add(f, k); END LOOP;
 		  INSERT INTO filt VALUES (f);
 		END \$\$;
+		-- the same 1500 present rows, by their text column (payload = md5(id::text))
+		CREATE TABLE filt_text (f cuckoofilter);
+		DO \$\$
+		DECLARE f cuckoofilter := cf_create(3000, 0.001); k bigint;
+		BEGIN
+		  FOR k IN SELECT key / 10 FROM wanted WHERE key % 10 = 0 LOOP f := cf_add(f, md5(k::text)); END LOOP;
+		  INSERT INTO filt_text VALUES (f);
+		END \$\$;
 	EOF
 	test_pushdown "$N"
 	test_aggregates "$N"
@@ -327,6 +335,7 @@ test_pushdown() {
 	local QSUB="SELECT key FROM items WHERE cf_contains((SELECT f FROM filt), key)"
 	local QLOCAL="SELECT key FROM (SELECT key FROM items OFFSET 0) s WHERE cf_contains((SELECT f FROM filt), key)"
 	local QEXEC="EXECUTE byfilter('$F')"
+	local QTEXT="SELECT key FROM items WHERE cf_contains((SELECT f FROM filt_text), payload)"
 	kv coord <<-EOF
 		SELECT 'all', fdw_fetched($(Q "$QALL"));
 		SELECT 'local_shipped', fdw_shipped($(Q "$QLOCAL"), 'cf_contains');
@@ -338,6 +347,8 @@ test_pushdown() {
 		SELECT 'op_fetched', fdw_fetched($(Q "$QOP"));
 		SELECT 'sub_shipped', fdw_shipped($(Q "$QSUB"), 'cf_contains\(\\\$1');
 		SELECT 'sub_fetched', fdw_fetched($(Q "$QSUB"));
+		SELECT 'text_shipped', fdw_shipped($(Q "$QTEXT"), 'cf_contains\(\\\$1::public\.cuckoofilter, payload\)');
+		SELECT 'text_fetched', fdw_fetched($(Q "$QTEXT"));
 		PREPARE byfilter(cuckoofilter) AS SELECT key FROM items WHERE cf_contains(\$1, key);
 		SELECT 'custom_shipped', fdw_shipped($(Q "$QEXEC"), 'cf_contains\(''');
 		SELECT 'custom_fetched', fdw_fetched($(Q "$QEXEC"));
@@ -364,6 +375,9 @@ test_pushdown() {
 	check "1. the shards keep exactly the rows the coordinator would ($loc): const $got, @> $(r op_fetched), subquery $(r sub_fetched), custom $(r custom_fetched), generic $(r generic_fetched)" \
 		all "$got == $loc" "$(r op_fetched) == $loc" "$(r sub_fetched) == $loc" \
 		    "$(r custom_fetched) == $loc" "$(r generic_fetched) == $loc"
+	local msg="1. a text column (collatable): cf_contains(\$1, payload) in $(r text_shipped) Remote SQLs, $(r text_fetched) rows fetched for 1500 matches"
+	if [ "$(r text_shipped)" = "$all" ] && all "$(r text_fetched) >= 1500" "$(r text_fetched) <= 1500 + 0.01 * $N"; then
+		ok "$msg"; else bad "$msg"; fi
 	check "1. no false negatives: all 1500 wanted keys present in items come back ($(r hits))" \
 		all "$(r hits) == 1500"
 	check "1. the filter cuts the rows fetched from the shards: $got instead of $(r all) (at most 1500 + 1% of $N)" \
