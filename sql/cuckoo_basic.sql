@@ -1,11 +1,26 @@
 -- cuckoo_basic: creation, add / contains / delete / count / union / info,
 -- NULL handling, growth, full filters and round trips.
 
--- creation with defaults, named and positional arguments
-SELECT * FROM cf_info(cf_create(100));
-SELECT * FROM cf_info(cf_create(1000, 0.001, 8, 100, 0));
-SELECT * FROM cf_info(cf_create(capacity => 50, bucket_size => 2, expansion => 4));
-SELECT * FROM cf_info(cf_create(500, fpr => 0.2));
+-- creation with defaults, named and positional arguments; the bucket count
+-- is the core's sizing policy, so only its consequences are shown
+CREATE FUNCTION cf_shape(f cuckoofilter,
+	OUT capacity bigint, OUT items bigint, OUT bucket_size integer,
+	OUT fingerprint_bits integer, OUT subfilters integer,
+	OUT enough_slots boolean, OUT load_matches boolean, OUT bytes_match boolean)
+LANGUAGE sql AS $$
+	SELECT capacity, items, bucket_size, fingerprint_bits, subfilters,
+	       buckets * bucket_size >= capacity,
+	       abs(load_factor - items::float8 / (buckets * bucket_size)) < 1e-12,
+	       bytes = 4 + 16 + 12 + (buckets * bucket_size * fingerprint_bits + 7) / 8
+	  FROM cf_info(f)
+$$;
+SELECT * FROM cf_info(cf_create(1));
+SELECT * FROM cf_shape(cf_create(100));
+SELECT * FROM cf_shape(cf_create(1000, 0.001, 8, 100, 0));
+SELECT * FROM cf_shape(cf_create(capacity => 50, bucket_size => 2, expansion => 4));
+SELECT * FROM cf_shape(cf_create(500, fpr => 0.2));
+SELECT * FROM cf_shape(cf_create(1000000));
+SELECT * FROM cf_shape(cf_add(cf_add(cf_add(cf_create(1000), 'a'), 'b'), 'a'));
 SELECT cf_create(1)::text;
 
 -- creation errors
@@ -154,3 +169,4 @@ SELECT q, cf_sqlstate(q) FROM (VALUES
 	('SELECT cf_hash(''=r/postgres''::aclitem)')) s(q);
 DROP FUNCTION cf_sqlstate(text);
 DROP FUNCTION cf_fill(cuckoofilter, integer);
+DROP FUNCTION cf_shape(cuckoofilter);

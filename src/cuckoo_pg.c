@@ -302,25 +302,20 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 		c->kind = CFC_COMPRESSED;
 		return &c->f;
 	}
+	if (VARATT_IS_EXTERNAL_EXPANDED(raw) && cfx_open_current(d, &c->scratch))
+	{
+		/* the newest state of an expanded filter: read in place */
+		return &c->scratch;
+	}
 	if (VARATT_IS_EXTERNAL(raw))
 	{
-		/* indirect or expanded: rare here, read a flat copy each time */
+		/* indirect, or an older expanded state: read a flat copy each time */
 		cfpg_open(&c->scratch, (struct varlena *) PG_DETOAST_DATUM(d));
 		return &c->scratch;
 	}
 	/* a plain value, 1- or 4-byte header: read in place */
 	cfpg_open(&c->scratch, raw);
 	return &c->scratch;
-}
-
-/* a private, writable copy of a filter argument, opened as f */
-static struct varlena *
-cfpg_copy_filter(Datum d, cf_filter *f)
-{
-	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_COPY(d);
-
-	cfpg_open(f, v);
-	return v;
 }
 
 /* items in all sub-filters */
@@ -334,24 +329,11 @@ cfpg_items(const cf_filter *f)
 	return n;
 }
 
-/* allocator for cf_insert's growth: a varlena's payload */
-static void *
-cfpg_alloc(size_t size, void *ctx)
+/* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
+void
+cfpg_report_insert_failure(cf_filter *f, cf_status st)
 {
-	char	   *p = palloc0(VARHDRSZ + size);
-
-	return p + VARHDRSZ;
-}
-
-/*
- * Adds hash h to the writable filter v (viewed as f), growing it if needed;
- * returns the varlena that holds the result (v, or a new one).
- */
-static struct varlena *
-cfpg_insert(struct varlena *v, cf_filter *f, uint64 h)
-{
-	uint8	   *oldbuf = f->buf;
-	cf_status	st = cf_insert(f, h, cfpg_alloc, NULL);
+	char		err[CF_ERRLEN];
 
 	if (st == CF_FULL)
 		ereport(ERROR,
@@ -360,28 +342,14 @@ cfpg_insert(struct varlena *v, cf_filter *f, uint64 h)
 				 errdetail("The filter holds %llu items and was created with expansion 0, so it cannot grow.",
 						   (unsigned long long) cfpg_items(f)),
 				 errhint("Create the filter with a larger capacity, or with a non-zero expansion so that it grows.")));
-	if (st == CF_CANNOT_GROW)
-	{
-		char		err[CF_ERRLEN];
-
-		if (cf_grow_size(f, err, sizeof(err)) != 0)
-			strlcpy(err, "growth limit reached", sizeof(err));
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cuckoo filter cannot grow any more"),
-				 errdetail("%s", cfpg_sentence(err)),
-				 errhint("Create the filter with a larger capacity or a larger expansion.")));
-	}
-	if (f->buf != oldbuf)
-	{
-		/* it grew into a buffer from cfpg_alloc */
-		struct varlena *nv = (struct varlena *) (f->buf - VARHDRSZ);
-
-		SET_VARSIZE(nv, VARHDRSZ + f->len);
-		pfree(v);
-		v = nv;
-	}
-	return v;
+	if (cf_grow_size(f, err, sizeof(err)) != 0)
+		strlcpy(err, "growth limit reached", sizeof(err));
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("cuckoo filter cannot grow any more"),
+			 errdetail("%s", cfpg_sentence(err)),
+			 errhint("Create the filter with a larger capacity or a larger expansion.")));
+	pg_unreachable();
 }
 
 /* ---------------------------------------------------------------------
@@ -416,8 +384,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add);
 Datum
 cuckoo_add(PG_FUNCTION_ARGS)
 {
-	struct varlena *v;
-	cf_filter	f;
+	cf_params	p;
 	uint64		h;
 
 	if (PG_ARGISNULL(1))
@@ -428,22 +395,14 @@ cuckoo_add(PG_FUNCTION_ARGS)
 	}
 	h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
 					  PG_GETARG_DATUM(1));
-	if (PG_ARGISNULL(0))
-	{
-		cf_params	p;
-
-		p.capacity = CFPG_DEFAULT_CAPACITY;
-		p.fpr = CF_DEFAULT_FPR;
-		p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-		p.max_kicks = CF_DEFAULT_MAX_KICKS;
-		p.expansion = CF_DEFAULT_EXPANSION;
-		v = cfpg_create(&p);
-		cfpg_open(&f, v);
-	}
-	else
-		v = cfpg_copy_filter(PG_GETARG_DATUM(0), &f);
-	v = cfpg_insert(v, &f, h);
-	PG_RETURN_CUCKOOFILTER_P(v);
+	p.capacity = CFPG_DEFAULT_CAPACITY;
+	p.fpr = CF_DEFAULT_FPR;
+	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p.max_kicks = CF_DEFAULT_MAX_KICKS;
+	p.expansion = CF_DEFAULT_EXPANSION;
+	/* the result is an expanded object: see cuckoo_expanded.c */
+	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
+							   PG_ARGISNULL(0), &p, h, false));
 }
 
 /* cf_contains(filter, value) and the @> operator: is value (probably) in it */
@@ -480,16 +439,12 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
 	uint64		h = cf_hash_datum(hi, PG_GETARG_DATUM(1));
 	const cf_filter *rf = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
-	struct varlena *v;
-	cf_filter	f;
 
-	/* an absent value leaves the filter as it is: return it uncopied */
-	if (!cf_contains(rf, h))
+	/* an absent value leaves a flat filter as it is: return it uncopied */
+	if (!cf_contains(rf, h) &&
+		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	v = cfpg_copy_filter(PG_GETARG_DATUM(0), &f);
-	if (cf_delete(&f, h) != CF_OK)
-		elog(ERROR, "cuckoo filter lost a fingerprint it contains");
-	PG_RETURN_CUCKOOFILTER_P(v);
+	PG_RETURN_DATUM(cfx_modify(PG_GETARG_DATUM(0), false, NULL, h, true));
 }
 
 /* cf_union(a, b): a filter holding the items of both */
