@@ -1,0 +1,194 @@
+-- cuckoo_agg.sql - the aggregates: cf_agg (sized by the data, duplicates
+-- stored once, parallel = serial byte for byte) and cf_union_agg.
+
+-- empty input, only NULLs, NULLs skipped
+SELECT cf_agg(x) IS NULL AS empty FROM generate_series(1, 0) x;
+SELECT cf_agg(x) IS NULL AS only_nulls FROM (SELECT NULL::int AS x FROM generate_series(1, 5)) s;
+SELECT (cf_info(cf_agg(x))).items AS items_without_nulls
+FROM (SELECT CASE WHEN g % 2 = 0 THEN g END AS x FROM generate_series(1, 10) g) s;
+SELECT cf_agg(x, 0.01) IS NULL AS empty_fpr FROM generate_series(1, 0) x;
+
+-- a value repeated 10,000 times is stored once
+SELECT cf_count(f, 42) AS copies, (cf_info(f)).items, (cf_info(f)).capacity
+FROM (SELECT cf_agg(42) AS f FROM generate_series(1, 10000)) s;
+
+-- heavy duplication: capacity and items are the number of distinct values
+SELECT (cf_info(f)).capacity, (cf_info(f)).items, (cf_info(f)).subfilters
+FROM (SELECT cf_agg(g % 1000) AS f FROM generate_series(1, 100000) g) s;
+
+-- sizing: single sub-filter at the design load, 0.01 by default
+SELECT capacity, items, buckets, bucket_size, fingerprint_bits, subfilters,
+	   load_factor > 0.9 AS loaded
+FROM cf_info((SELECT cf_agg(g) FROM generate_series(1, 100000) g));
+
+-- a few values, and equal values of different integer types agree
+SELECT f @> 1 AS has_1, f @> 2::int2 AS has_2, f @> 3::int8 AS has_3, f @> 4 AS has_4
+FROM (SELECT cf_agg(x) AS f FROM (VALUES (1), (2), (3), (2), (1)) v(x)) s;
+
+-- every supported input type: all values found, items = distinct count
+CREATE TEMP TABLE agg_types AS
+SELECT g::int2 AS i2, g::int4 AS i4, g::int8 AS i8, (g / 3.0)::numeric(20, 6) AS num,
+	   (g * 0.5)::float4 AS f4, (g * 0.25)::float8 AS f8, 'text ' || g AS t,
+	   ('vc' || g)::varchar(20) AS vc, decode(md5(g::text), 'hex') AS ba,
+	   md5(g::text)::uuid AS u, date '2024-01-01' + g AS d,
+	   timestamptz '2024-01-01 00:00:00+00' + g * interval '1 minute' AS ts
+FROM generate_series(1, 2000) g;
+INSERT INTO agg_types SELECT * FROM agg_types WHERE i4 <= 500;	-- duplicates
+
+CREATE TEMP TABLE agg_type_filters AS
+SELECT cf_agg(i2) AS i2, cf_agg(i4) AS i4, cf_agg(i8) AS i8, cf_agg(num) AS num,
+	   cf_agg(f4) AS f4, cf_agg(f8) AS f8, cf_agg(t) AS t, cf_agg(vc) AS vc,
+	   cf_agg(ba) AS ba, cf_agg(u) AS u, cf_agg(d) AS d, cf_agg(ts) AS ts
+FROM agg_types;
+
+SELECT count(*) FILTER (WHERE NOT cf_contains(f.i2, a.i2)) AS int2_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.i4, a.i4)) AS int4_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.i8, a.i8)) AS int8_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.num, a.num)) AS numeric_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.f4, a.f4)) AS float4_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.f8, a.f8)) AS float8_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.t, a.t)) AS text_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.vc, a.vc)) AS varchar_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.ba, a.ba)) AS bytea_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.u, a.u)) AS uuid_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.d, a.d)) AS date_misses,
+	   count(*) FILTER (WHERE NOT cf_contains(f.ts, a.ts)) AS timestamptz_misses
+FROM agg_types a, agg_type_filters f;
+
+SELECT (cf_info(i2)).items AS int2, (cf_info(i4)).items AS int4, (cf_info(i8)).items AS int8,
+	   (cf_info(num)).items AS numeric, (cf_info(f4)).items AS float4,
+	   (cf_info(f8)).items AS float8, (cf_info(t)).items AS text,
+	   (cf_info(vc)).items AS varchar, (cf_info(ba)).items AS bytea,
+	   (cf_info(u)).items AS uuid, (cf_info(d)).items AS date,
+	   (cf_info(ts)).items AS timestamptz
+FROM agg_type_filters;
+
+-- int2, int4 and int8 columns of the same values give the same filter
+SELECT i2::text = i4::text AS int2_eq_int4, i4::text = i8::text AS int4_eq_int8
+FROM agg_type_filters;
+
+-- the fpr argument
+SELECT fingerprint_bits, capacity, items, fpr <= 0.001 AS fpr_ok
+FROM cf_info((SELECT cf_agg(g, 0.001) FROM generate_series(1, 10000) g));
+SELECT fingerprint_bits FROM cf_info((SELECT cf_agg(g, 0.2) FROM generate_series(1, 100) g));
+SELECT cf_agg(g, 0) FROM generate_series(1, 10) g;
+SELECT cf_agg(g, 0.5) FROM generate_series(1, 10) g;
+SELECT cf_agg(g, -0.1) FROM generate_series(1, 10) g;
+SELECT cf_agg(g, 'NaN') FROM generate_series(1, 10) g;
+SELECT cf_agg(g, 1e-12) FROM generate_series(1, 10) g;
+SELECT cf_agg(g, NULL) FROM generate_series(1, 10) g;
+SELECT cf_agg(g, CASE WHEN g < 5 THEN 0.01 ELSE 0.02 END) FROM generate_series(1, 10) g;
+-- the fpr is checked even when every value is NULL
+SELECT cf_agg(NULL::int, 0.7) FROM generate_series(1, 3);
+
+-- GROUP BY with 10,000 small groups: every value is in its group's filter
+CREATE TEMP TABLE agg_groups AS
+SELECT g % 10000 AS grp, g AS v FROM generate_series(1, 30000) g;
+CREATE TEMP TABLE agg_group_filters AS
+SELECT grp, cf_agg(v) AS f FROM agg_groups GROUP BY grp;
+SELECT count(*) AS groups, sum((cf_info(f)).items) AS items,
+	   max((cf_info(f)).subfilters) AS max_subfilters
+FROM agg_group_filters;
+SELECT count(*) FILTER (WHERE NOT cf_contains(f.f, a.v)) AS misses
+FROM agg_groups a JOIN agg_group_filters f USING (grp);
+-- the same with a hash aggregate
+SET enable_sort = off;
+SET work_mem = '64MB';
+EXPLAIN (COSTS OFF) SELECT grp, cf_agg(v) FROM agg_groups GROUP BY grp;
+SELECT count(*) FILTER (WHERE h.f::text <> f.f::text) AS differ
+FROM (SELECT grp, cf_agg(v) AS f FROM agg_groups GROUP BY grp) h
+JOIN agg_group_filters f USING (grp);
+RESET enable_sort;
+RESET work_mem;
+
+-- as a window function: a running filter
+SELECT v, (cf_info(cf_agg(v) OVER (ORDER BY v))).items
+FROM (VALUES (1), (2), (2), (3)) t(v);
+
+-- deleting a value after aggregation removes exactly that value
+CREATE TEMP TABLE agg_del AS
+SELECT cf_delete(cf_agg(g % 5000), 1234) AS f FROM generate_series(1, 50000) g;
+SELECT cf_contains(f, 1234) AS deleted_found, (cf_info(f)).items,
+	   (SELECT count(*) FROM generate_series(0, 4999) v
+		WHERE v <> 1234 AND NOT cf_contains(f, v)) AS others_missing
+FROM agg_del;
+
+-- parallel plans: workers build partial states, the leader combines them,
+-- and the filter is byte-identical to the serial one
+CREATE TABLE agg_par AS
+SELECT g % 50000 AS grp, (g::int8 * 7919) % 300007 AS v, md5(g::text) AS t
+FROM generate_series(1, 300000) g;
+ANALYZE agg_par;
+CREATE TEMP TABLE agg_serial AS
+SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft FROM agg_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT cf_agg(v), cf_agg(t, 0.001) FROM agg_par;
+SELECT p.f::text = s.f::text AS same_int, p.ft::text = s.ft::text AS same_text,
+	   (cf_info(p.f)).items AS items
+FROM (SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft FROM agg_par) p, agg_serial s;
+SET parallel_leader_participation = on;
+SELECT p.f::text = s.f::text AS same_with_leader
+FROM (SELECT cf_agg(v) AS f FROM agg_par) p, agg_serial s;
+-- grouped, in parallel
+EXPLAIN (COSTS OFF) SELECT grp % 100 AS g, cf_agg(v) FROM agg_par GROUP BY 1;
+CREATE TEMP TABLE agg_par_groups AS
+SELECT grp % 100 AS g, cf_agg(v) AS f FROM agg_par GROUP BY 1;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+SELECT count(*) AS groups,
+	   count(*) FILTER (WHERE p.f::text <> s.f::text) AS differ_from_serial
+FROM agg_par_groups p
+JOIN (SELECT grp % 100 AS g, cf_agg(v) AS f FROM agg_par GROUP BY 1) s USING (g);
+
+-- cf_union_agg: the union of per-group filters answers for every value
+CREATE TEMP TABLE agg_parts AS
+SELECT g % 10 AS part, cf_agg(g) AS f FROM generate_series(1, 20000) g GROUP BY 1;
+CREATE TEMP TABLE agg_union AS SELECT cf_union_agg(f) AS f FROM agg_parts;
+SELECT (cf_info(f)).items,
+	   (SELECT count(*) FROM generate_series(1, 20000) v WHERE NOT cf_contains(f, v)) AS misses
+FROM agg_union;
+-- NULL filters are skipped; no filters gives NULL; one filter is itself
+SELECT cf_union_agg(f) IS NULL AS empty FROM agg_parts WHERE false;
+SELECT cf_union_agg(NULL::cuckoofilter) IS NULL AS only_nulls;
+SELECT cf_union_agg(f)::text = (SELECT f::text FROM agg_parts WHERE part = 3) AS single
+FROM (SELECT f FROM agg_parts WHERE part = 3 UNION ALL SELECT NULL) s;
+-- incompatible filters
+SELECT cf_union_agg(f)
+FROM (VALUES (cf_create(100, 0.01)), (cf_create(100, 0.0001))) v(f);
+-- in parallel
+CREATE TABLE agg_union_src AS
+SELECT g % 8 AS part, cf_add(NULL, g) AS f FROM generate_series(1, 16) g;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT cf_union_agg(f) FROM agg_union_src;
+SELECT (cf_info(u)).items,
+	   (SELECT count(*) FROM generate_series(1, 16) v WHERE NOT cf_contains(u, v)) AS misses
+FROM (SELECT cf_union_agg(f) AS u FROM agg_union_src) s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- larger: 1M rows of 100k distinct values; no value missed, and the
+-- measured false-positive rate on 1M absent values is within the target
+CREATE TEMP TABLE agg_big AS
+SELECT cf_agg(g % 100000) AS f FROM generate_series(1, 1000000) g;
+SELECT (cf_info(f)).capacity, (cf_info(f)).items, (cf_info(f)).subfilters,
+	   (cf_info(f)).load_factor >= 0.8 * 0.94 AS load_ok
+FROM agg_big;
+SELECT count(*) FILTER (WHERE NOT cf_contains(f, g % 100000)) AS misses
+FROM agg_big, generate_series(1, 1000000) g;
+SELECT count(*) FILTER (WHERE cf_contains(f, g)) <= 0.01 * 1000000 AS fpr_within_target
+FROM agg_big, generate_series(100000, 1099999) g;
+
+DROP TABLE agg_par;
+DROP TABLE agg_union_src;

@@ -1,0 +1,868 @@
+/*
+ * cuckoo_agg.c - the aggregates: cf_agg builds a filter sized to the
+ * distinct values of a column, cf_union_agg merges stored filters.
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/pg_bswap.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "cuckoo_pg.h"
+
+/*
+ * cf_agg's transition state: the 64-bit hashes of the values seen, kept as
+ * a sorted run of distinct hashes (hashes[0 .. nsorted)) followed by an
+ * unsorted tail of new ones.  When the array fills, the tail is sorted,
+ * merged into the run and duplicates dropped; the array doubles only if the
+ * distinct hashes then fill more than half of it, so heavy duplication stays
+ * small and memory stays at 8-16 bytes per distinct value.  The first
+ * CFAGG_INLINE hashes live inside the state itself, which is 64 bytes, so a
+ * GROUP BY with many small groups costs one small chunk per group.
+ *
+ * The final function inserts the sorted distinct hashes into a filter of
+ * capacity ndistinct.  Its input depends only on the set of values, not on
+ * their order or on how the work was split, so serial and parallel plans
+ * give byte-identical filters.
+ */
+#define CFAGG_INLINE		4
+#define CFAGG_MAX_HASHES	((uint32) 1 << 31)	/* array slots, a hard limit */
+
+typedef struct CfAggState
+{
+	uint64	   *hashes;			/* inline_buf, or an array in the agg context */
+	uint32		n;				/* hashes held */
+	uint32		cap;			/* slots in hashes */
+	uint32		nsorted;		/* hashes[0 .. nsorted) are sorted and distinct */
+	uint32		flags;			/* CFAGG_GREW */
+	double		fpr;			/* target false-positive rate */
+	uint64		inline_buf[CFAGG_INLINE];
+} CfAggState;
+
+/* the last time the array filled, it had to grow */
+#define CFAGG_GREW			0x1
+
+StaticAssertDecl(sizeof(CfAggState) == 64, "CfAggState should stay one 64-byte chunk");
+
+/* serialized state: fpr (IEEE double), then the hashes, all little-endian */
+#define CFAGG_SERIAL_HEADER	8
+
+/* writes n uint64s little-endian to dst (unaligned) */
+static void
+cfagg_put_le64s(uint8 *dst, const uint64 *src, size_t n)
+{
+#ifdef WORDS_BIGENDIAN
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64		x = pg_bswap64(src[i]);
+
+		memcpy(dst + i * sizeof(uint64), &x, sizeof(x));
+	}
+#else
+	memcpy(dst, src, n * sizeof(uint64));
+#endif
+}
+
+/* reads n little-endian uint64s from src (unaligned) */
+static void
+cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
+{
+	memcpy(dst, src, n * sizeof(uint64));
+#ifdef WORDS_BIGENDIAN
+	for (size_t i = 0; i < n; i++)
+		dst[i] = pg_bswap64(dst[i]);
+#endif
+}
+
+/* largest state that fits one bytea */
+#define CFAGG_MAX_SERIAL_HASHES	((MaxAllocSize - VARHDRSZ - CFAGG_SERIAL_HEADER) / sizeof(uint64))
+
+/* ---------------------------------------------------------------------
+ * sorting: an MSD radix split on the top bits, then each part sorted in
+ * cache (a second split, then insertion sort or an LSD radix sort)
+ * ------------------------------------------------------------------- */
+
+#define CFAGG_SMALL			32		/* insertion sort up to this many */
+#define CFAGG_L1_MAXBITS	11		/* first split: at most 2048 parts */
+#define CFAGG_L2_MAXBITS	12		/* second split: at most 4096 parts */
+#define CFAGG_CHUNK			65536	/* elements between interrupt checks */
+
+static void
+cfagg_insertion_sort(uint64 *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64		v = a[i];
+		size_t		j = i;
+
+		while (j > 0 && a[j - 1] > v)
+		{
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+	}
+}
+
+static int
+cfagg_log2(size_t x)
+{
+	int			b = 0;
+
+	while (x >>= 1)
+		b++;
+	return b;
+}
+
+/*
+ * Sorts a[0 .. n) by its low nbits bits (the bits above are equal) with an
+ * LSD radix sort, 8 bits a pass; tmp has room for n.  A pass whose digit is
+ * the same everywhere is skipped, so runs of one repeated hash cost one
+ * counting pass.
+ */
+static void
+cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
+{
+	int			passes = (nbits + 7) / 8;
+	uint32		count[8][256];
+	uint64	   *src = a,
+			   *dst = tmp;
+
+	memset(count, 0, sizeof(count));
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64		v = a[i];
+
+		for (int d = 0; d < passes; d++)
+			count[d][(v >> (8 * d)) & 0xFF]++;
+	}
+	for (int d = 0; d < passes; d++)
+	{
+		uint32	   *c = count[d];
+		uint32		sum = 0;
+		uint64	   *t;
+
+		if (c[(src[0] >> (8 * d)) & 0xFF] == n)
+			continue;
+		for (int k = 0; k < 256; k++)
+		{
+			uint32		x = c[k];
+
+			c[k] = sum;
+			sum += x;
+		}
+		for (size_t i = 0; i < n; i++)
+		{
+			uint64		v = src[i];
+
+			dst[c[(v >> (8 * d)) & 0xFF]++] = v;
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(uint64));
+}
+
+/*
+ * Sorts src[0 .. m), whose bits above nbits are equal, into dst: a split on
+ * the next bits into parts of about one element, then each part in place.
+ * src is clobbered.
+ */
+static void
+cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
+{
+	uint32		start[(1 << CFAGG_L2_MAXBITS) + 1];
+	uint32		pos[1 << CFAGG_L2_MAXBITS];
+	int			b,
+				shift;
+	uint64		mask;
+
+	if (m <= CFAGG_SMALL)
+	{
+		memcpy(dst, src, m * sizeof(uint64));
+		cfagg_insertion_sort(dst, m);
+		return;
+	}
+	b = Min(cfagg_log2(m), CFAGG_L2_MAXBITS);
+	b = Min(b, nbits);
+	shift = nbits - b;
+	mask = ((uint64) 1 << b) - 1;
+	memset(start, 0, sizeof(uint32) * (((size_t) 1 << b) + 1));
+	for (size_t i = 0; i < m; i++)
+		start[((src[i] >> shift) & mask) + 1]++;
+	for (size_t k = 0; k < ((size_t) 1 << b); k++)
+		start[k + 1] += start[k];
+	memcpy(pos, start, sizeof(uint32) << b);
+	for (size_t i = 0; i < m; i++)
+	{
+		uint64		v = src[i];
+
+		dst[pos[(v >> shift) & mask]++] = v;
+	}
+	for (size_t k = 0; k < ((size_t) 1 << b); k++)
+	{
+		size_t		lo = start[k],
+					sz = start[k + 1] - lo;
+
+		if (sz <= 1)
+			continue;
+		if (sz <= CFAGG_SMALL)
+			cfagg_insertion_sort(dst + lo, sz);
+		else
+			cfagg_lsd_sort(dst + lo, src + lo, sz, shift);
+	}
+}
+
+/* Sorts a[0 .. n) ascending; tmp has room for n elements. */
+static void
+cfagg_sort(uint64 *a, uint64 *tmp, size_t n)
+{
+	uint32	   *start,
+			   *pos;
+	int			b,
+				shift;
+	size_t		nparts;
+
+	Assert(n <= PG_UINT32_MAX);
+	if (n <= CFAGG_SMALL)
+	{
+		cfagg_insertion_sort(a, n);
+		return;
+	}
+	if (n <= ((size_t) 1 << CFAGG_L2_MAXBITS))
+	{
+		memcpy(tmp, a, n * sizeof(uint64));
+		cfagg_sort_part(tmp, a, n, 64);
+		return;
+	}
+
+	/* parts of about 1024 elements (8 kB), so each is sorted in cache */
+	b = cfagg_log2(n / 1024);
+	b = Max(b, 1);
+	b = Min(b, CFAGG_L1_MAXBITS);
+	shift = 64 - b;
+	nparts = (size_t) 1 << b;
+	start = palloc0(sizeof(uint32) * (nparts + 1));
+	pos = palloc(sizeof(uint32) * nparts);
+	for (size_t i = 0; i < n; i++)
+	{
+		start[(a[i] >> shift) + 1]++;
+		if ((i & (CFAGG_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	for (size_t k = 0; k < nparts; k++)
+		start[k + 1] += start[k];
+	memcpy(pos, start, sizeof(uint32) * nparts);
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64		v = a[i];
+
+		tmp[pos[v >> shift]++] = v;
+		if ((i & (CFAGG_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	for (size_t k = 0; k < nparts; k++)
+	{
+		cfagg_sort_part(tmp + start[k], a + start[k], start[k + 1] - start[k], shift);
+		CHECK_FOR_INTERRUPTS();
+	}
+	pfree(start);
+	pfree(pos);
+}
+
+/* drops adjacent duplicates of sorted a[0 .. n); returns the new length */
+static size_t
+cfagg_unique(uint64 *a, size_t n)
+{
+	size_t		w;
+
+	if (n == 0)
+		return 0;
+	w = 1;
+	for (size_t i = 1; i < n; i++)
+		if (a[i] != a[w - 1])
+			a[w++] = a[i];
+	return w;
+}
+
+static bool
+cfagg_is_sorted(const uint64 *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (a[i - 1] > a[i])
+			return false;
+	return true;
+}
+
+/*
+ * Per-call-site cache in fn_extra: the column's hashing info, and a scratch
+ * buffer that every sort of this call site reuses, so that repeated
+ * compactions do not each map (and the kernel zero) fresh memory.
+ */
+typedef struct CfAggCache
+{
+	MemoryContext mcxt;			/* fn_mcxt: lives as long as the query */
+	bool		hi_valid;
+	CfHashInfo	hi;
+	uint64	   *scratch;
+	size_t		scratch_len;	/* elements */
+} CfAggCache;
+
+static CfAggCache *
+cfagg_cache(FunctionCallInfo fcinfo)
+{
+	CfAggCache *c = (CfAggCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfAggCache));
+		c->mcxt = fcinfo->flinfo->fn_mcxt;
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return c;
+}
+
+/*
+ * Scratch room for m elements: the free end of the state's own array when
+ * it is large enough, else the cached buffer.
+ */
+static uint64 *
+cfagg_scratch(CfAggState *st, CfAggCache *c, size_t m)
+{
+	if ((size_t) (st->cap - st->n) >= m)
+		return st->hashes + st->n;
+	if (c->scratch_len < m)
+	{
+		if (c->scratch != NULL)
+			pfree(c->scratch);
+		c->scratch = NULL;
+		c->scratch_len = 0;
+		c->scratch = MemoryContextAllocHuge(c->mcxt, m * sizeof(uint64));
+		c->scratch_len = m;
+	}
+	return c->scratch;
+}
+
+/*
+ * Brings the state to its canonical form: all hashes sorted and distinct.
+ * The tail is sorted on its own, then merged into the sorted run from the
+ * back, so the scratch space is the size of the tail only.
+ */
+static void
+cfagg_compact(CfAggState *st, CfAggCache *cache)
+{
+	uint64	   *a = st->hashes;
+	size_t		p = st->nsorted;
+	size_t		m = st->n - p;
+	uint64	   *tail = a + p;
+	uint64	   *tmp = NULL;
+
+	if (m == 0)
+		return;
+	if (!cfagg_is_sorted(tail, m))
+	{
+		tmp = cfagg_scratch(st, cache, m);
+		cfagg_sort(tail, tmp, m);
+	}
+	m = cfagg_unique(tail, m);
+
+	if (p > 0 && a[p - 1] >= tail[0])
+	{
+		/* the runs overlap: merge them backwards, dropping duplicates */
+		size_t		i = p,
+					j = m,
+					w = p + m;
+
+		if (tmp == NULL)
+			tmp = cfagg_scratch(st, cache, m);
+		memcpy(tmp, tail, m * sizeof(uint64));
+		while (j > 0)
+		{
+			uint64		x = tmp[j - 1];
+
+			if (i > 0 && a[i - 1] > x)
+				a[--w] = a[--i];
+			else
+			{
+				if (i > 0 && a[i - 1] == x)
+					i--;
+				a[--w] = x;
+				j--;
+			}
+			if ((w & (CFAGG_CHUNK - 1)) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		/*
+		 * Each duplicate dropped left one free slot at the front: move the
+		 * rest of the run up against the merged part, then all of it down.
+		 */
+		if (w > i)
+		{
+			size_t		dups = w - i;
+
+			memmove(a + dups, a, i * sizeof(uint64));
+			memmove(a, a + dups, (p + m - dups) * sizeof(uint64));
+			st->n = st->nsorted = (uint32) (p + m - dups);
+			return;
+		}
+	}
+	st->n = st->nsorted = (uint32) (p + m);
+}
+
+/* ---------------------------------------------------------------------
+ * the state
+ * ------------------------------------------------------------------- */
+
+/* a core message ("lower case, no period") as an errdetail sentence */
+static char *
+cfagg_sentence(const char *msg)
+{
+	char	   *s = psprintf("%s.", msg);
+
+	if (s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char) (s[0] - 'a' + 'A');
+	return s;
+}
+
+static void
+cfagg_check_fpr(double fpr)
+{
+	char		err[CF_ERRLEN];
+	cf_params	p;
+
+	p.capacity = 1;
+	p.fpr = fpr;
+	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p.max_kicks = CF_DEFAULT_MAX_KICKS;
+	p.expansion = CF_DEFAULT_EXPANSION;
+	if (cf_create_size(&p, err, sizeof(err)) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err)));
+}
+
+static CfAggState *
+cfagg_new(MemoryContext cxt, double fpr)
+{
+	CfAggState *st = MemoryContextAllocZero(cxt, sizeof(CfAggState));
+
+	st->hashes = st->inline_buf;
+	st->cap = CFAGG_INLINE;
+	st->fpr = fpr;
+	return st;
+}
+
+/* makes room for need hashes in st's array, in cxt */
+static void
+cfagg_reserve(CfAggState *st, uint64 need, MemoryContext cxt)
+{
+	uint64		cap = st->cap;
+
+	if (need <= cap)
+		return;
+	if (need > CFAGG_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
+	while (cap < need)
+		cap *= 2;
+	if (cap > CFAGG_MAX_HASHES)
+		cap = CFAGG_MAX_HASHES;
+	if (st->hashes == st->inline_buf)
+	{
+		uint64	   *h = MemoryContextAllocHuge(cxt, cap * sizeof(uint64));
+
+		memcpy(h, st->inline_buf, st->n * sizeof(uint64));
+		st->hashes = h;
+	}
+	else
+		st->hashes = repalloc_huge(st->hashes, cap * sizeof(uint64));
+	st->cap = (uint32) cap;
+}
+
+/*
+ * The array is full: drop duplicates, and grow if it is still over half
+ * full.  When it had to grow last time too (mostly distinct values), it
+ * grows first and sorts in the new half, which the next values will use
+ * anyway; if that finds enough duplicates after all, it shrinks back.
+ * Otherwise the sort uses the call site's cached scratch buffer.
+ */
+static void
+cfagg_make_room(CfAggState *st, CfAggCache *cache, MemoryContext cxt)
+{
+	uint32		oldcap = st->cap;
+
+	if ((st->flags & CFAGG_GREW) && oldcap < CFAGG_MAX_HASHES)
+	{
+		cfagg_reserve(st, (uint64) oldcap + 1, cxt);
+		cfagg_compact(st, cache);
+		if (st->n <= oldcap / 2)
+		{
+			st->hashes = repalloc_huge(st->hashes, (Size) oldcap * sizeof(uint64));
+			st->cap = oldcap;
+			st->flags &= ~CFAGG_GREW;
+		}
+		return;
+	}
+	cfagg_compact(st, cache);
+	if (st->n > oldcap / 2)
+	{
+		cfagg_reserve(st, (uint64) oldcap + 1, cxt);
+		st->flags |= CFAGG_GREW;
+	}
+	else
+		st->flags &= ~CFAGG_GREW;
+}
+
+static CfAggState *
+cfagg_copy(const CfAggState *src, MemoryContext cxt)
+{
+	CfAggState *st = cfagg_new(cxt, src->fpr);
+
+	cfagg_reserve(st, src->n, cxt);
+	memcpy(st->hashes, src->hashes, src->n * sizeof(uint64));
+	st->n = src->n;
+	st->nsorted = src->nsorted;
+	return st;
+}
+
+/* the hashing info for the aggregated column, cached in fn_extra */
+static CfHashInfo *
+cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+{
+	if (!c->hi_valid)
+	{
+		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
+
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the data type of the cf_agg input")));
+		cf_hashinfo_init(&c->hi, typid, c->mcxt);
+		c->hi_valid = true;
+	}
+	return &c->hi;
+}
+
+static MemoryContext
+cfagg_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext cxt;
+
+	if (!AggCheckCallContext(fcinfo, &cxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as part of an aggregate", fname)));
+	return cxt;
+}
+
+static void
+cfagg_fpr_mismatch(double a, double b)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cf_agg needs the same false-positive rate for every row"),
+			 errdetail("Rows gave %g and %g.", a, b)));
+}
+
+static Datum
+cfagg_trans_common(FunctionCallInfo fcinfo, double fpr)
+{
+	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_trans");
+	CfAggState *st = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
+	CfAggCache *cache = cfagg_cache(fcinfo);
+	uint64		h;
+
+	if (st == NULL || st->fpr != fpr)
+	{
+		cfagg_check_fpr(fpr);
+		if (st != NULL)
+			cfagg_fpr_mismatch(st->fpr, fpr);
+	}
+	if (PG_ARGISNULL(1))
+	{
+		if (st == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(st);
+	}
+	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1));
+	if (st == NULL)
+		st = cfagg_new(cxt, fpr);
+	if (st->n == st->cap)
+		cfagg_make_room(st, cache, cxt);
+	st->hashes[st->n++] = h;
+	PG_RETURN_POINTER(st);
+}
+
+/* ---------------------------------------------------------------------
+ * building the filter
+ * ------------------------------------------------------------------- */
+
+/* allocator for cf_insert's growth: the payload of a new varlena */
+static void *
+cfagg_alloc(size_t size, void *ctx)
+{
+	char	   *p = palloc(VARHDRSZ + size);
+
+	SET_VARSIZE(p, VARHDRSZ + size);
+	return p + VARHDRSZ;
+}
+
+/*
+ * Inserts hashes h[0 .. n) into a filter of the given capacity.  With
+ * allow_growth false, stops at the first hash that does not fit and
+ * returns NULL; otherwise the filter grows as needed and nothing is lost.
+ */
+static struct varlena *
+cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_growth)
+{
+	cf_params	p;
+	cf_filter	f;
+	struct varlena *v;
+
+	p.capacity = capacity;
+	p.fpr = fpr;
+	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p.max_kicks = CF_DEFAULT_MAX_KICKS;
+	p.expansion = CF_DEFAULT_EXPANSION;
+	v = cfpg_create(&p);
+	cfpg_open(&f, v);
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		if ((i & (CFAGG_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (cf_add(&f, h[i]) == CF_OK)
+			continue;
+		if (!allow_growth)
+		{
+			pfree(v);
+			return NULL;
+		}
+		else
+		{
+			uint8	   *oldbuf = f.buf;
+			char		err[CF_ERRLEN];
+
+			if (cf_insert(&f, h[i], cfagg_alloc, NULL) != CF_OK)
+			{
+				if (cf_grow_size(&f, err, sizeof(err)) != 0)
+					strlcpy(err, "growth limit reached", sizeof(err));
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("cf_agg cannot build a filter of %u distinct values", n),
+						 errdetail("%s", cfagg_sentence(err))));
+			}
+			if (f.buf != oldbuf)
+			{
+				pfree(v);
+				v = (struct varlena *) (f.buf - VARHDRSZ);
+			}
+		}
+	}
+	return v;
+}
+
+/*
+ * The filter for the sorted distinct hashes h[0 .. n): capacity n, and if
+ * the random-walk insertion cannot place every hash at that load (rare: the
+ * design load leaves room), one rebuild with 2% more capacity, which may
+ * grow if even that fails, so no value is ever lost.
+ */
+static struct varlena *
+cfagg_build(const uint64 *h, uint32 n, double fpr)
+{
+	struct varlena *v = cfagg_fill(h, n, n, fpr, false);
+
+	if (v == NULL)
+		v = cfagg_fill(h, n, (uint64) n + n / 50 + 1, fpr, true);
+	return v;
+}
+
+/* ---------------------------------------------------------------------
+ * cf_agg
+ * ------------------------------------------------------------------- */
+
+/* cf_agg(value) transition: remembers the value's hash */
+PG_FUNCTION_INFO_V1(cf_agg_trans);
+Datum
+cf_agg_trans(PG_FUNCTION_ARGS)
+{
+	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR);
+}
+
+/* cf_agg(value, fpr) transition: the same with an explicit fpr */
+PG_FUNCTION_INFO_V1(cf_agg_trans_fpr);
+Datum
+cf_agg_trans_fpr(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg false-positive rate must not be null")));
+	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2));
+}
+
+/*
+ * cf_agg final: the filter of the distinct hashes, inserted in sorted order.
+ * It sorts the state in place, which keeps it a valid state.
+ */
+PG_FUNCTION_INFO_V1(cf_agg_final);
+Datum
+cf_agg_final(PG_FUNCTION_ARGS)
+{
+	CfAggState *st;
+
+	cfagg_context(fcinfo, "cf_agg_final");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	st = (CfAggState *) PG_GETARG_POINTER(0);
+	cfagg_compact(st, cfagg_cache(fcinfo));
+	if (st->n == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st->hashes, st->n, st->fpr));
+}
+
+/* cf_agg combine: the union of two states (either may be NULL) */
+PG_FUNCTION_INFO_V1(cf_agg_combine);
+Datum
+cf_agg_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_combine");
+	CfAggState *a = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
+	CfAggState *b = PG_ARGISNULL(1) ? NULL : (CfAggState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL || b->n == 0)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	/* b may live in another node's memory: copy it, never keep it */
+	if (a == NULL)
+		PG_RETURN_POINTER(cfagg_copy(b, cxt));
+	if (a->fpr != b->fpr)
+		cfagg_fpr_mismatch(a->fpr, b->fpr);
+
+	/* sort a first, so that the new tail is b alone (often sorted already) */
+	cfagg_compact(a, cfagg_cache(fcinfo));
+	cfagg_reserve(a, (uint64) a->n + b->n, cxt);
+	memcpy(a->hashes + a->n, b->hashes, b->n * sizeof(uint64));
+	a->n += b->n;
+	cfagg_compact(a, cfagg_cache(fcinfo));
+	PG_RETURN_POINTER(a);
+}
+
+/* cf_agg serialize: fpr and the sorted distinct hashes, little-endian */
+PG_FUNCTION_INFO_V1(cf_agg_serial);
+Datum
+cf_agg_serial(PG_FUNCTION_ARGS)
+{
+	CfAggState *st;
+	bytea	   *out;
+	uint8	   *p;
+	uint64		bits;
+
+	cfagg_context(fcinfo, "cf_agg_serial");
+	st = (CfAggState *) PG_GETARG_POINTER(0);
+	cfagg_compact(st, cfagg_cache(fcinfo));
+	if (st->n > CFAGG_MAX_SERIAL_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg state of %u distinct values is too large to pass between parallel workers", st->n),
+				 errhint("Run the query with max_parallel_workers_per_gather = 0.")));
+	out = palloc(VARHDRSZ + CFAGG_SERIAL_HEADER + (Size) st->n * sizeof(uint64));
+	SET_VARSIZE(out, VARHDRSZ + CFAGG_SERIAL_HEADER + (Size) st->n * sizeof(uint64));
+	p = (uint8 *) VARDATA(out);
+	memcpy(&bits, &st->fpr, sizeof(bits));
+	cfagg_put_le64s(p, &bits, 1);
+	cfagg_put_le64s(p + CFAGG_SERIAL_HEADER, st->hashes, st->n);
+	PG_RETURN_BYTEA_P(out);
+}
+
+/* cf_agg deserialize: checks the length and fpr; sortedness is re-derived */
+PG_FUNCTION_INFO_V1(cf_agg_deserial);
+Datum
+cf_agg_deserial(PG_FUNCTION_ARGS)
+{
+	bytea	   *in;
+	const uint8 *p;
+	size_t		len;
+	uint64		bits;
+	double		fpr;
+	size_t		n;
+	CfAggState *st;
+
+	cfagg_context(fcinfo, "cf_agg_deserial");
+	in = PG_GETARG_BYTEA_PP(0);
+	len = VARSIZE_ANY_EXHDR(in);
+	p = (const uint8 *) VARDATA_ANY(in);
+	if (len < CFAGG_SERIAL_HEADER || (len - CFAGG_SERIAL_HEADER) % sizeof(uint64) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid cf_agg state"),
+				 errdetail("A state is 8 bytes plus 8 per value, not %zu bytes.", len)));
+	cfagg_get_le64s(&bits, p, 1);
+	memcpy(&fpr, &bits, sizeof(fpr));
+	cfagg_check_fpr(fpr);
+	n = (len - CFAGG_SERIAL_HEADER) / sizeof(uint64);
+	p += CFAGG_SERIAL_HEADER;
+
+	/* in the current (per-tuple) context: the combine function copies it */
+	st = cfagg_new(CurrentMemoryContext, fpr);
+	cfagg_reserve(st, n, CurrentMemoryContext);
+	cfagg_get_le64s(st->hashes, p, n);
+	st->n = (uint32) n;
+	/* the sorted distinct prefix (all of it, from cf_agg_serial) */
+	st->nsorted = n > 0 ? 1 : 0;
+	while (st->nsorted < st->n && st->hashes[st->nsorted - 1] < st->hashes[st->nsorted])
+		st->nsorted++;
+	PG_RETURN_POINTER(st);
+}
+
+/* ---------------------------------------------------------------------
+ * cf_union_agg
+ * ------------------------------------------------------------------- */
+
+/*
+ * cf_union_agg transition and combine: the union of the state and a filter.
+ * The state type is cuckoofilter itself (so Citus can distribute it).  The
+ * result is built in the per-call context; the executor copies it into the
+ * aggregate context and frees the previous state, which must therefore not
+ * be freed here.
+ */
+PG_FUNCTION_INFO_V1(cf_union_agg_trans);
+Datum
+cf_union_agg_trans(PG_FUNCTION_ARGS)
+{
+	struct varlena *va = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	struct varlena *vb = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1));
+	cf_filter	a,
+				b,
+				r;
+	char		err[CF_ERRLEN];
+	size_t		cap,
+				len;
+	struct varlena *v;
+
+	cfpg_open(&a, va);
+	cfpg_open(&b, vb);
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	if (cap == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
+				 errdetail("%s", cfagg_sentence(err))));
+	v = (struct varlena *) palloc(VARHDRSZ + cap);
+	len = cf_union(&a, &b, CF_VARDATA(v), cap, &r, err, sizeof(err));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
+				 errdetail("%s", cfagg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + len);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
