@@ -94,6 +94,23 @@ SELECT cf_contains(cf_create(1), 'postgres=r/postgres'::aclitem);
 -- a NULL value of such a type is still a no-op for cf_add
 SELECT cf_add(cf_create(1), NULL::aclitem)::text = cf_create(1)::text AS null_aclitem;
 
+-- values hashed through their send bytes do not depend on client_encoding
+-- (send functions convert text to it; the hash uses the database encoding)
+CREATE TEMP TABLE cf_enc AS
+SELECT cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS arr,
+       cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS rec,
+       cf_hash(convert_from('\xc3a9', 'UTF8')) AS txt;
+SET client_encoding = 'LATIN1';
+SELECT arr = cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS array_same,
+       rec = cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS record_same,
+       txt = cf_hash(convert_from('\xc3a9', 'UTF8')) AS text_same
+  FROM cf_enc;
+-- an error inside a send function leaves the client encoding as it was
+SELECT cf_hash(ROW('x'::text, 'postgres=r/postgres'::aclitem));
+SHOW client_encoding;
+RESET client_encoding;
+DROP TABLE cf_enc;
+
 -- the hashes themselves: any change here breaks every stored filter
 SELECT 'int2 0' AS value, cf_hash(0::int2) AS hash
 UNION ALL SELECT 'int4 0', cf_hash(0::int4)

@@ -17,9 +17,10 @@
  *   timestamp, timestamptz    cf_hash_int64 of the microseconds
  *   bool                      one byte, 0 or 1
  *   domains                   as their base type
- *   anything else             the bytes of its binary send function; this
- *                             is only right for types whose equality is
- *                             binary equality of that form
+ *   anything else             the bytes of its binary send function, with
+ *                             text in the database encoding; this is only
+ *                             right for types whose equality is binary
+ *                             equality of that form
  *
  * Nothing here depends on the machine's byte order.
  */
@@ -27,6 +28,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -195,6 +197,42 @@ cf_hash_varlena(Datum value, bool strip_blanks)
 	return h;
 }
 
+/*
+ * The binary send form of value, with any text in it in the database
+ * encoding.  Send functions convert text (enum labels, json, elements of
+ * text arrays and records, ...) to the client encoding, which differs
+ * between sessions and even between a parallel leader (the session's
+ * client_encoding) and its workers (always the database encoding); hashing
+ * that would make equal values hash differently.  So the client encoding is
+ * set to the database encoding around the call, which needs no conversion
+ * function and cannot fail, and restored afterwards, also on error.
+ */
+static bytea *
+cf_send_server_encoding(CfHashInfo *hi, Datum value)
+{
+	int			client = pg_get_client_encoding();
+	int			server = GetDatabaseEncoding();
+	bytea	   *volatile out = NULL;
+
+	if (client == server || server == PG_SQL_ASCII)
+		return SendFunctionCall(&hi->sendfn, value);
+
+	if (SetClientEncoding(server) < 0)
+		elog(ERROR, "could not set the client encoding to %s", GetDatabaseEncodingName());
+	PG_TRY();
+	{
+		out = SendFunctionCall(&hi->sendfn, value);
+	}
+	PG_FINALLY();
+	{
+		if (SetClientEncoding(client) < 0)
+			elog(WARNING, "could not restore the client encoding %s",
+				 pg_encoding_to_char(client));
+	}
+	PG_END_TRY();
+	return out;
+}
+
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 uint64
 cf_hash_datum(CfHashInfo *hi, Datum value)
@@ -252,7 +290,7 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 			}
 		case CFH_SEND:
 			{
-				bytea	   *out = SendFunctionCall(&hi->sendfn, value);
+				bytea	   *out = cf_send_server_encoding(hi, value);
 				uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
 
 				pfree(out);
