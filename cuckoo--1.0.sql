@@ -80,9 +80,9 @@ CREATE FUNCTION cf_delete(filter cuckoofilter, value text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_delete' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS
-	'removes one copy of a value that was added; the filter is unchanged if it is absent';
+	'removes one copy of a value that was added; unchanged if absent; deleting a value never added can remove another value''s fingerprint';
 COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS
-	'removes one copy of a text value that was added; the filter is unchanged if it is absent';
+	'removes one copy of a text value that was added; unchanged if absent; deleting a value never added can remove another value''s fingerprint';
 
 CREATE FUNCTION cf_count(filter cuckoofilter, value anyelement) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoo_count' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -224,14 +224,17 @@ cfpg_call_cache(FunctionCallInfo fcinfo)
 	return c;
 }
 
-/* the hash info for argument argno, from the cache when the type is unchanged */
-static CfHashInfo *
+/*
+ * The hash info for argument argno.  An argument's type is fixed for a
+ * given call site (fn_expr), and fn_extra belongs to that call site, so it
+ * is looked up once.
+ */
+static inline CfHashInfo *
 cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 {
-	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
-
-	if (!OidIsValid(typid) || c->hi.typid != typid)
-		cf_hashinfo_init(&c->hi, typid, fcinfo->flinfo->fn_mcxt);
+	if (unlikely(!OidIsValid(c->hi.typid)))
+		cf_hashinfo_init(&c->hi, get_fn_expr_argtype(fcinfo->flinfo, argno),
+						 fcinfo->flinfo->fn_mcxt);
 	return &c->hi;
 }
 
