@@ -417,6 +417,7 @@ test_aggregates() {
 		SELECT 'single_shipped', fdw_shipped($(Q "$QSINGLE"), 'cf_agg');
 		SET enable_partitionwise_aggregate = on;
 		SELECT 'partial_shipped', fdw_shipped($(Q "$QSINGLE"), 'cf_agg');
+		SELECT 'grouped_shipped', fdw_shipped('SELECT id % 1000 AS g, cf_agg(key) FROM items GROUP BY id', 'cf_agg\(key\).* GROUP BY ');
 		RESET enable_partitionwise_aggregate;
 		CREATE TABLE merged AS $QMERGE;
 		CREATE TABLE single AS $QSINGLE;
@@ -466,6 +467,8 @@ test_aggregates() {
 	check "2. reference filter: cf_agg over the partitioned table runs on the coordinator ($(r single_shipped) shipped)" \
 		eq "$(r single_shipped)" "0/$NPART"
 	[ "$(r merge_shipped)" = "$NPART/$NPART" ] || plan coord "$QMERGE" | sed -n '1,30p'
+	check "2. GROUP BY the partition key with enable_partitionwise_aggregate: cf_agg ... GROUP BY pushed to $(r grouped_shipped) partitions" \
+		eq "$(r grouped_shipped)" "$NPART/$NPART"
 	echo "  with enable_partitionwise_aggregate the partial cf_agg is shipped by $(r partial_shipped) scans" \
 	     "(postgres_fdw does not push partial aggregates)"
 	check "2. merged filter: 0 of $N keys missing ($(r merged_miss)), single-node: $(r single_miss)" \
