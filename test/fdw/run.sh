@@ -111,7 +111,12 @@ psql_on() {
 		-h "$TMP" -p "${PORT[$n]}" -U postgres -d cuckoo_fdw "$@"
 }
 # one value from a query
-val() { local n=$1; shift; psql_on "$n" -c "$*" 2>>"$TMP/errors.log" | tail -n 1; }
+val() {
+	local n=$1; shift
+	psql_on "$n" -c "$*" 2>"$TMP/val.err" | tail -n 1
+	[ -s "$TMP/val.err" ] && sed 's/^/  psql: /' "$TMP/val.err" | head -10 >&2
+	return 0
+}
 
 # ---- the three clusters ----
 start_node() {
