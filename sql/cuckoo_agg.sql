@@ -101,6 +101,22 @@ JOIN agg_group_filters f USING (grp);
 RESET enable_sort;
 RESET work_mem;
 
+-- small filters of 5 to 40 values: a few do not fit at capacity n and are
+-- rebuilt once, slightly larger; all stay one sub-filter and lose nothing
+CREATE TEMP TABLE agg_small AS
+SELECT k, k * 100 + i AS v FROM generate_series(1, 3000) k, generate_series(1, 5 + k % 36) i;
+CREATE TEMP TABLE agg_small_filters AS
+SELECT k, cf_agg(v) AS f, count(*) AS n FROM agg_small GROUP BY k;
+SELECT count(*) AS groups,
+	   count(*) FILTER (WHERE (cf_info(f)).capacity = n) > 2500 AS most_at_capacity_n,
+	   count(*) FILTER (WHERE (cf_info(f)).capacity <> n) > 0 AS some_rebuilt,
+	   bool_and((cf_info(f)).capacity <= n + n / 25 + 8) AS rebuilt_slightly_larger,
+	   max((cf_info(f)).subfilters) AS max_subfilters,
+	   sum((cf_info(f)).items) = sum(n) AS all_items
+FROM agg_small_filters;
+SELECT count(*) FILTER (WHERE NOT cf_contains(f.f, a.v)) AS misses
+FROM agg_small a JOIN agg_small_filters f USING (k);
+
 -- as a window function: a running filter
 SELECT v, (cf_info(cf_agg(v) OVER (ORDER BY v))).items
 FROM (VALUES (1), (2), (2), (3)) t(v);

@@ -667,10 +667,13 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 }
 
 /*
- * The filter for the sorted distinct hashes h[0 .. n): capacity n, and if
- * the random-walk insertion cannot place every hash at that load (rare: the
- * design load leaves room), one rebuild with 2% more capacity, which may
- * grow if even that fails, so no value is ever lost.
+ * The filter for the sorted distinct hashes h[0 .. n): capacity n, so a
+ * large filter sits at the core's design load.  Random-walk insertion
+ * almost always places every hash at that load for large n, but small
+ * filters (a few buckets) fail now and then: measured over 15,000 random
+ * sets of 1 to 3,000 values, 1% did not fit at capacity n and none at
+ * n + 4% + 8 (two more buckets), so that is the one rebuild.  If even that
+ * fails the filter grows into a second sub-filter: no value is ever lost.
  */
 static struct varlena *
 cfagg_build(const uint64 *h, uint32 n, double fpr)
@@ -678,7 +681,7 @@ cfagg_build(const uint64 *h, uint32 n, double fpr)
 	struct varlena *v = cfagg_fill(h, n, n, fpr, false);
 
 	if (v == NULL)
-		v = cfagg_fill(h, n, (uint64) n + n / 50 + 1, fpr, true);
+		v = cfagg_fill(h, n, (uint64) n + n / 25 + 8, fpr, true);
 	return v;
 }
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# agg_bench.sh - times cf_agg against count() (the scan floor) and hll_add_agg
+# on bigint rows in a throwaway cluster, serial and with 2 parallel workers,
+# and measures cf_agg's peak memory.  Prints markdown tables.
+#
+# Usage: bash bench/agg_bench.sh [-q]
+#   -q   quick: 1M rows, one repetition (a smoke test, not a measurement)
+# Needs: cuckoo installed (make install), postgresql-15-hll, the postgres user
+# when run as root.  Environment: PG_CONFIG, N (rows), REPS (best of).
+set -euo pipefail
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+N=${N:-10000000}
+REPS=${REPS:-3}
+if [ "${1:-}" = "-q" ]; then N=1000000; REPS=1; fi
+NDUP=100000						# distinct values of the duplicated table
+BIN=$("$PG_CONFIG" --bindir)
+
+dir=$(mktemp -d -t cuckoo-aggbench.XXXXXX)
+as_pg() {
+	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+[ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+port=$((20000 + RANDOM % 20000))
+started=""
+cleanup() {
+	[ -n "$started" ] && as_pg "$BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+# jit off: JIT compile time would add noise to queries this short
+as_pg "$BIN/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
+as_pg "$BIN/pg_ctl" -D "$dir/data" -l "$dir/log" -w -o "-p $port -k $dir \
+	-c listen_addresses='' -c shared_buffers=1GB -c work_mem=256MB -c jit=off \
+	-c max_worker_processes=8 -c max_parallel_workers=8 \
+	-c max_parallel_workers_per_gather=2" start >/dev/null
+started=1
+PSQL=(psql -X -q -At -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d postgres)
+sql() { "${PSQL[@]}" -c "$1"; }
+
+echo "Setting up $N rows (unique ids, and $NDUP distinct values repeated) ..." >&2
+sql "CREATE EXTENSION cuckoo; CREATE EXTENSION hll;"
+sql "CREATE TABLE t_unique AS SELECT g::bigint AS id FROM generate_series(1, $N) g;
+	 CREATE TABLE t_dup AS SELECT (g % $NDUP)::bigint AS id FROM generate_series(1, $N) g;"
+sql "VACUUM ANALYZE t_unique"
+sql "VACUUM ANALYZE t_dup"
+
+# best of REPS, in ms, for query $2 with $1 workers (after one warm-up run)
+best_ms() {
+	local workers=$1 q=$2
+	{
+		echo "SET max_parallel_workers_per_gather = $workers;"
+		echo "$q;"
+		echo '\timing on'
+		for _ in $(seq "$REPS"); do echo "$q;"; done
+	} | "${PSQL[@]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | sort -n | head -1
+}
+
+# checks the plan of $2 with $1 workers is (not) parallel, as intended
+plan_workers() {
+	{
+		echo "SET max_parallel_workers_per_gather = $1;"
+		echo "EXPLAIN (COSTS OFF) $2;"
+	} | "${PSQL[@]}" | sed -n 's/.*Workers Planned: \([0-9]*\).*/\1/p' | head -1
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+sec() { awk -v a="$1" 'BEGIN { printf "%.3f", a / 1000 }'; }
+
+echo "## cf_agg speed: $N bigint rows, best of $REPS"
+echo
+echo "$(nproc) CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)), $("$BIN/postgres" --version)."
+echo
+echo "| table | plan | count(id) s | hll_add_agg s | cf_agg s | cf_agg / count | cf_agg / hll |"
+echo "|---|---|---|---|---|---|---|"
+for t in t_unique t_dup; do
+	case $t in
+		t_unique) label="$N distinct" ;;
+		t_dup) label="$NDUP distinct" ;;
+	esac
+	for w in 0 2; do
+		q_count="SELECT count(id) FROM $t"
+		q_hll="SELECT hll_add_agg(hll_hash_bigint(id)) IS NOT NULL FROM $t"
+		q_cf="SELECT cf_agg(id) IS NOT NULL FROM $t"
+		pw=$(plan_workers "$w" "$q_cf")
+		plan=$([ "$w" -eq 0 ] && echo serial || echo "${pw:-0} workers")
+		c=$(best_ms "$w" "$q_count")
+		h=$(best_ms "$w" "$q_hll")
+		f=$(best_ms "$w" "$q_cf")
+		echo "| $label | $plan | $(sec "$c") | $(sec "$h") | $(sec "$f") | $(ratio "$f" "$c") | $(ratio "$f" "$h") |"
+	done
+done
+echo
+
+# Peak memory: the growth of the backend's peak RSS (VmHWM) while running
+# cf_agg, over a count() of the same rows run first in the same fresh
+# session (which touches the same table pages and executor memory).
+peak_kb() {
+	local src=$1 pid base peak
+	coproc P { "${PSQL[@]}" 2>&1; }
+	echo "SET max_parallel_workers_per_gather = 0; SELECT pg_backend_pid();" >&"${P[1]}"
+	read -r pid <&"${P[0]}"
+	echo "SELECT count(id) FROM $src;" >&"${P[1]}"
+	read -r _ <&"${P[0]}"
+	base=$(sed -n 's/^VmHWM:[^0-9]*\([0-9]*\).*/\1/p' "/proc/$pid/status")
+	echo "SELECT cf_agg(id) IS NOT NULL FROM $src;" >&"${P[1]}"
+	read -r _ <&"${P[0]}"
+	peak=$(sed -n 's/^VmHWM:[^0-9]*\([0-9]*\).*/\1/p' "/proc/$pid/status")
+	echo '\q' >&"${P[1]}"
+	wait "$P_PID" 2>/dev/null || true
+	echo $((peak - base))
+}
+
+echo "## cf_agg peak memory (serial)"
+echo
+echo "| input | distinct values | peak RSS growth | bytes per distinct value | filter bytes |"
+echo "|---|---|---|---|---|"
+mem_row() {
+	local label=$1 src=$2 nd=$3 kb fb
+	kb=$(peak_kb "$src")
+	fb=$(sql "SELECT (cf_info(cf_agg(id))).bytes FROM $src")
+	echo "| $label | $nd | $((kb / 1024)) MB | $(awk -v k="$kb" -v n="$nd" 'BEGIN { printf "%.1f", k * 1024 / n }') | $fb |"
+}
+M1=$((N / 10))
+mem_row "$M1 rows" "(SELECT id FROM t_unique WHERE id <= $M1) s" "$M1"
+mem_row "$N rows" "t_unique" "$N"
+mem_row "$N rows" "t_dup" "$NDUP"
+echo
+
+# Many small groups in a hash aggregate: EXPLAIN ANALYZE's Memory Usage.
+G=$((N / 100))
+echo "## GROUP BY: $G groups of 3 values, hash aggregate memory"
+echo
+echo "| aggregate | Memory Usage | bytes per group |"
+echo "|---|---|---|"
+for agg in "count(v)" "cf_agg(v)" "hll_add_agg(hll_hash_bigint(v))"; do
+	kb=$({
+		echo "SET enable_sort = off; SET max_parallel_workers_per_gather = 0;"
+		echo "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+			  SELECT g, $agg FROM (SELECT id / 3 AS g, id AS v FROM t_unique WHERE id < $((3 * G))) s GROUP BY g;"
+	} | "${PSQL[@]}" | sed -n 's/.*Memory Usage: \([0-9]*\)kB.*/\1/p' | head -1)
+	echo "| $agg | ${kb} kB | $(awk -v k="$kb" -v g="$G" 'BEGIN { printf "%.0f", k * 1024 / g }') |"
+done
