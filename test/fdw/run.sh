@@ -193,7 +193,7 @@ setup_servers() {
 		CREATE USER MAPPING FOR postgres SERVER shard2 OPTIONS (user 'postgres');
 
 		-- the Foreign Scan nodes of a query's plan: relation, Remote SQL and
-		-- (with analyze) the rows they fetched from the shards
+		-- (with do_analyze) the rows they received from the shards
 		CREATE FUNCTION fdw_scans(q text, do_analyze boolean DEFAULT true)
 		RETURNS TABLE (relation text, remote_sql text, fetched bigint)
 		LANGUAGE plpgsql AS \$\$
@@ -206,7 +206,9 @@ setup_servers() {
 		  RETURN QUERY
 		    SELECT coalesce(n->>'Relation Name', n->>'Relations'),
 		           n->>'Remote SQL',
-		           ((n->>'Actual Rows')::numeric * (n->>'Actual Loops')::numeric)::bigint
+		           -- rows received = rows returned + rows a local Filter removed
+		           (((n->>'Actual Rows')::numeric + coalesce((n->>'Rows Removed by Filter')::numeric, 0))
+		            * (n->>'Actual Loops')::numeric)::bigint
 		    FROM jsonb_path_query(plan, 'strict \$.** ? (@."Node Type" == "Foreign Scan")') AS n;
 		END \$\$;
 
@@ -343,6 +345,16 @@ test_pushdown() {
 	local QLOCAL="SELECT key FROM (SELECT key FROM items OFFSET 0) s WHERE cf_contains((SELECT f FROM filt), key)"
 	local QEXEC="EXECUTE byfilter('$F')"
 	local QTEXT="SELECT key FROM items WHERE cf_contains((SELECT f FROM filt_text), payload)"
+	# control: the same partition through a server without extensions 'cuckoo'
+	local QNOEXT="SELECT key FROM p0_noext WHERE cf_contains((SELECT f FROM filt), key)"
+	local QP0="SELECT key FROM items_p0 WHERE cf_contains((SELECT f FROM filt), key)"
+	psql_on coord <<-EOF || bad "1. control server shard1_noext"
+		CREATE SERVER shard1_noext FOREIGN DATA WRAPPER postgres_fdw
+		  OPTIONS (host '$TMP', port '${PORT[shard1]}', dbname 'cuckoo_fdw', fetch_size '10000');
+		CREATE USER MAPPING FOR postgres SERVER shard1_noext OPTIONS (user 'postgres');
+		CREATE FOREIGN TABLE p0_noext (id bigint, key bigint, payload text)
+		  SERVER shard1_noext OPTIONS (table_name 'items_p0');
+	EOF
 	kv coord <<-EOF
 		SELECT 'all', fdw_fetched($(Q "$QALL"));
 		SELECT 'local_shipped', fdw_shipped($(Q "$QLOCAL"), 'cf_contains');
@@ -356,6 +368,10 @@ test_pushdown() {
 		SELECT 'sub_fetched', fdw_fetched($(Q "$QSUB"));
 		SELECT 'text_shipped', fdw_shipped($(Q "$QTEXT"), 'cf_contains\(\\\$1::public\.cuckoofilter, payload\)');
 		SELECT 'text_fetched', fdw_fetched($(Q "$QTEXT"));
+		SELECT 'noext_shipped', fdw_shipped($(Q "$QNOEXT"), 'cf_contains');
+		SELECT 'noext_fetched', fdw_fetched($(Q "$QNOEXT"));
+		SELECT 'noext_result', count(*) FROM ($QNOEXT) s;
+		SELECT 'p0_result', count(*) FROM ($QP0) s;
 		PREPARE byfilter(cuckoofilter) AS SELECT key FROM items WHERE cf_contains(\$1, key);
 		SELECT 'custom_shipped', fdw_shipped($(Q "$QEXEC"), 'cf_contains\(''');
 		SELECT 'custom_fetched', fdw_fetched($(Q "$QEXEC"));
@@ -384,6 +400,9 @@ test_pushdown() {
 		    "$(r custom_fetched) == $loc" "$(r generic_fetched) == $loc"
 	local msg="1. a text column (collatable): cf_contains(\$1, payload) in $(r text_shipped) Remote SQLs, $(r text_fetched) rows fetched for 1500 matches"
 	if [ "$(r text_shipped)" = "$all" ] && all "$(r text_fetched) >= 1500" "$(r text_fetched) <= 1500 + 0.01 * $N"; then
+		ok "$msg"; else bad "$msg"; fi
+	msg="1. control: without extensions 'cuckoo' on the server nothing is shipped ($(r noext_shipped)), all $(r noext_fetched) rows of the partition are fetched, same answer ($(r noext_result) = $(r p0_result))"
+	if [ "$(r noext_shipped)" = 0/1 ] && all "$(r noext_fetched) > 10 * $(r noext_result)" "$(r noext_result) == $(r p0_result)"; then
 		ok "$msg"; else bad "$msg"; fi
 	check "1. no false negatives: all 1500 wanted keys present in items come back ($(r hits))" \
 		all "$(r hits) == 1500"
