@@ -143,6 +143,8 @@ start_node() {
 		idle_in_transaction_session_timeout = '300s'
 		log_min_messages = warning
 		logging_collector = off
+		shared_preload_libraries = 'pg_stat_statements'
+		pg_stat_statements.track_utility = on
 	EOF
 	STARTED+=("$n")
 	as_owner timeout 60 "$PGBIN/pg_ctl" -D "$dir" -l "$TMP/$n.log" -w -t 50 start >/dev/null ||
@@ -176,7 +178,7 @@ setup_fdw() {    # setup_fdw TABLE: the sharded table TABLE(id, key, payload)
 setup_servers() {
 	local s
 	for s in shard1 shard2; do
-		psql_on "$s" -c "CREATE EXTENSION cuckoo" || return 1
+		psql_on "$s" -c "CREATE EXTENSION cuckoo" -c "CREATE EXTENSION pg_stat_statements" || return 1
 	done
 	psql_on coord <<-EOF || return 1
 		CREATE EXTENSION cuckoo;
@@ -325,6 +327,20 @@ run_tests() {
 	test_roundtrip "$N"
 }
 
+# shard_rows QUERY: runs QUERY on the coordinator and counts, on the shards, the
+# rows their postgres_fdw cursors sent (pg_stat_statements' FETCH statements)
+shard_rows() {
+	local s total=0 n
+	for s in shard1 shard2; do val "$s" "SELECT pg_stat_statements_reset()" >/dev/null; done
+	psql_on coord -c "$1" >/dev/null || { echo "error"; return; }
+	for s in shard1 shard2; do
+		n=$(val "$s" "SELECT coalesce(sum(rows), 0) FROM pg_stat_statements WHERE query ILIKE 'FETCH %'")
+		isnum "$n" || { echo "error"; return; }
+		total=$((total + n))
+	done
+	echo "$total"
+}
+
 # Q TEXT: TEXT as a dollar-quoted SQL literal
 Q() { printf '$q$%s$q$' "$1"; }
 # plan NODE QUERY [setup SQL]: EXPLAIN (VERBOSE, COSTS OFF), long lines cut, indented
@@ -379,10 +395,14 @@ test_pushdown() {
 		SELECT 'generic_shipped', fdw_shipped($(Q "$QEXEC"), 'cf_contains\(\\\$1::public\.cuckoofilter');
 		SELECT 'generic_fetched', fdw_fetched($(Q "$QEXEC"));
 	EOF
-	local got=$(r const_fetched) loc=$(r local)
+	local got=$(r const_fetched) loc=$(r local) sall sconst
+	sall=$(shard_rows "$QALL")
+	sconst=$(shard_rows "$QCONST")
 	echo "  rows fetched from the shards: $(r all) without a filter, $got with it" \
 	     "($(r hits) true matches, filter evaluated on the coordinator keeps $loc)"
 	check "1. without a filter every row is fetched ($(r all) of $N)" all "$(r all) == $N"
+	check "1. the shards' own count (pg_stat_statements, rows of postgres_fdw's FETCHes) agrees: $sall without, $sconst with the filter" \
+		all "$sall == $(r all)" "$sconst == $got"
 	check "1. baseline: cf_contains over an OFFSET 0 subquery stays on the coordinator ($(r local_shipped) scans ship it)" \
 		eq "$(r local_shipped)" "0/$NPART"
 	check "1. constant filter: cf_contains in the Remote SQL of $(r const_shipped) foreign scans" \
@@ -650,13 +670,14 @@ run_measure() {
 		EOF
 		[ "$k" = plain ] && base_rows=$(r fetched)
 		MS[$k]=$(r ms) ROWS[$k]=$(r fetched)
+		local sr; sr=$(shard_rows "${QS[$k]}")
 		printf '%-10s %12s %10s %10s %10s %8s\n' "$k" "$(r fetched)" "$(r result)" "$(r ms)" "$(r bytes)" \
 			"$(awk -v a="$base_rows" -v b="$(r fetched)" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }')"
 		if [ "$k" != plain ]; then
-			check "measure $k: condition shipped to the shards ($(r shipped)), $(r result) rows found" \
-				all "$(r result) == $S"
+			check "measure $k: condition shipped to the shards ($(r shipped)), $(r result) rows found, shards sent $sr rows" \
+				all "$(r result) == $S" "$sr == $(r fetched)"
 		else
-			check "measure plain: $(r result) rows found, $(r fetched) rows shipped" all "$(r result) == $S"
+			check "measure plain: $(r result) rows found, shards sent $sr rows" all "$(r result) == $S" "$sr == $(r fetched)"
 		fi
 	done
 	echo "  plain join plan:"; plan coord "${QS[plain]}" | sed -n '1,20p'
