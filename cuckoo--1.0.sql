@@ -20,9 +20,13 @@ CREATE FUNCTION cuckoofilter_recv(internal) RETURNS cuckoofilter
 CREATE FUNCTION cuckoofilter_send(cuckoofilter) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- STORAGE extended: a fresh filter is mostly zeros and compresses to almost
--- nothing; a full one does not compress and pglz gives up after its first
--- kilobyte, so it costs nothing there (see the README's performance notes).
+-- STORAGE extended, measured on a 1M-capacity filter (1.33 MB): a fresh one
+-- is stored in 15 kB (pglz; 5 kB with lz4) instead of 1.33 MB; a full one
+-- does not compress and is stored as is either way.  cf_contains costs the
+-- same per row (the detoasted filter is cached per query).  The price is
+-- the failed compression attempt when a full filter is written: an UPDATE
+-- of a full 1.33 MB filter takes 26 ms with pglz, 9 ms with lz4 or STORAGE
+-- external, so write-heavy tables want ALTER COLUMN ... SET COMPRESSION lz4.
 CREATE TYPE cuckoofilter (
 	INPUT = cuckoofilter_in,
 	OUTPUT = cuckoofilter_out,
