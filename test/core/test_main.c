@@ -1,0 +1,117 @@
+/*
+ * test_main.c - runs the core test suite: each test by name, then a final
+ * "core: N passed, M failed" line.  Usage: test_core [group-or-test ...]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "tests.h"
+
+typedef struct test_entry
+{
+	const char *group;
+	const char *name;
+	void		(*fn) (void);
+} test_entry;
+
+#define T(g, f) { g, #f, f }
+static const test_entry tests[] = {
+	/* unit tests of the public functions */
+	T("unit", test_hash),
+	T("unit", test_fpbits_for),
+	T("unit", test_nbuckets_for),
+	T("unit", test_create_params),
+	T("unit", test_create_layout),
+	T("unit", test_error_truncation),
+	T("unit", test_add_contains_count_delete),
+	T("unit", test_multiset_bucket_limit),
+	T("unit", test_delete_absent),
+	T("unit", test_full_unchanged),
+	T("unit", test_format_conformance),
+	T("unit", test_grow),
+	T("unit", test_insert_growth),
+	T("unit", test_cannot_grow),
+	T("unit", test_union),
+	T("unit", test_union_incompatible),
+	T("unit", test_union_stage_limit),
+	T("unit", test_stats),
+	T("unit", test_base64_vectors),
+	T("unit", test_base64_reject),
+	T("unit", test_base64_filter_roundtrip),
+	T("unit", test_determinism),
+	T("unit", test_journal),
+	/* adversarial validator */
+	T("validate", test_validate_truncated),
+	T("validate", test_validate_byte_corruption),
+	T("validate", test_validate_crafted),
+	T("validate", test_validate_table_corruption),
+	/* model-based random test */
+	T("model", test_model_small),
+	T("model", test_model_large),
+	/* measured false-positive rates and load */
+	T("fpr", test_fpr_widths),
+	T("fpr", test_fpr_growth),
+	T("fpr", test_load_factor),
+	T("fpr", test_bits_per_item),
+};
+
+static int
+selected(const test_entry *t, int argc, char **argv)
+{
+	int			i;
+
+	if (argc < 2)
+		return 1;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], t->group) == 0 || strcmp(argv[i], t->name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *s = getenv("CF_TEST_SCALE");
+	int			passed = 0,
+				failed = 0;
+	size_t		i;
+	double		t0 = t_now();
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (s && *s)
+		t_scale = atof(s);
+	if (t_scale <= 0)
+		t_scale = 1.0;
+	s = getenv("CF_TEST_STRICT");
+	t_strict = s && *s && strcmp(s, "0") != 0;
+	if (t_scale != 1.0)
+		printf("core: workload scaled by %g (CF_TEST_SCALE)\n", t_scale);
+
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+	{
+		double		t1;
+
+		if (!selected(&tests[i], argc, argv))
+			continue;
+		printf("%s/%s\n", tests[i].group, tests[i].name);
+		t_failures = 0;
+		t1 = t_now();
+		tests[i].fn();
+		if (t_failures == 0)
+		{
+			passed++;
+			printf("  ok   %s (%.2f s)\n", tests[i].name, t_now() - t1);
+		}
+		else
+		{
+			failed++;
+			printf("  FAIL %s: %d failed checks (%.2f s)\n", tests[i].name, t_failures,
+				   t_now() - t1);
+		}
+	}
+	if (t_known)
+		printf("core: %d checks hit known core bugs (see KNOWN CORE BUG above)\n", t_known);
+	printf("core: %d passed, %d failed (%.1f s cpu)\n", passed, failed, t_now() - t0);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,632 @@
+/*
+ * test_model.c - model-based random test: millions of add/delete/contains
+ * operations on filters of many geometries, checked against an exact
+ * multiset of hashes.  Zero false negatives is the pass condition.
+ *
+ * One caveat is inherent to any filter of several sub-filters: deleting a
+ * value that *also* matches (falsely) in another sub-filter may remove that
+ * other item's fingerprint.  Deletes are therefore only issued for values
+ * that match in exactly one sub-filter (always true with one sub-filter);
+ * the others are counted as "ambiguous" and skipped.
+ */
+#include <math.h>
+
+#include "harness.h"
+#include "ref.h"
+#include "tests.h"
+
+typedef struct mstate
+{
+	const char *name;			/* config, for messages */
+	uint8_t    *buf;			/* == f.buf */
+	cf_filter	f;
+	model		m;
+	uint64_t	rng;
+	uint8_t    *snap;			/* scratch for "unchanged" checks */
+	size_t		snapcap;
+	/* counters */
+	uint64_t	ops,
+				adds,
+				add_full,
+				dels,
+				dels_ambiguous,
+				dels_absent,
+				lookups,
+				false_pos,
+				sweeps,
+				fn;				/* false negatives found */
+} mstate;
+
+/* totals over the whole test, printed at the end */
+static uint64_t g_ops,
+			g_fn,
+			g_ambiguous,
+			g_full,
+			g_dels,
+			g_sweeps,
+			g_unions;
+
+static void
+ms_fail_fn(mstate *s, uint64_t h, const char *when)
+{
+	s->fn++;
+	CHECKF(0, "%s: FALSE NEGATIVE for %016llx (model count %u, cf_count %u) %s, op %llu",
+		   s->name, (unsigned long long) h, model_get(&s->m, h), cf_count(&s->f, h), when,
+		   (unsigned long long) s->ops);
+}
+
+static int
+ms_open(mstate *s, uint8_t *buf, size_t len)
+{
+	char		err[CF_ERRLEN] = "";
+
+	s->buf = buf;
+	if (!cf_open(&s->f, buf, len, err, sizeof(err)))
+	{
+		CHECKF(0, "%s: cf_open: %s", s->name, err);
+		return 0;
+	}
+	return 1;
+}
+
+/* copies the buffer if it is small enough to compare after each op */
+static int
+ms_snapshot(mstate *s, int force)
+{
+	if (!force && s->f.len > 4096)
+		return 0;
+	if (s->snapcap < s->f.len)
+	{
+		free(s->snap);
+		s->snapcap = s->f.len * 2;
+		s->snap = malloc(s->snapcap);
+		if (!s->snap)
+			abort();
+	}
+	memcpy(s->snap, s->f.buf, s->f.len);
+	return 1;
+}
+
+static void
+ms_check_key(mstate *s, uint64_t h, const char *when)
+{
+	uint32_t	want = model_get(&s->m, h);
+
+	if (want == 0)
+		return;
+	if (!cf_contains(&s->f, h))
+		ms_fail_fn(s, h, when);
+	else
+		CHECKF(cf_count(&s->f, h) >= want, "%s: cf_count %u < model %u %s", s->name,
+			   cf_count(&s->f, h), want, when);
+}
+
+static void
+ms_check_items(mstate *s)
+{
+	cf_stats	st;
+
+	cf_get_stats(&s->f, &st);
+	CHECKF(st.items == s->m.total, "%s: stats.items %llu, model %llu (op %llu)", s->name,
+		   (unsigned long long) st.items, (unsigned long long) s->m.total,
+		   (unsigned long long) s->ops);
+	CHECK(st.subfilters == s->f.nstages && st.bytes == s->f.len);
+}
+
+/* every key, validation, counts */
+static void
+ms_sweep(mstate *s, const char *when)
+{
+	size_t		i;
+	char		err[CF_ERRLEN] = "";
+
+	s->sweeps++;
+	for (i = 0; i < s->m.n && !BAILED(); i++)
+	{
+		uint64_t	h = s->m.keys[i];
+
+		if (!cf_contains(&s->f, h))
+			ms_fail_fn(s, h, when);
+		else if (cf_count(&s->f, h) < s->m.cnt[i])
+			CHECKF(0, "%s: cf_count %u < model %u (%s)", s->name, cf_count(&s->f, h), s->m.cnt[i], when);
+	}
+	ms_check_items(s);
+	CHECKF(cf_validate(s->f.buf, s->f.len, err, sizeof(err)), "%s: cf_validate (%s): %s", s->name, when, err);
+}
+
+/* one add of h through cf_insert (or cf_add on fixed filters, half the time) */
+/* can this add fail?  (a fixed filter above 3/4 load, or one at the stage limit) */
+static int
+ms_may_fail(const mstate *s)
+{
+	const cf_stage *st = &s->f.stages[s->f.nstages - 1];
+
+	if (s->f.expansion != 0)
+		return s->f.nstages >= CF_MAX_STAGES - 1;
+	return (uint64_t) st->nitems * 4 >= (uint64_t) st->nbuckets * s->f.bucket_size * 3;
+}
+
+/* a journal that only counts writes */
+typedef struct count_journal
+{
+	cf_journal	j;
+	uint64_t	writes;
+} count_journal;
+
+static void
+count_save(cf_journal *j, const uint8_t *p, size_t n)
+{
+	(void) p;
+	(void) n;
+	((count_journal *) j)->writes++;
+}
+
+static cf_status
+ms_add(mstate *s, uint64_t h)
+{
+	int			snapped = ms_snapshot(s, ms_may_fail(s));
+	uint8_t    *before = s->f.buf;
+	size_t		blen = s->f.len;
+	uint32_t	nst = s->f.nstages;
+	cf_status	rc;
+	alloc_ctx	ac = {0, 0};
+
+	s->ops++;
+	if (s->f.expansion == 0 && (s->ops & 1))
+		rc = cf_add(&s->f, h);
+	else
+		rc = cf_insert(&s->f, h, t_alloc, &ac);
+	if (rc == CF_OK)
+	{
+		s->adds++;
+		model_add(&s->m, h);
+		if (s->f.buf != before)
+		{
+			CHECKF(ac.calls == 1 && s->f.nstages == nst + 1, "%s: grew oddly", s->name);
+			free(before);
+			s->buf = s->f.buf;
+		}
+		else
+			CHECK(ac.calls == 0);
+	}
+	else
+	{
+		s->add_full++;
+		CHECKF(rc == CF_FULL ? s->f.expansion == 0 : rc == CF_CANNOT_GROW,
+			   "%s: add returned %d with expansion %u", s->name, rc, s->f.expansion);
+		CHECKF(s->f.buf == before && s->f.len == blen && s->f.nstages == nst && ac.calls == 0,
+			   "%s: failed add changed the view", s->name);
+		if (snapped)
+			CHECKF(memcmp(s->snap, s->f.buf, s->f.len) == 0, "%s: failed add (%d) changed the bytes",
+				   s->name, rc);
+	}
+	ms_check_key(s, h, rc == CF_OK ? "after its add" : "after a failed add");
+	return rc;
+}
+
+/* deletes one copy of h, which the model holds; 0 if skipped as ambiguous */
+static int
+ms_del(mstate *s, uint64_t h)
+{
+	cf_status	rc;
+
+	s->ops++;
+	if (s->f.nstages > 1)
+	{
+		ref_filter	r;
+
+		ref_parse(&r, s->f.buf, s->f.len, 0, NULL);
+		if (ref_match_stages(&r, h) != 1)
+		{
+			s->dels_ambiguous++;
+			return 0;
+		}
+	}
+	rc = cf_delete(&s->f, h);
+	CHECKF(rc == CF_OK, "%s: delete of a present value gave %d (model count %u)", s->name, rc,
+		   model_get(&s->m, h));
+	if (rc == CF_OK)
+	{
+		model_del(&s->m, h);
+		s->dels++;
+	}
+	ms_check_key(s, h, "after deleting a copy");
+	return rc == CF_OK;
+}
+
+/* deletes h, absent from the model: CF_NOT_FOUND unless a false positive */
+static void
+ms_del_absent(mstate *s, uint64_t h)
+{
+	int			snapped;
+	cf_status	rc;
+
+	s->ops++;
+	if (cf_contains(&s->f, h))
+	{
+		s->false_pos++;
+		return;
+	}
+	snapped = ms_snapshot(s, 0);
+	{
+		/* a journal shows that nothing was written, at any size */
+		count_journal cj = {{count_save}, 0};
+
+		cf_set_journal(&s->f, &cj.j);
+		rc = cf_delete(&s->f, h);
+		cf_set_journal(&s->f, NULL);
+		CHECKF(cj.writes == 0, "%s: CF_NOT_FOUND delete wrote to the buffer", s->name);
+	}
+	CHECKF(rc == CF_NOT_FOUND, "%s: delete of an absent value gave %d", s->name, rc);
+	if (snapped)
+		CHECKF(memcmp(s->snap, s->f.buf, s->f.len) == 0, "%s: CF_NOT_FOUND changed the bytes", s->name);
+	s->dels_absent++;
+}
+
+static uint64_t
+ms_random_present(mstate *s)
+{
+	return s->m.keys[rnd_below(&s->rng, s->m.n)];
+}
+
+/*
+ * n random operations: add (new or duplicate), delete of a present value,
+ * delete of an absent one, lookups; with a sweep every so often.
+ */
+static void
+ms_churn(mstate *s, uint64_t n, int add_pct)
+{
+	uint64_t	i;
+	uint64_t	sweep_every;
+
+	for (i = 0; i < n && !BAILED(); i++)
+	{
+		uint64_t	r = rnd_below(&s->rng, 100);
+
+		if (r < (uint64_t) add_pct || s->m.n == 0)
+		{
+			uint64_t	h = (s->m.n && rnd_below(&s->rng, 4) == 0) ? ms_random_present(s)
+				: splitmix64(&s->rng);
+
+			ms_add(s, h);
+		}
+		else if (r < (uint64_t) add_pct + (100 - (uint64_t) add_pct) * 6 / 10)
+			ms_del(s, ms_random_present(s));
+		else if (r < (uint64_t) add_pct + (100 - (uint64_t) add_pct) * 8 / 10)
+			ms_del_absent(s, splitmix64(&s->rng));
+		else
+		{
+			s->ops++;
+			s->lookups++;
+			ms_check_key(s, ms_random_present(s), "on lookup");
+			if (cf_contains(&s->f, splitmix64(&s->rng)))
+				s->false_pos++;
+		}
+		/* after every op: the item count and one more random present value */
+		ms_check_items(s);
+		if (s->m.n)
+			ms_check_key(s, ms_random_present(s), "(random spot check)");
+		sweep_every = s->m.n / 2 > 256 ? s->m.n / 2 : 256;
+		if (i % sweep_every == sweep_every - 1)
+			ms_sweep(s, "periodic sweep");
+	}
+}
+
+/* adds fresh values (and some duplicates) until stop() or n adds */
+static void
+ms_fill_fixed(mstate *s)
+{
+	uint64_t	tries = 0;
+	int			after_full = -1;
+	uint64_t	sweep_at = 256;
+
+	/* until the first CF_FULL, then 300 more attempts past it */
+	while (after_full < 300 && !BAILED())
+	{
+		uint64_t	h = (s->m.n && rnd_below(&s->rng, 10) == 0) ? ms_random_present(s)
+			: splitmix64(&s->rng);
+		cf_status	rc = ms_add(s, h);
+
+		tries++;
+		if (rc != CF_OK && after_full < 0)
+			after_full = 0;
+		if (after_full >= 0)
+			after_full++;
+		ms_check_items(s);
+		if (s->m.n)
+			ms_check_key(s, ms_random_present(s), "(random spot check)");
+		if (tries == sweep_at)
+		{
+			ms_sweep(s, "fill sweep");
+			sweep_at *= 2;
+		}
+		if (tries > 100000000)
+			break;
+	}
+}
+
+static void
+ms_fill_growing(mstate *s, uint64_t target_items)
+{
+	uint64_t	sweep_at = 256;
+	uint64_t	tries = 0;
+
+	while (s->m.total < target_items && !BAILED())
+	{
+		uint64_t	h = (s->m.n && rnd_below(&s->rng, 10) == 0) ? ms_random_present(s)
+			: splitmix64(&s->rng);
+
+		if (ms_add(s, h) != CF_OK)
+			break;				/* CF_CANNOT_GROW; checked in ms_add */
+		tries++;
+		ms_check_items(s);
+		if (s->m.n)
+			ms_check_key(s, ms_random_present(s), "(random spot check)");
+		if (tries == sweep_at)
+		{
+			ms_sweep(s, "growth sweep");
+			sweep_at *= 2;
+		}
+	}
+}
+
+/*
+ * Deletes every copy the model holds; ambiguous ones are retried once more
+ * (others' deletion may have made them unambiguous).
+ */
+static void
+ms_drain(mstate *s)
+{
+	size_t		i;
+	int			progress = 1,
+				pass;
+
+	for (pass = 0; pass < 3 && progress && s->m.n && !BAILED(); pass++)
+	{
+		progress = 0;
+		for (i = s->m.n; i-- > 0 && !BAILED();)
+		{
+			uint64_t	h;
+
+			if (i >= s->m.n)
+				continue;
+			/* all copies of this key (the model moves its last key here once it is gone) */
+			h = s->m.keys[i];
+			while (model_get(&s->m, h) > 0 && ms_del(s, h))
+				progress = 1;
+		}
+	}
+	ms_sweep(s, "after drain");
+}
+
+static void
+ms_free(mstate *s)
+{
+	model_free(&s->m);
+	free(s->f.buf);
+	free(s->snap);
+	s->snap = NULL;
+	s->snapcap = 0;
+}
+
+static void
+ms_totals(const mstate *s)
+{
+	g_ops += s->ops;
+	g_fn += s->fn;
+	g_ambiguous += s->dels_ambiguous;
+	g_full += s->add_full;
+	g_dels += s->dels;
+	g_sweeps += s->sweeps;
+}
+
+/* one geometry: fill, churn, drain, union with a random partner, churn, drain */
+static void
+run_config(int b, double fpr, uint64_t cap, int expansion, uint64_t seed, uint64_t churn_max)
+{
+	char		name[96];
+	mstate		s;
+	cf_params	p = t_params(cap, fpr, b, (int) (seed % 3 == 0 ? 500 : seed % 3 == 1 ? 100 : 1000),
+							 expansion);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len);
+	uint8_t    *fresh;
+	cf_stats	st;
+	double		load_full = 0;
+	uint32_t	f0;
+
+	if (!buf)
+	{
+		CHECKF(0, "cannot create b=%d fpr=%g cap=%llu", b, fpr, (unsigned long long) cap);
+		return;
+	}
+	f0 = buf[4];
+	snprintf(name, sizeof(name), "b=%d f=%u cap=%llu exp=%d", b, f0, (unsigned long long) cap, expansion);
+	memset(&s, 0, sizeof(s));
+	s.name = name;
+	s.rng = seed;
+	model_init(&s.m);
+	fresh = malloc(len);
+	memcpy(fresh, buf, len);
+	if (!ms_open(&s, buf, len))
+	{
+		free(fresh);
+		ms_free(&s);
+		return;
+	}
+
+	/* 1. fill: to the first CF_FULL and past it, or to 17x the capacity */
+	if (expansion == 0)
+	{
+		ms_fill_fixed(&s);
+		cf_get_stats(&s.f, &st);
+		load_full = st.load_factor;
+		CHECKF(s.add_full > 0, "%s: never full", name);
+	}
+	else
+	{
+		ms_fill_growing(&s, 17 * cap + 8);
+		cf_get_stats(&s.f, &st);
+		load_full = st.load_factor;
+		CHECKF(st.items >= 16 * cap, "%s: only %llu items (no growth?)", name,
+			   (unsigned long long) st.items);
+	}
+	ms_sweep(&s, "after fill");
+
+	/* 2. churn at high load */
+	ms_churn(&s, t_iters(s.m.total * 2 < churn_max ? s.m.total * 2 + 2000 : churn_max, 500), 40);
+	ms_sweep(&s, "after churn");
+
+	/* 3. drain: a single-sub-filter filter is then byte-identical to a new one */
+	ms_drain(&s);
+	if (s.m.total == 0 && s.f.nstages == 1)
+		CHECKF(s.f.len == len && memcmp(s.f.buf, fresh, len) == 0, "%s: drained filter is not the new filter", name);
+	cf_get_stats(&s.f, &st);
+	if (s.f.nstages == 1)
+		CHECKF(st.items == 0, "%s: %llu items after draining", name, (unsigned long long) st.items);
+
+	/* 4. union with a random compatible partner */
+	{
+		mstate		t;
+		char		tname[200];
+		uint64_t	caps[] = {1, 7, cap, 2 * cap + 3, cap / 3 + 1};
+		int			exps[] = {0, 1, 2, 4};
+		cf_params	q = t_params(caps[rnd_below(&s.rng, 5)], fpr, b, (int) rnd_below(&s.rng, 600),
+								 exps[rnd_below(&s.rng, 4)]);
+		size_t		tlen,
+					ucap,
+					used;
+		uint8_t    *tbuf = t_create(&q, &tlen),
+				   *out;
+		uint64_t	i,
+					n;
+		char		err[CF_ERRLEN] = "";
+		cf_filter	r;
+
+		/* refill A a little: about its capacity */
+		for (i = 0; i < cap + 3 && !BAILED(); i++)
+			ms_add(&s, splitmix64(&s.rng));
+		snprintf(tname, sizeof(tname), "%s, partner cap=%llu exp=%d", name,
+				 (unsigned long long) q.capacity, q.expansion);
+		memset(&t, 0, sizeof(t));
+		t.name = tname;
+		t.rng = seed ^ 0xABCDEF;
+		model_init(&t.m);
+		if (!tbuf || !ms_open(&t, tbuf, tlen))
+		{
+			model_free(&t.m);
+			goto done;
+		}
+		n = rnd_below(&t.rng, q.capacity + q.capacity / 4 + 3);
+		for (i = 0; i < n && !BAILED(); i++)
+		{
+			uint64_t	h = rnd_below(&t.rng, 5) == 0 && s.m.n ? s.m.keys[rnd_below(&t.rng, s.m.n)]
+				: splitmix64(&t.rng);
+
+			ms_add(&t, h);
+		}
+		ms_sweep(&t, "partner filled");
+
+		ucap = cf_union_size(&s.f, &t.f, err, sizeof(err));
+		CHECKF(ucap > 0, "%s: cf_union_size: %s", tname, err);
+		if (ucap > 0)
+		{
+			out = malloc(ucap);
+			used = cf_union(&s.f, &t.f, out, ucap, &r, err, sizeof(err));
+			if (used == 0)
+			{
+				CHECKF(s.f.nstages + t.f.nstages > CF_MAX_STAGES, "%s: cf_union: %s", tname, err);
+				free(out);
+			}
+			else
+			{
+				uint8_t    *old = s.f.buf;
+
+				g_unions++;
+				CHECK(used <= ucap && r.buf == out && r.len == used);
+				/* A becomes the union, its model the sum */
+				s.f = r;
+				s.buf = out;
+				free(old);
+				model_merge(&s.m, &t.m);
+				ms_sweep(&s, "after union");
+				ms_churn(&s, t_iters(churn_max / 4 + 500, 200), 45);
+				ms_sweep(&s, "after churn on the union");
+				ms_drain(&s);
+			}
+		}
+		ms_totals(&t);
+		ms_free(&t);
+	}
+done:
+	if (getenv("CF_TEST_VERBOSE"))
+		t_note("%-28s load %.3f  ops %llu  full %llu  dels %llu  ambiguous %llu  sub-filters %u",
+			   name, load_full, (unsigned long long) s.ops, (unsigned long long) s.add_full,
+			   (unsigned long long) s.dels, (unsigned long long) s.dels_ambiguous, s.f.nstages);
+	ms_totals(&s);
+	ms_free(&s);
+	free(fresh);
+}
+
+static const double model_fprs[] = {0.3, 0.1, 0.01, 0.001, 1e-4, 1e-6, -32.0 /* width 32 */ };
+
+static void
+run_caps(const uint64_t *caps, int ncaps, uint64_t churn_max, const char *label)
+{
+	int			bs[] = {2, 4, 8};
+	int			exps[] = {0, 2};
+	int			bi,
+				fi,
+				ci,
+				ei;
+	uint64_t	seed = 1000;
+	double		t0 = t_now();
+	int			nf = (int) (sizeof(model_fprs) / sizeof(model_fprs[0]));
+
+	g_ops = g_fn = g_ambiguous = g_full = g_dels = g_sweeps = g_unions = 0;
+	for (ci = 0; ci < ncaps; ci++)
+		for (bi = 0; bi < 3; bi++)
+			for (fi = 0; fi < nf; fi++)
+				for (ei = 0; ei < 2 && !BAILED(); ei++)
+				{
+					double		fpr = model_fprs[fi] < 0 ? t_fpr_for_width(32, bs[bi]) : model_fprs[fi];
+
+					/* reduced workloads (valgrind) keep every width class but fewer */
+					if (t_scale < 0.5 && (fi == 1 || fi == 3 || fi == 4))
+						continue;
+					/* the large, growing configs: a subset of widths, for time */
+					if (caps[ci] > 10000 && exps[ei] > 0 && (fi == 1 || fi == 3 || fi == 4))
+						continue;
+					seed++;
+					run_config(bs[bi], fpr, caps[ci], exps[ei], seed * UINT64_C(0x9E3779B97F4A7C15), churn_max);
+				}
+	t_note("%s: %llu ops, %llu sweeps, %llu unions, %llu failed adds (full), %llu deletes, "
+		   "%llu ambiguous deletes skipped, %llu false negatives (%.1f s)",
+		   label, (unsigned long long) g_ops, (unsigned long long) g_sweeps,
+		   (unsigned long long) g_unions, (unsigned long long) g_full, (unsigned long long) g_dels,
+		   (unsigned long long) g_ambiguous, (unsigned long long) g_fn, t_now() - t0);
+	CHECK(g_fn == 0);
+}
+
+void
+test_model_small(void)
+{
+	const uint64_t caps[] = {1, 7, 1000};
+
+	run_caps(caps, 3, 20000, "capacities 1, 7, 1000");
+}
+
+void
+test_model_large(void)
+{
+	const uint64_t caps[] = {12345};
+
+	if (t_scale < 0.5)
+	{
+		const uint64_t small[] = {3000};
+
+		run_caps(small, 1, 5000, "capacity 3000 (reduced)");
+		return;
+	}
+	run_caps(caps, 1, 40000, "capacity 12345");
+}

@@ -1,0 +1,1987 @@
+/*
+ * test_unit.c - unit tests of every public function of cuckoo.h: parameter
+ * checks, semantics, growth, union, statistics, base64 and determinism.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "harness.h"
+#include "ref.h"
+#include "tests.h"
+
+/* ---- helpers ---- */
+
+static int
+open_ok(cf_filter *f, uint8_t *buf, size_t len)
+{
+	char		err[CF_ERRLEN] = "";
+
+	if (!cf_open(f, buf, len, err, sizeof(err)))
+	{
+		CHECKF(0, "cf_open failed: %s", err);
+		return 0;
+	}
+	return 1;
+}
+
+static void
+validate_ok(const uint8_t *buf, size_t len, const char *what)
+{
+	char		err[CF_ERRLEN] = "";
+
+	CHECKF(cf_validate(buf, len, err, sizeof(err)), "cf_validate(%s): %s", what, err);
+}
+
+static uint8_t *
+dup_bytes(const uint8_t *p, size_t n)
+{
+	uint8_t    *q = malloc(n ? n : 1);
+
+	if (!q)
+		abort();
+	memcpy(q, p, n);
+	return q;
+}
+
+/* a hash whose two buckets in stage 0 of r differ (want_same = 0) or coincide */
+static uint64_t
+key_with_buckets(const ref_filter *r, uint64_t *seed, int want_same)
+{
+	for (;;)
+	{
+		uint64_t	h = splitmix64(seed);
+		uint32_t	m = r->st[0].nbuckets;
+		uint32_t	fp = ref_fp(h, r->st[0].fpbits);
+		uint32_t	i1 = ref_i1(h, m);
+
+		if ((ref_alt(i1, fp, m) == i1) == (want_same != 0))
+			return h;
+	}
+}
+
+/* ---- hashing ---- */
+
+void
+test_hash(void)
+{
+	static const struct
+	{
+		const char *s;
+		uint64_t	h;
+	}			golden[] = {
+		{"", UINT64_C(0x7c4eaea8e817f3ef)},
+		{"cuckoo", UINT64_C(0xe009cc4cc6eae931)},
+		{"hello world", UINT64_C(0x0da0cb0dd2a4376c)},
+	};
+	uint64_t	seed = 1;
+	size_t		i;
+	uint8_t		data[512];
+
+	for (i = 0; i < sizeof(golden) / sizeof(golden[0]); i++)
+		CHECKF(cf_hash_bytes(golden[i].s, strlen(golden[i].s)) == golden[i].h,
+			   "cf_hash_bytes(\"%s\") changed: %016llx", golden[i].s,
+			   (unsigned long long) cf_hash_bytes(golden[i].s, strlen(golden[i].s)));
+	CHECK(cf_hash_int64(1) == UINT64_C(0x262b754db3dc1bab));
+	CHECK(cf_hash_int64(-1) == UINT64_C(0x34ca8ea64008350b));
+
+	/* every XXH3 length class, against the library with the documented seed */
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t) splitmix64(&seed);
+	for (i = 0; i <= 300 && !BAILED(); i++)
+		CHECKF(cf_hash_bytes(data, i) == XXH3_64bits_withSeed(data, i, CF_HASH_SEED),
+			   "cf_hash_bytes differs from XXH3(seed) at length %zu", i);
+
+	/* int64 hashes its 8-byte little-endian form */
+	for (i = 0; i < 2000 && !BAILED(); i++)
+	{
+		int64_t		v;
+		uint64_t	u;
+		uint8_t		le[8];
+		int			k;
+
+		u = (i < 8) ? (uint64_t[]) {0, 1, UINT64_MAX, (uint64_t) INT64_MIN,
+			(uint64_t) INT64_MAX, 255, 256, UINT64_C(0x0102030405060708)}[i]
+			: splitmix64(&seed);
+		memcpy(&v, &u, sizeof(v));
+		for (k = 0; k < 8; k++)
+			le[k] = (uint8_t) (u >> (8 * k));
+		CHECKF(cf_hash_int64(v) == cf_hash_bytes(le, 8),
+			   "cf_hash_int64(%lld) != cf_hash_bytes(le8)", (long long) v);
+	}
+	CHECK(cf_hash_int64(0) != cf_hash_int64(1));
+	CHECK(cf_hash_bytes("a", 1) != cf_hash_bytes("b", 1));
+}
+
+/* ---- creation ---- */
+
+void
+test_fpbits_for(void)
+{
+	int			bs[] = {2, 4, 8};
+	int			bi,
+				f;
+	uint64_t	seed = 2;
+	int			i,
+				checked = 0;
+
+	CHECKF(cf_fpbits_for(0.01, 4) == 10, "fpbits(0.01,4) = %d", cf_fpbits_for(0.01, 4));
+	CHECKF(cf_fpbits_for(0.001, 4) == 13, "fpbits(0.001,4) = %d", cf_fpbits_for(0.001, 4));
+	CHECKF(cf_fpbits_for(0.01, 2) == 9, "fpbits(0.01,2) = %d", cf_fpbits_for(0.01, 2));
+	CHECKF(cf_fpbits_for(0.01, 8) == 11, "fpbits(0.01,8) = %d", cf_fpbits_for(0.01, 8));
+	CHECKF(cf_fpbits_for(0.1, 4) == 7, "fpbits(0.1,4) = %d", cf_fpbits_for(0.1, 4));
+	CHECKF(cf_fpbits_for(1e-6, 4) == 23, "fpbits(1e-6,4) = %d", cf_fpbits_for(1e-6, 4));
+
+	/* the edge near 0.5: the smallest widths each bucket size can reach */
+	CHECKF(cf_fpbits_for(0.4999, 2) == 4, "fpbits(0.4999,2) = %d", cf_fpbits_for(0.4999, 2));
+	CHECKF(cf_fpbits_for(0.4999, 4) == 5, "fpbits(0.4999,4) = %d", cf_fpbits_for(0.4999, 4));
+	CHECKF(cf_fpbits_for(0.4999, 8) == 6, "fpbits(0.4999,8) = %d", cf_fpbits_for(0.4999, 8));
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			v = cf_fpbits_for(0.5, bs[bi]);
+
+		/* 0.5 is outside (0, 0.5): "none fits" (0) or the plain formula are both defensible */
+		CHECKF(v == 0 || v == ref_fpbits_for(0.5, bs[bi]),
+			   "fpbits(0.5,%d) = %d", bs[bi], v);
+		if (bi == 0)
+			t_note("cf_fpbits_for(0.5, b) = %d, %d, %d for b = 2, 4, 8", v,
+				   cf_fpbits_for(0.5, 4), cf_fpbits_for(0.5, 8));
+	}
+
+	/* nothing fits */
+	for (bi = 0; bi < 3; bi++)
+	{
+		CHECK(cf_fpbits_for(1e-12, bs[bi]) == 0);
+		CHECK(cf_fpbits_for(0.0, bs[bi]) == 0);
+		CHECK(cf_fpbits_for(-0.1, bs[bi]) == 0);
+		CHECK(cf_fpbits_for(NAN, bs[bi]) == 0);
+		CHECK(cf_fpbits_for(-INFINITY, bs[bi]) == 0);
+	}
+
+	/* every width, from just inside and just outside its range */
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			b = bs[bi];
+		int			lo = ref_fpbits_for(0.4999, b);
+
+		for (f = lo; f <= CF_MAX_FPBITS; f++)
+		{
+			double		top = 2.0 * b / (double) (UINT64_C(1) << f);
+
+			CHECKF(cf_fpbits_for(top * 1.01, b) == f, "b=%d f=%d: fpbits(%g) = %d", b, f,
+				   top * 1.01, cf_fpbits_for(top * 1.01, b));
+			CHECKF(cf_fpbits_for(top * 0.99, b) == (f < CF_MAX_FPBITS ? f + 1 : 0),
+				   "b=%d f=%d: fpbits(%g) = %d", b, f, top * 0.99, cf_fpbits_for(top * 0.99, b));
+		}
+	}
+
+	/* log-uniform random fprs, away from the exact boundaries */
+	for (i = 0; i < 20000 && !BAILED(); i++)
+	{
+		double		fpr = pow(10.0, -11.0 + 10.7 * (double) (splitmix64(&seed) >> 11) / 9007199254740992.0);
+		int			b = bs[i % 3];
+		double		x = log2(2.0 * b / fpr);
+
+		if (fpr >= 0.5 || fabs(x - round(x)) < 1e-9)
+			continue;
+		checked++;
+		CHECKF(cf_fpbits_for(fpr, b) == ref_fpbits_for(fpr, b), "fpbits(%.17g,%d) = %d, want %d",
+			   fpr, b, cf_fpbits_for(fpr, b), ref_fpbits_for(fpr, b));
+	}
+	CHECK(checked > 15000);
+}
+
+void
+test_nbuckets_for(void)
+{
+	int			bs[] = {2, 4, 8};
+	uint64_t	caps[] = {1, 2, 3, 7, 8, 100, 1000, 12345, 1000000, 100000000, 2000000000};
+	size_t		ci;
+	int			bi;
+
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			b = bs[bi];
+		uint64_t	prev = 0,
+					c;
+
+		for (ci = 0; ci < sizeof(caps) / sizeof(caps[0]); ci++)
+		{
+			uint64_t	n = cf_nbuckets_for(caps[ci], b);
+
+			CHECKF(n >= 1, "nbuckets_for(%llu,%d) = 0", (unsigned long long) caps[ci], b);
+			CHECKF(n * b >= caps[ci], "nbuckets_for(%llu,%d) = %llu: fewer slots than items",
+				   (unsigned long long) caps[ci], b, (unsigned long long) n);
+			/* design load: no better than 100%, not wasteful (>= 50%) */
+			CHECKF((double) caps[ci] >= 0.5 * (double) (n * b) - b,
+				   "nbuckets_for(%llu,%d) = %llu: design load under 50%%",
+				   (unsigned long long) caps[ci], b, (unsigned long long) n);
+			if (caps[ci] == 1000000)
+				t_note("b=%d: capacity 1e6 -> %llu buckets, design load %.4f", b,
+					   (unsigned long long) n, 1e6 / (double) (n * b));
+		}
+		/* monotone */
+		for (c = 1; c <= 20000 && !BAILED(); c++)
+		{
+			uint64_t	n = cf_nbuckets_for(c, b);
+
+			CHECKF(n >= prev, "nbuckets_for not monotone at %llu (b=%d)", (unsigned long long) c, b);
+			CHECKF(n * b >= c, "nbuckets_for(%llu,%d) too small", (unsigned long long) c, b);
+			prev = n;
+		}
+	}
+}
+
+static void
+expect_bad_params(cf_params p, const char *what)
+{
+	char		err[CF_ERRLEN];
+	size_t		n;
+
+	memset(err, 0, sizeof(err));
+	n = cf_create_size(&p, err, sizeof(err));
+	CHECKF(n == 0, "%s: accepted (size %zu)", what, n);
+	CHECKF(n != 0 || err[0] != '\0', "%s: rejected without a message", what);
+	CHECKF(memchr(err, '\0', sizeof(err)) != NULL, "%s: message not terminated", what);
+}
+
+static void
+expect_good_params(cf_params p, const char *what)
+{
+	char		err[CF_ERRLEN] = "";
+	size_t		n = cf_create_size(&p, err, sizeof(err));
+
+	CHECKF(n > 0, "%s: rejected: %s", what, err);
+}
+
+void
+test_create_params(void)
+{
+	cf_params	good = t_params(1000, 0.01, 4, 500, 2);
+	cf_params	p;
+	int			bad_b[] = {-4, 0, 1, 3, 5, 6, 7, 9, 16, 32};
+	size_t		i;
+	char		err[CF_ERRLEN];
+
+	expect_good_params(good, "defaults");
+	p = good; p.capacity = 0; expect_bad_params(p, "capacity 0");
+	p = good; p.fpr = 0.0; expect_bad_params(p, "fpr 0");
+	p = good; p.fpr = -0.01; expect_bad_params(p, "fpr -0.01");
+	p = good; p.fpr = 0.5; expect_bad_params(p, "fpr 0.5");
+	p = good; p.fpr = 0.75; expect_bad_params(p, "fpr 0.75");
+	p = good; p.fpr = 1.0; expect_bad_params(p, "fpr 1");
+	p = good; p.fpr = NAN; expect_bad_params(p, "fpr NaN");
+	p = good; p.fpr = INFINITY; expect_bad_params(p, "fpr inf");
+	p = good; p.fpr = 1e-12; expect_bad_params(p, "fpr 1e-12 (no width fits)");
+	p = good; p.fpr = DBL_MIN; expect_bad_params(p, "fpr DBL_MIN");
+	for (i = 0; i < sizeof(bad_b) / sizeof(bad_b[0]); i++)
+	{
+		char		what[64];
+
+		snprintf(what, sizeof(what), "bucket size %d", bad_b[i]);
+		p = good; p.bucket_size = bad_b[i]; expect_bad_params(p, what);
+	}
+	p = good; p.max_kicks = -1; expect_bad_params(p, "max_kicks -1");
+	p = good; p.max_kicks = CF_MAX_KICKS_LIMIT + 1; expect_bad_params(p, "max_kicks 65536");
+	p = good; p.max_kicks = INT_MAX; expect_bad_params(p, "max_kicks INT_MAX");
+	p = good; p.expansion = -1; expect_bad_params(p, "expansion -1");
+	p = good; p.expansion = CF_MAX_EXPANSION + 1; expect_bad_params(p, "expansion 17");
+	p = good; p.expansion = INT_MIN; expect_bad_params(p, "expansion INT_MIN");
+	p = good; p.capacity = UINT64_MAX; expect_bad_params(p, "capacity UINT64_MAX");
+	p = good; p.capacity = UINT64_C(1) << 32; expect_bad_params(p, "capacity 2^32");
+	p = good; p.capacity = UINT32_MAX; expect_bad_params(p, "capacity 2^32-1 (over 1 GB)");
+	p = good; p.capacity = UINT64_C(1) << 40; expect_bad_params(p, "capacity 2^40");
+	p = t_params(1000000000, 1e-9, 2, 500, 0); expect_bad_params(p, "1e9 items at 32 bits");
+
+	/* boundaries that are valid */
+	p = good; p.max_kicks = 0; expect_good_params(p, "max_kicks 0");
+	p = good; p.max_kicks = CF_MAX_KICKS_LIMIT; expect_good_params(p, "max_kicks 65535");
+	p = good; p.expansion = 0; expect_good_params(p, "expansion 0");
+	p = good; p.expansion = CF_MAX_EXPANSION; expect_good_params(p, "expansion 16");
+	p = good; p.capacity = 1; expect_good_params(p, "capacity 1");
+	p = good; p.fpr = 0.4999; expect_good_params(p, "fpr 0.4999");
+	p = t_params(10, t_fpr_for_width(32, 2), 2, 500, 2); expect_good_params(p, "width 32, b=2");
+	p = t_params(10, t_fpr_for_width(32, 8), 8, 500, 2); expect_good_params(p, "width 32, b=8");
+
+	/* a parameter error message, as users will see it */
+	p = good; p.bucket_size = 3;
+	err[0] = '\0';
+	cf_create_size(&p, err, sizeof(err));
+	t_note("bucket size 3 -> \"%s\"", err);
+	p = good; p.capacity = UINT32_MAX;
+	err[0] = '\0';
+	cf_create_size(&p, err, sizeof(err));
+	t_note("capacity 2^32-1 -> \"%s\"", err);
+
+	/*
+	 * The size is exactly header + one descriptor + the table, and is
+	 * rejected exactly when that would pass CF_MAX_SIZE (or the 32-bit
+	 * fields): sweep capacities across the limit.
+	 */
+	{
+		int			bs[] = {2, 4, 8};
+		double		fprs[] = {0.3, 0.01, 1e-9};
+		int			bi,
+					fi;
+
+		for (bi = 0; bi < 3; bi++)
+			for (fi = 0; fi < 3; fi++)
+			{
+				uint64_t	cap;
+				int			b = bs[bi];
+				int			f = cf_fpbits_for(fprs[fi], b);
+
+				if (f == 0)
+					continue;
+				for (cap = 1; cap < (UINT64_C(1) << 33) && !BAILED(); cap = cap * 9 / 8 + 1)
+				{
+					uint64_t	nb = cf_nbuckets_for(cap, b);
+					uint64_t	want = CF_HEADER_SIZE + CF_STAGE_SIZE + ref_table_bytes(nb, b, f);
+					int			fits = cap <= UINT32_MAX && nb <= UINT32_MAX && want <= CF_MAX_SIZE;
+					size_t		n;
+
+					p = t_params(cap, fprs[fi], b, 500, 2);
+					n = cf_create_size(&p, err, sizeof(err));
+					CHECKF(n == (fits ? want : 0),
+						   "cf_create_size(cap=%llu, b=%d, f=%d) = %zu, want %llu",
+						   (unsigned long long) cap, b, f, n,
+						   (unsigned long long) (fits ? want : 0));
+				}
+			}
+	}
+}
+
+void
+test_create_layout(void)
+{
+	int			bs[] = {2, 4, 8};
+	uint64_t	caps[] = {1, 7, 1000, 12345};
+	int			widths[] = {4, 5, 10, 13, 17, 23, 31, 32};
+	size_t		ci,
+				wi;
+	int			bi;
+
+	for (bi = 0; bi < 3; bi++)
+		for (ci = 0; ci < 4; ci++)
+			for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+			{
+				int			b = bs[bi],
+							f = widths[wi];
+				cf_params	p;
+				size_t		len,
+							k;
+				uint8_t    *buf;
+				uint64_t	nb;
+				cf_filter	cf;
+				int			tables_zero = 1;
+
+				if (f < ref_fpbits_for(0.4999, b))
+					continue;
+				p = t_params(caps[ci], t_fpr_for_width(f, b), b, (int) (ci * 1000 + wi), (int) wi % 17);
+				buf = t_create(&p, &len);
+				if (!buf)
+				{
+					CHECKF(0, "cannot create b=%d f=%d cap=%llu", b, f, (unsigned long long) caps[ci]);
+					continue;
+				}
+				nb = cf_nbuckets_for(caps[ci], b);
+				CHECK(len == CF_HEADER_SIZE + CF_STAGE_SIZE + ref_table_bytes(nb, b, f));
+				CHECK(buf[0] == CF_MAGIC);
+				CHECK(buf[1] == CF_FORMAT_VERSION);
+				CHECK(buf[2] == 0);
+				CHECK(buf[3] == b);
+				CHECKF(buf[4] == f, "header fpbits %d, want %d", buf[4], f);
+				CHECK(buf[5] == 1);
+				CHECK(buf[6] == p.expansion);
+				CHECK(buf[7] == 0);
+				CHECK(ref_rd16(buf + 8) == (uint32_t) p.max_kicks);
+				CHECK(ref_rd16(buf + 10) == 0);
+				CHECK(ref_rd32(buf + 12) == caps[ci]);
+				CHECK(ref_rd32(buf + 16) == nb);
+				CHECK(ref_rd32(buf + 20) == 0);
+				CHECK(buf[24] == f);
+				CHECK(buf[25] == 0 && buf[26] == 0 && buf[27] == 0);
+				for (k = 28; k < len; k++)
+					tables_zero &= buf[k] == 0;
+				CHECKF(tables_zero, "table of a new filter not zeroed (b=%d f=%d)", b, f);
+				validate_ok(buf, len, "new filter");
+				if (open_ok(&cf, buf, len))
+				{
+					CHECK(cf.buf == buf);
+					CHECK(cf.len == len);
+					CHECK(cf.bucket_size == (uint32_t) b);
+					CHECK(cf.fpbits == (uint32_t) f);
+					CHECK(cf.expansion == (uint32_t) p.expansion);
+					CHECK(cf.max_kicks == (uint32_t) p.max_kicks);
+					CHECK(cf.capacity == caps[ci]);
+					CHECK(cf.nstages == 1);
+					CHECK(cf.stages[0].nbuckets == nb);
+					CHECK(cf.stages[0].nitems == 0);
+					CHECK(cf.stages[0].fpbits == (uint32_t) f);
+					CHECK(cf.stages[0].table == buf + 28);
+					CHECK(cf.stages[0].table_bytes == len - 28);
+				}
+				free(buf);
+			}
+}
+
+/* err buffers: messages are truncated to errlen and never written past it */
+void
+test_error_truncation(void)
+{
+	cf_params	p = t_params(1000, 0.01, 3, 500, 2);
+	uint8_t		junk[40];
+	size_t		errlens[] = {0, 1, 2, 8, 20};
+	size_t		i;
+
+	memset(junk, 0x5A, sizeof(junk));
+	for (i = 0; i < sizeof(errlens) / sizeof(errlens[0]); i++)
+	{
+		char		err[64];
+		size_t		el = errlens[i];
+		size_t		k;
+		int			untouched = 1;
+
+		/* cf_create_size */
+		memset(err, 'Z', sizeof(err));
+		CHECK(cf_create_size(&p, err, el) == 0);
+		for (k = el; k < sizeof(err); k++)
+			untouched &= err[k] == 'Z';
+		CHECKF(untouched, "cf_create_size wrote past errlen %zu", el);
+		CHECKF(el == 0 || memchr(err, '\0', el) != NULL, "cf_create_size: not terminated within errlen %zu", el);
+
+		/* cf_validate */
+		memset(err, 'Z', sizeof(err));
+		untouched = 1;
+		CHECK(!cf_validate(junk, sizeof(junk), err, el));
+		for (k = el; k < sizeof(err); k++)
+			untouched &= err[k] == 'Z';
+		CHECKF(untouched, "cf_validate wrote past errlen %zu", el);
+		CHECKF(el == 0 || memchr(err, '\0', el) != NULL, "cf_validate: not terminated within errlen %zu", el);
+
+		/* cf_base64_decode */
+		{
+			uint8_t		dst[8];
+
+			memset(err, 'Z', sizeof(err));
+			untouched = 1;
+			CHECK(cf_base64_decode("Zm*v", 4, dst, err, el) == SIZE_MAX);
+			for (k = el; k < sizeof(err); k++)
+				untouched &= err[k] == 'Z';
+			CHECKF(untouched, "cf_base64_decode wrote past errlen %zu", el);
+			CHECKF(el == 0 || memchr(err, '\0', el) != NULL,
+				   "cf_base64_decode: not terminated within errlen %zu", el);
+		}
+	}
+}
+
+/* ---- add / contains / count / delete ---- */
+
+void
+test_add_contains_count_delete(void)
+{
+	cf_params	p = t_params(1000, 0.01, 4, 500, 0);
+	size_t		len;
+	uint8_t    *fresh = t_create(&p, &len);
+	uint8_t    *buf = dup_bytes(fresh, len);
+	cf_filter	f;
+	ref_filter	r;
+	uint64_t	seed = 3;
+	uint64_t	keys[900];
+	int			i,
+				k,
+				bi;
+	cf_stats	st;
+
+	if (!open_ok(&f, buf, len))
+		goto out;
+	ref_parse(&r, buf, len, 0, NULL);
+
+	/* an empty filter holds nothing */
+	for (i = 0; i < 20000 && !BAILED(); i++)
+	{
+		uint64_t	h = splitmix64(&seed);
+
+		CHECK(!cf_contains(&f, h));
+		CHECK(cf_count(&f, h) == 0);
+	}
+	CHECK(cf_delete(&f, 42) == CF_NOT_FOUND);
+	CHECK(memcmp(buf, fresh, len) == 0);
+
+	/* multiset: add x k times -> count k; delete k times -> gone */
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			b = 2 << bi;
+		cf_params	pb = t_params(1000, 0.01, b, 500, 0);
+		size_t		lb;
+		uint8_t    *fb = t_create(&pb, &lb);
+		uint8_t    *wb = dup_bytes(fb, lb);
+		cf_filter	g;
+		ref_filter	rb;
+
+		if (!open_ok(&g, wb, lb))
+			break;
+		ref_parse(&rb, wb, lb, 0, NULL);
+		for (k = 1; k <= 2 * b && !BAILED(); k++)
+		{
+			uint64_t	x = key_with_buckets(&rb, &seed, 0);
+			int			j;
+
+			for (j = 0; j < k; j++)
+				CHECKF(cf_add(&g, x) == CF_OK, "b=%d: add %d of %d failed", b, j + 1, k);
+			CHECKF(cf_count(&g, x) == (uint32_t) k, "b=%d: count %u after %d adds", b,
+				   cf_count(&g, x), k);
+			CHECK(cf_contains(&g, x));
+			cf_get_stats(&g, &st);
+			CHECK(st.items == (uint64_t) k);
+			for (j = 1; j <= k; j++)
+			{
+				CHECK(cf_delete(&g, x) == CF_OK);
+				CHECKF(cf_count(&g, x) == (uint32_t) (k - j), "b=%d: count %u after %d/%d deletes",
+					   b, cf_count(&g, x), j, k);
+				CHECK(cf_contains(&g, x) == (j < k));
+			}
+			CHECK(cf_delete(&g, x) == CF_NOT_FOUND);
+			CHECKF(memcmp(wb, fb, lb) == 0, "b=%d k=%d: add k, delete k is not the empty filter", b, k);
+		}
+		free(fb);
+		free(wb);
+	}
+
+	/* many distinct keys */
+	for (i = 0; i < 900; i++)
+	{
+		keys[i] = splitmix64(&seed);
+		CHECKF(cf_add(&f, keys[i]) == CF_OK, "add %d failed", i);
+		CHECK(cf_contains(&f, keys[i]));
+	}
+	cf_get_stats(&f, &st);
+	CHECK(st.items == 900);
+	for (i = 0; i < 900; i++)
+	{
+		CHECKF(cf_contains(&f, keys[i]), "key %d lost", i);
+		CHECK(cf_count(&f, keys[i]) >= 1);
+	}
+	for (i = 0; i < 900; i++)
+	{
+		int			j;
+
+		CHECKF(cf_delete(&f, keys[i]) == CF_OK, "delete %d failed", i);
+		/* no false negative for the rest (spot check) */
+		for (j = i + 1; j < 900; j += 37)
+			CHECKF(cf_contains(&f, keys[j]), "key %d lost after deleting %d", j, i);
+	}
+	cf_get_stats(&f, &st);
+	CHECK(st.items == 0);
+	CHECKF(memcmp(buf, fresh, len) == 0, "900 adds then 900 deletes is not the empty filter");
+out:
+	free(fresh);
+	free(buf);
+}
+
+/*
+ * An item has 2b slots in one sub-filter (b when its two buckets coincide):
+ * one more copy is CF_FULL with the buffer unchanged, or a new sub-filter
+ * through cf_insert.
+ */
+void
+test_multiset_bucket_limit(void)
+{
+	uint64_t	seed = 4;
+	int			bi,
+				same;
+
+	for (bi = 0; bi < 3; bi++)
+		for (same = 0; same <= 1; same++)
+		{
+			int			b = 2 << bi;
+			int			room = same ? b : 2 * b;
+			cf_params	p = t_params(8, 0.01, b, 500, 0);
+			size_t		len;
+			uint8_t    *buf = t_create(&p, &len),
+					   *snap;
+			cf_filter	f;
+			ref_filter	r;
+			uint64_t	x;
+			int			k;
+			alloc_ctx	ac = {0, 0};
+			cf_status	rc;
+
+			if (!open_ok(&f, buf, len))
+				break;
+			ref_parse(&r, buf, len, 0, NULL);
+			x = key_with_buckets(&r, &seed, same);
+			for (k = 0; k < room; k++)
+				CHECKF(cf_add(&f, x) == CF_OK, "b=%d same=%d: copy %d refused", b, same, k + 1);
+			CHECKF(cf_count(&f, x) == (uint32_t) room, "b=%d same=%d: count %u, want %d", b, same,
+				   cf_count(&f, x), room);
+			snap = dup_bytes(buf, len);
+			rc = cf_add(&f, x);
+			CHECKF(rc == CF_FULL, "b=%d same=%d: copy %d gave %d, want CF_FULL", b, same, room + 1, rc);
+			CHECK(memcmp(snap, buf, len) == 0);
+			/* cf_insert with expansion 0 cannot grow either */
+			rc = cf_insert(&f, x, t_alloc, &ac);
+			CHECK(rc == CF_FULL);
+			CHECK(ac.calls == 0);
+			CHECK(f.buf == buf);
+			CHECK(memcmp(snap, buf, len) == 0);
+			CHECK(cf_count(&f, x) == (uint32_t) room);
+			free(snap);
+
+			/* the same with expansion 2: a second sub-filter takes it */
+			buf[6] = 2;
+			if (!open_ok(&f, buf, len))
+				break;
+			rc = cf_insert(&f, x, t_alloc, &ac);
+			CHECKF(rc == CF_OK, "b=%d same=%d: cf_insert over the bucket limit gave %d", b, same, rc);
+			if (rc == CF_OK)
+			{
+				CHECK(ac.calls == 1);
+				CHECK(f.nstages == 2);
+				CHECK(f.buf != buf);
+				CHECK(cf_count(&f, x) == (uint32_t) room + 1);
+				validate_ok(f.buf, f.len, "grown for duplicates");
+				if (f.buf != buf)
+					free(f.buf);
+			}
+			free(buf);
+		}
+}
+
+void
+test_delete_absent(void)
+{
+	cf_params	p = t_params(600, 0.1, 4, 500, 0);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len),
+			   *snap;
+	cf_filter	f;
+	uint64_t	seed = 5;
+	int			i,
+				fps = 0,
+				tried = 0;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	for (i = 0; i < 550; i++)
+		CHECK(cf_add(&f, splitmix64(&seed)) == CF_OK);
+	snap = dup_bytes(buf, len);
+	seed = 1000;
+	for (i = 0; i < 20000 && !BAILED(); i++)
+	{
+		uint64_t	h = splitmix64(&seed);
+
+		if (cf_contains(&f, h))
+		{
+			fps++;				/* a false positive: deleting it would be a user error */
+			continue;
+		}
+		tried++;
+		CHECK(cf_delete(&f, h) == CF_NOT_FOUND);
+		CHECK(memcmp(snap, buf, len) == 0);
+	}
+	CHECK(tried > 15000);
+	t_note("fpr 0.1 (width 7), 550/600 items: %d false positives in 20000 absent keys", fps);
+	free(snap);
+	free(buf);
+}
+
+/* CF_FULL (kick-out failure) leaves the buffer byte-identical */
+void
+test_full_unchanged(void)
+{
+	int			bs[] = {2, 4, 8};
+	int			kicks[] = {0, 1, 10, 500};
+	int			bi,
+				ki;
+	uint64_t	seed = 6;
+
+	for (bi = 0; bi < 3; bi++)
+		for (ki = 0; ki < 4; ki++)
+		{
+			int			b = bs[bi];
+			cf_params	p = t_params(200, 0.01, b, kicks[ki], 0);
+			size_t		len;
+			uint8_t    *buf = t_create(&p, &len),
+					   *snap = malloc(len);
+			cf_filter	f;
+			ref_filter	r;
+			model		m;
+			int			fulls = 0,
+						oks = 0,
+						i;
+			cf_stats	st;
+
+			if (!open_ok(&f, buf, len))
+				break;
+			ref_parse(&r, buf, len, 0, NULL);
+			model_init(&m);
+			for (i = 0; i < 4000 && !BAILED(); i++)
+			{
+				uint64_t	h = splitmix64(&seed);
+				cf_status	rc;
+				uint32_t	free1 = 0,
+							free2 = 0,
+							bk,
+							fp,
+							i1,
+							i2;
+
+				fp = ref_fp(h, r.st[0].fpbits);
+				i1 = ref_i1(h, r.st[0].nbuckets);
+				i2 = ref_alt(i1, fp, r.st[0].nbuckets);
+				for (bk = 0; bk < (uint32_t) b; bk++)
+				{
+					free1 += ref_slot(r.buf + r.st[0].table_off, r.st[0].table_bytes,
+									  (uint64_t) i1 * b + bk, r.st[0].fpbits) == 0;
+					free2 += ref_slot(r.buf + r.st[0].table_off, r.st[0].table_bytes,
+									  (uint64_t) i2 * b + bk, r.st[0].fpbits) == 0;
+				}
+				memcpy(snap, buf, len);
+				rc = cf_add(&f, h);
+				if (rc == CF_OK)
+				{
+					oks++;
+					model_add(&m, h);
+					CHECKF(cf_contains(&f, h), "added key not found");
+					if (kicks[ki] == 0)
+					{
+						/* no kicks: exactly one empty slot of i1 or i2 now holds fp */
+						size_t		k,
+									diffs = 0;
+
+						for (k = 0; k < len; k++)
+							diffs += snap[k] != buf[k];
+						CHECKF(free1 + free2 > 0, "max_kicks 0: added with both buckets full");
+						CHECKF(ref_stage_count(&r, 0, h) >= 1, "max_kicks 0: not in bucket i1/i2");
+						CHECKF(diffs <= 4 + 4 + 1, "max_kicks 0: %zu bytes changed", diffs);
+					}
+				}
+				else
+				{
+					CHECKF(rc == CF_FULL, "cf_add returned %d", rc);
+					fulls++;
+					CHECKF(memcmp(snap, buf, len) == 0, "CF_FULL changed the buffer (b=%d kicks=%d)",
+						   b, kicks[ki]);
+					if (kicks[ki] == 0)
+						CHECKF(free1 + free2 == 0, "max_kicks 0: CF_FULL with a free slot in i1/i2");
+				}
+			}
+			/* nothing lost */
+			for (i = 0; i < (int) m.n; i++)
+				CHECKF(cf_contains(&f, m.keys[i]), "b=%d kicks=%d: false negative", b, kicks[ki]);
+			cf_get_stats(&f, &st);
+			CHECK(st.items == m.total);
+			CHECK(fulls > 0);
+			validate_ok(buf, len, "full filter");
+			if (ki == 3)
+				t_note("b=%d max_kicks=500: %d adds accepted of %d tried, load %.3f", b, oks,
+					   oks + fulls, st.load_factor);
+			model_free(&m);
+			free(snap);
+			free(buf);
+		}
+}
+
+/*
+ * The core's lookups agree with FORMAT.md read independently (ref.h): the
+ * fingerprint and bucket formulas, the bit packing, the count.
+ */
+void
+test_format_conformance(void)
+{
+	int			bs[] = {2, 4, 8};
+	int			widths[] = {4, 5, 6, 7, 8, 9, 10, 11, 13, 16, 17, 23, 24, 25, 31, 32};
+	uint64_t	caps[] = {1, 7, 300, 5000};
+	uint64_t	seed = 7;
+	int			bi;
+	size_t		wi,
+				ci;
+
+	for (bi = 0; bi < 3; bi++)
+		for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+			for (ci = 0; ci < 4; ci++)
+			{
+				int			b = bs[bi],
+							fw = widths[wi];
+				cf_params	p;
+				size_t		len;
+				uint8_t    *buf;
+				cf_filter	f;
+				ref_filter	r;
+				uint64_t	nslots,
+							n,
+							i;
+				model		m;
+
+				if (fw < ref_fpbits_for(0.4999, b) || BAILED())
+					continue;
+				p = t_params(caps[ci], t_fpr_for_width(fw, b), b, 500, 0);
+				buf = t_create(&p, &len);
+				if (!buf || !open_ok(&f, buf, len))
+					continue;
+				ref_parse(&r, buf, len, 0, NULL);
+				nslots = (uint64_t) r.st[0].nbuckets * b;
+				model_init(&m);
+				/* below half load with no kicks needed: each add lands in i1 or i2 */
+				for (n = 0; n < nslots / 2; n++)
+				{
+					uint64_t	h = splitmix64(&seed);
+					uint32_t	before = ref_count(&r, h);
+
+					if (cf_add(&f, h) != CF_OK)
+						break;
+					model_add(&m, h);
+					CHECKF(ref_count(&r, h) == before + 1,
+						   "b=%d f=%d: add did not put fp %u in bucket %u or %u",
+						   b, fw, ref_fp(h, fw), ref_i1(h, r.st[0].nbuckets),
+						   ref_alt(ref_i1(h, r.st[0].nbuckets), ref_fp(h, fw), r.st[0].nbuckets));
+				}
+				/* then fill up with kicks */
+				for (; n < nslots; n++)
+				{
+					uint64_t	h = splitmix64(&seed);
+
+					if (cf_add(&f, h) != CF_OK)
+						break;
+					model_add(&m, h);
+				}
+				CHECK(ref_parse(&r, buf, len, 1, NULL));
+				/* present keys and random keys: same answers as the reference */
+				for (i = 0; i < 4000 && !BAILED(); i++)
+				{
+					uint64_t	h = (i & 1) ? m.keys[rnd_below(&seed, m.n)] : splitmix64(&seed);
+					uint32_t	rc = ref_count(&r, h);
+
+					if (i & 1 && rc == 0)
+						CHECKF(0, "b=%d f=%d: a present key is not where FORMAT.md puts it", b, fw);
+					CHECKF(cf_count(&f, h) == rc, "b=%d f=%d cap=%llu: cf_count %u, FORMAT.md count %u",
+						   b, fw, (unsigned long long) caps[ci], cf_count(&f, h), rc);
+					CHECKF(cf_contains(&f, h) == (rc > 0), "b=%d f=%d: cf_contains disagrees", b, fw);
+				}
+				model_free(&m);
+				free(buf);
+			}
+}
+
+/* ---- growth ---- */
+
+void
+test_grow(void)
+{
+	int			widths[] = {10, 31, 32};
+	size_t		wi;
+	uint64_t	seed = 8;
+
+	for (wi = 0; wi < 3; wi++)
+	{
+		int			fw = widths[wi];
+		cf_params	p = t_params(100, t_fpr_for_width(fw, 4), 4, 500, 3);
+		size_t		len,
+					glen,
+					want;
+		uint8_t    *buf = t_create(&p, &len),
+				   *nbuf,
+				   *old;
+		cf_filter	f;
+		char		err[CF_ERRLEN] = "";
+		uint64_t	keys[90];
+		int			i;
+		cf_stats	st;
+		uint32_t	n0;
+		uint32_t	f1 = fw + 1 > CF_MAX_FPBITS ? CF_MAX_FPBITS : (uint32_t) fw + 1;
+
+		if (!open_ok(&f, buf, len))
+			return;
+		for (i = 0; i < 90; i++)
+		{
+			keys[i] = splitmix64(&seed);
+			CHECK(cf_add(&f, keys[i]) == CF_OK);
+		}
+		n0 = f.stages[0].nbuckets;
+		old = dup_bytes(buf, len);
+		glen = cf_grow_size(&f, err, sizeof(err));
+		want = len + CF_STAGE_SIZE + ref_table_bytes((uint64_t) n0 * 3, 4, f1);
+		CHECKF(glen == want, "f=%d: cf_grow_size %zu, want %zu (%s)", fw, glen, want, err);
+		if (glen != want)
+		{
+			free(buf);
+			free(old);
+			continue;
+		}
+		nbuf = malloc(glen);
+		memset(nbuf, 0xEE, glen);
+		cf_grow(&f, nbuf);
+		CHECK(memcmp(old, buf, len) == 0);	/* the source is not touched */
+		CHECK(f.buf == nbuf);
+		CHECK(f.len == glen);
+		CHECK(f.nstages == 2);
+		CHECK(nbuf[5] == 2);
+		CHECK(memcmp(nbuf, old, 5) == 0 && memcmp(nbuf + 6, old + 6, 16 - 6) == 0);
+		CHECK(memcmp(nbuf + 16, old + 16, 12) == 0);	/* stage 0 descriptor */
+		CHECK(ref_rd32(nbuf + 28) == n0 * 3);
+		CHECK(ref_rd32(nbuf + 32) == 0);
+		CHECKF(nbuf[36] == f1, "f=%d: new sub-filter has %d bits, want %u", fw, nbuf[36], f1);
+		CHECK(nbuf[37] == 0 && nbuf[38] == 0 && nbuf[39] == 0);
+		CHECKF(memcmp(nbuf + 40, old + 28, len - 28) == 0, "stage 0 table not copied verbatim");
+		{
+			size_t		k;
+			int			zero = 1;
+
+			for (k = 40 + (len - 28); k < glen; k++)
+				zero &= nbuf[k] == 0;
+			CHECK(zero);
+		}
+		validate_ok(nbuf, glen, "grown");
+		for (i = 0; i < 90; i++)
+			CHECKF(cf_contains(&f, keys[i]), "key %d lost in growth", i);
+		cf_get_stats(&f, &st);
+		CHECK(st.items == 90);
+		CHECK(st.subfilters == 2);
+		CHECK(st.buckets == (uint64_t) n0 * 4);
+		/* new items go to the newest sub-filter */
+		CHECK(cf_add(&f, splitmix64(&seed)) == CF_OK);
+		CHECK(f.stages[0].nitems == 90 && f.stages[1].nitems == 1);
+		CHECK(ref_rd32(nbuf + 32) == 1);
+		/* deleting an old item still works */
+		CHECK(cf_delete(&f, keys[0]) == CF_OK);
+		validate_ok(nbuf, glen, "grown, after add and delete");
+		free(nbuf);
+		free(old);
+		free(buf);
+	}
+
+	/* expansion 0: cannot grow */
+	{
+		cf_params	p = t_params(100, 0.01, 4, 500, 0);
+		size_t		len;
+		uint8_t    *buf = t_create(&p, &len);
+		cf_filter	f;
+		char		err[CF_ERRLEN] = "";
+
+		if (open_ok(&f, buf, len))
+		{
+			CHECK(cf_grow_size(&f, err, sizeof(err)) == 0);
+			CHECK(err[0] != '\0');
+			t_note("cf_grow_size with expansion 0 -> \"%s\"", err);
+		}
+		free(buf);
+	}
+}
+
+void
+test_insert_growth(void)
+{
+	int			bs[] = {2, 4, 8};
+	int			bi;
+	uint64_t	seed = 9;
+
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			b = bs[bi];
+		cf_params	p = t_params(50, 0.01, b, 500, 2);
+		size_t		len;
+		uint8_t    *buf = t_create(&p, &len);
+		cf_filter	f;
+		alloc_ctx	ac = {0, 0};
+		uint64_t	keys[2000];
+		int			i;
+		uint32_t	s;
+		cf_stats	st;
+
+		if (!open_ok(&f, buf, len))
+			return;
+		for (i = 0; i < 2000 && !BAILED(); i++)
+		{
+			uint8_t    *before = f.buf;
+			cf_status	rc;
+
+			keys[i] = splitmix64(&seed);
+			rc = cf_insert(&f, keys[i], t_alloc, &ac);
+			CHECKF(rc == CF_OK, "b=%d: cf_insert %d gave %d", b, i, rc);
+			if (f.buf != before)
+			{
+				CHECK(f.len == ac.last_size);
+				free(before);
+			}
+			CHECK(cf_contains(&f, keys[i]));
+		}
+		CHECK(ac.calls == f.nstages - 1);
+		cf_get_stats(&f, &st);
+		CHECK(st.items == 2000);
+		CHECKF(st.capacity >= 2000, "b=%d: capacity %llu after 2000 items", b,
+			   (unsigned long long) st.capacity);
+		CHECKF(f.nstages >= 5, "b=%d: 40x growth in %u sub-filters", b, f.nstages);
+		for (s = 1; s < f.nstages; s++)
+		{
+			CHECK(f.stages[s].nbuckets == 2 * f.stages[s - 1].nbuckets);
+			CHECK(f.stages[s].fpbits == f.stages[s - 1].fpbits + 1);
+		}
+		for (i = 0; i < 2000; i++)
+			CHECKF(cf_contains(&f, keys[i]), "b=%d: key %d lost", b, i);
+		validate_ok(f.buf, f.len, "grown by cf_insert");
+		t_note("b=%d: 2000 items from capacity 50 in %u sub-filters, %zu bytes", b, f.nstages, f.len);
+		free(f.buf);
+	}
+}
+
+/*
+ * Expansion 1 keeps sub-filters tiny, so 32 of them fill quickly: then
+ * CF_CANNOT_GROW with nothing changed.  And the 1 GB limit on growth.
+ */
+void
+test_cannot_grow(void)
+{
+	cf_params	p = t_params(1, 0.3, 2, 10, 1);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len),
+			   *snap = NULL;
+	cf_filter	f;
+	alloc_ctx	ac = {0, 0};
+	uint64_t	seed = 10;
+	model		m;
+	int			i;
+	cf_status	rc = CF_OK;
+	char		err[CF_ERRLEN] = "";
+	size_t		k;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	model_init(&m);
+	for (i = 0; i < 100000; i++)
+	{
+		uint64_t	h = splitmix64(&seed);
+		uint8_t    *before = f.buf;
+		size_t		blen = f.len;
+
+		free(snap);
+		snap = dup_bytes(f.buf, f.len);
+		rc = cf_insert(&f, h, t_alloc, &ac);
+		if (rc != CF_OK)
+		{
+			CHECK(f.buf == before && f.len == blen);
+			CHECK(memcmp(snap, f.buf, f.len) == 0);
+			break;
+		}
+		model_add(&m, h);
+		if (f.buf != before)
+			free(before);
+	}
+	CHECKF(rc == CF_CANNOT_GROW, "stopped with %d after %d inserts", rc, i);
+	CHECKF(f.nstages == CF_MAX_STAGES, "stopped at %u sub-filters", f.nstages);
+	for (k = 0; k < m.n; k++)
+		CHECKF(cf_contains(&f, m.keys[k]), "false negative at the stage limit");
+	CHECK(cf_grow_size(&f, err, sizeof(err)) == 0);
+	CHECK(err[0] != '\0');
+	t_note("%llu items in %u sub-filters; then \"%s\"", (unsigned long long) m.total, f.nstages, err);
+	validate_ok(f.buf, f.len, "32 sub-filters");
+	/* fingerprint widths saturate at 32 */
+	CHECK(f.stages[f.nstages - 1].fpbits == CF_MAX_FPBITS);
+	free(snap);
+	free(f.buf);
+	model_free(&m);
+
+	/*
+	 * Size limit: a last sub-filter of 2^24 buckets * 8 slots * 4 bits
+	 * (64 MB) cannot grow 16-fold under 1 GB.  Only the header is read.
+	 */
+	if (t_scale >= 1.0)
+	{
+		uint32_t	nb = UINT32_C(1) << 24;
+		ref_desc	d = {nb, 0, 4};
+		size_t		blen = ref_header_len(1) + (size_t) ref_table_bytes(nb, 8, 4);
+		uint8_t    *big = calloc(blen, 1);
+
+		if (!big)
+			abort();
+		ref_write_header(big, 8, 4, 1, 16, 500, 1000, &d);
+		if (open_ok(&f, big, blen))
+		{
+			err[0] = '\0';
+			CHECKF(cf_grow_size(&f, err, sizeof(err)) == 0, "grew past CF_MAX_SIZE");
+			CHECK(err[0] != '\0');
+			t_note("64 MB filter, expansion 16: \"%s\"", err);
+			/* through cf_insert: it must refuse without allocating */
+			{
+				uint8_t		hdr[28];
+				int			j;
+
+				memcpy(hdr, big, 28);
+				ac.calls = 0;
+				/* fill both buckets of one key so that it cannot be added */
+				for (j = 0; j < 17; j++)
+				{
+					rc = cf_insert(&f, 12345, t_alloc, &ac);
+					if (rc != CF_OK)
+						break;
+				}
+				CHECKF(rc == CF_CANNOT_GROW, "17th copy gave %d", rc);
+				CHECK(ac.calls == 0);
+				CHECK(f.buf == big);
+			}
+		}
+		free(big);
+	}
+}
+
+/* ---- union ---- */
+
+static void
+fill_random(cf_filter *f, model *m, uint64_t *seed, int n, int dup_pct, const model *share)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64_t	h;
+		uint8_t    *before = f->buf;
+		alloc_ctx	ac = {0, 0};
+
+		if (m->n && (int) rnd_below(seed, 100) < dup_pct)
+			h = m->keys[rnd_below(seed, m->n)];
+		else if (share && share->n && rnd_below(seed, 4) == 0)
+			h = share->keys[rnd_below(seed, share->n)];
+		else
+			h = splitmix64(seed);
+		if (cf_insert(f, h, t_alloc, &ac) == CF_OK)
+		{
+			model_add(m, h);
+			if (f->buf != before)
+				free(before);
+		}
+	}
+}
+
+static int
+union_check(cf_filter *a, const model *ma, cf_filter *b, const model *mb, const char *what,
+			uint8_t **outp, cf_filter *res)
+{
+	char		err[CF_ERRLEN] = "";
+	size_t		cap = cf_union_size(a, b, err, sizeof(err)),
+				used;
+	uint8_t    *out,
+			   *ca,
+			   *cb;
+	size_t		i;
+	cf_stats	sa,
+				sb,
+				sr;
+	int			ok = 1;
+
+	CHECKF(cap > 0, "%s: cf_union_size: %s", what, err);
+	if (cap == 0)
+		return 0;
+	ca = dup_bytes(a->buf, a->len);
+	cb = dup_bytes(b->buf, b->len);
+	out = malloc(cap);
+	used = cf_union(a, b, out, cap, res, err, sizeof(err));
+	CHECKF(used > 0 && used <= cap, "%s: cf_union gave %zu of %zu: %s", what, used, cap, err);
+	if (used == 0 || used > cap)
+	{
+		free(out);
+		free(ca);
+		free(cb);
+		return 0;
+	}
+	CHECK(memcmp(ca, a->buf, a->len) == 0);
+	CHECK(memcmp(cb, b->buf, b->len) == 0);
+	CHECK(res->buf == out && res->len == used);
+	validate_ok(out, used, what);
+	cf_get_stats(a, &sa);
+	cf_get_stats(b, &sb);
+	cf_get_stats(res, &sr);
+	CHECKF(sr.items == sa.items + sb.items, "%s: union has %llu items, want %llu", what,
+		   (unsigned long long) sr.items, (unsigned long long) (sa.items + sb.items));
+	CHECK(sr.bucket_size == sa.bucket_size && sr.fingerprint_bits == sa.fingerprint_bits);
+	for (i = 0; i < ma->n; i++)
+		if (!cf_contains(res, ma->keys[i]) || cf_count(res, ma->keys[i]) < ma->cnt[i] + model_get(mb, ma->keys[i]))
+			ok = 0;
+	for (i = 0; i < mb->n; i++)
+		if (!cf_contains(res, mb->keys[i]) || cf_count(res, mb->keys[i]) < mb->cnt[i] + model_get(ma, mb->keys[i]))
+			ok = 0;
+	CHECKF(ok, "%s: union lost items (false negative or low count)", what);
+	free(ca);
+	free(cb);
+	*outp = out;
+	return 1;
+}
+
+void
+test_union(void)
+{
+	uint64_t	seed = 11;
+	int			bs[] = {2, 4, 8};
+	int			bi;
+
+	for (bi = 0; bi < 3; bi++)
+	{
+		int			b = bs[bi];
+		cf_params	pa = t_params(1000, 0.01, b, 500, 2);
+		cf_params	pb = t_params(3000, 0.009, b, 100, 0);		/* same width as 0.01 */
+		cf_params	pc = t_params(20, 0.01, b, 500, 2);		/* grows */
+		size_t		la,
+					lb,
+					lc,
+					le;
+		uint8_t    *ba = t_create(&pa, &la),
+				   *bb = t_create(&pb, &lb),
+				   *bc = t_create(&pc, &lc),
+				   *be = t_create(&pa, &le),
+				   *out;
+		cf_filter	a,
+					fb,
+					c,
+					e,
+					r;
+		model		ma,
+					mb,
+					mc,
+					me;
+		size_t		i;
+
+		CHECK(cf_fpbits_for(0.009, b) == cf_fpbits_for(0.01, b));
+		if (!open_ok(&a, ba, la) || !open_ok(&fb, bb, lb) || !open_ok(&c, bc, lc) || !open_ok(&e, be, le))
+			return;
+		model_init(&ma);
+		model_init(&mb);
+		model_init(&mc);
+		model_init(&me);
+		fill_random(&a, &ma, &seed, 700, 10, NULL);
+		fill_random(&fb, &mb, &seed, 2000, 10, &ma);
+		fill_random(&c, &mc, &seed, 600, 10, &ma);
+		CHECK(c.nstages > 2);
+
+		if (union_check(&a, &ma, &fb, &mb, "a+b", &out, &r))
+		{
+			/*
+			 * The union is a working filter: delete the items of a (those
+			 * that match in one sub-filter only: deleting a value that also
+			 * falsely matches another sub-filter may remove someone else's
+			 * fingerprint, which no multi-stage filter can avoid), and all
+			 * of b remains.
+			 */
+			ref_filter	rr;
+			size_t		deleted = 0,
+						a_only = 0;
+
+			CHECK(ref_parse(&rr, r.buf, r.len, 0, NULL));
+			for (i = 0; i < ma.n; i++)
+			{
+				uint32_t	k;
+
+				if (model_get(&mb, ma.keys[i]))
+					continue;
+				a_only++;
+				if (ref_match_stages(&rr, ma.keys[i]) != 1)
+					continue;
+				for (k = 0; k < ma.cnt[i]; k++)
+					CHECKF(cf_delete(&r, ma.keys[i]) == CF_OK, "delete from union failed");
+				deleted++;
+			}
+			CHECKF(deleted >= a_only * 9 / 10 && a_only > 100, "b=%d: only %zu of %zu deletable",
+				   b, deleted, a_only);
+			for (i = 0; i < mb.n; i++)
+				CHECKF(cf_contains(&r, mb.keys[i]), "a+b minus a lost an item of b");
+			validate_ok(r.buf, r.len, "a+b minus a");
+			free(out);
+		}
+		if (union_check(&fb, &mb, &a, &ma, "b+a", &out, &r))
+			free(out);
+		if (union_check(&a, &ma, &a, &ma, "a+a", &out, &r))
+			free(out);
+		if (union_check(&a, &ma, &c, &mc, "a+grown", &out, &r))
+			free(out);
+		if (union_check(&c, &mc, &a, &ma, "grown+a", &out, &r))
+			free(out);
+		if (union_check(&c, &mc, &c, &mc, "grown+grown", &out, &r))
+			free(out);
+		if (union_check(&a, &ma, &e, &me, "a+empty", &out, &r))
+		{
+			/* still a working filter: one more item goes in */
+			uint64_t	h = splitmix64(&seed);
+
+			CHECK(cf_insert(&r, h, t_alloc, NULL) == CF_OK);
+			CHECK(cf_contains(&r, h));
+			if (r.buf != out)
+				free(r.buf);
+			free(out);
+		}
+		if (union_check(&e, &me, &e, &me, "empty+empty", &out, &r))
+			free(out);
+		model_free(&ma);
+		model_free(&mb);
+		model_free(&mc);
+		model_free(&me);
+		free(a.buf);
+		free(fb.buf);
+		free(c.buf);
+		free(e.buf);
+	}
+}
+
+void
+test_union_incompatible(void)
+{
+	struct
+	{
+		cf_params	a,
+					b;
+		const char *what;
+	}			cases[] = {
+		{{1000, 0.01, 4, 500, 2}, {1000, 0.01, 2, 500, 2}, "bucket size 4 vs 2"},
+		{{1000, 0.01, 4, 500, 2}, {1000, 0.01, 8, 500, 2}, "bucket size 4 vs 8"},
+		{{1000, 0.01, 4, 500, 2}, {1000, 0.001, 4, 500, 2}, "fpr 0.01 vs 0.001"},
+		{{1000, 0.01, 4, 500, 2}, {1000, 0.004, 4, 500, 2}, "width 10 vs 11"},
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		size_t		la,
+					lb;
+		uint8_t    *ba = t_create(&cases[i].a, &la),
+				   *bb = t_create(&cases[i].b, &lb);
+		cf_filter	a,
+					b;
+		char		err[CF_ERRLEN] = "";
+
+		if (open_ok(&a, ba, la) && open_ok(&b, bb, lb))
+		{
+			CHECKF(cf_union_size(&a, &b, err, sizeof(err)) == 0, "%s: union allowed", cases[i].what);
+			CHECKF(err[0] != '\0', "%s: no message", cases[i].what);
+			if (i == 0 || i == 2)
+				t_note("%s -> \"%s\"", cases[i].what, err);
+		}
+		free(ba);
+		free(bb);
+	}
+}
+
+/* two filters of 20 sub-filters each: the union fits 32 or says why not */
+void
+test_union_stage_limit(void)
+{
+	cf_params	p = t_params(1, 0.3, 2, 10, 1);
+	size_t		la,
+				lb;
+	uint8_t    *ba = t_create(&p, &la),
+			   *bb = t_create(&p, &lb);
+	cf_filter	a,
+				b,
+				r;
+	model		ma,
+				mb;
+	uint64_t	seed = 12;
+	char		err[CF_ERRLEN] = "";
+	size_t		cap;
+
+	if (!open_ok(&a, ba, la) || !open_ok(&b, bb, lb))
+		return;
+	model_init(&ma);
+	model_init(&mb);
+	while (a.nstages < 20)
+		fill_random(&a, &ma, &seed, 1, 0, NULL);
+	while (b.nstages < 20)
+		fill_random(&b, &mb, &seed, 1, 0, NULL);
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	if (cap == 0)
+	{
+		CHECK(err[0] != '\0');
+		t_note("union of 20 + 20 sub-filters: refused by cf_union_size: \"%s\"", err);
+	}
+	else
+	{
+		uint8_t    *out = malloc(cap);
+		size_t		used = cf_union(&a, &b, out, cap, &r, err, sizeof(err));
+
+		if (used == 0)
+		{
+			CHECK(err[0] != '\0');
+			t_note("union of 20 + 20 sub-filters: refused by cf_union: \"%s\"", err);
+		}
+		else
+		{
+			size_t		i;
+
+			CHECK(used <= cap);
+			CHECK(r.nstages <= CF_MAX_STAGES);
+			validate_ok(out, used, "union of 20+20");
+			for (i = 0; i < ma.n; i++)
+				CHECK(cf_contains(&r, ma.keys[i]));
+			for (i = 0; i < mb.n; i++)
+				CHECK(cf_contains(&r, mb.keys[i]));
+			t_note("union of 20 + 20 sub-filters: %u sub-filters", r.nstages);
+		}
+		free(out);
+	}
+	model_free(&ma);
+	model_free(&mb);
+	free(a.buf);
+	free(b.buf);
+}
+
+/* ---- statistics ---- */
+
+static double
+fpr_bound(const cf_filter *f)
+{
+	double		s = 0;
+	uint32_t	i;
+
+	for (i = 0; i < f->nstages; i++)
+		s += 2.0 * f->bucket_size / (double) ((UINT64_C(1) << f->stages[i].fpbits) - 1);
+	return s;
+}
+
+void
+test_stats(void)
+{
+	cf_params	p = t_params(1000, 0.01, 4, 500, 2);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len);
+	cf_filter	f;
+	cf_stats	s;
+	uint64_t	seed = 13;
+	int			i;
+	uint64_t	cap0;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	cf_get_stats(&f, &s);
+	CHECKF(s.capacity >= 1000, "capacity %llu", (unsigned long long) s.capacity);
+	CHECK(s.capacity <= f.stages[0].nbuckets * 4ull);
+	CHECK(s.items == 0);
+	CHECK(s.buckets == f.stages[0].nbuckets);
+	CHECK(s.bucket_size == 4);
+	CHECK(s.fingerprint_bits == 10);
+	CHECK(s.load_factor == 0.0);
+	CHECK(s.fpr >= 0.0 && s.fpr <= 0.01);
+	CHECK(s.bytes == len);
+	CHECK(s.subfilters == 1);
+	t_note("empty: capacity %llu, buckets %llu, bytes %llu, fpr %g", (unsigned long long) s.capacity,
+		   (unsigned long long) s.buckets, (unsigned long long) s.bytes, s.fpr);
+	cap0 = s.capacity;
+
+	for (i = 0; i < 1000; i++)
+		CHECK(cf_add(&f, splitmix64(&seed)) == CF_OK);
+	cf_get_stats(&f, &s);
+	CHECK(s.items == 1000);
+	CHECK(fabs(s.load_factor - 1000.0 / (double) (s.buckets * 4)) < 1e-9);
+	CHECKF(s.fpr > 0 && s.fpr <= fpr_bound(&f) * 1.001, "fpr %g, bound %g", s.fpr, fpr_bound(&f));
+	CHECKF(s.fpr <= 0.0101, "expected fpr at capacity %g > target 0.01", s.fpr);
+	t_note("at capacity: load %.4f, expected fpr %g (target 0.01)", s.load_factor, s.fpr);
+
+	/* grow */
+	{
+		alloc_ctx	ac = {0, 0};
+
+		while (f.nstages < 3)
+		{
+			uint8_t    *before = f.buf;
+
+			CHECK(cf_insert(&f, splitmix64(&seed), t_alloc, &ac) == CF_OK);
+			if (f.buf != before)
+				free(before);
+		}
+	}
+	cf_get_stats(&f, &s);
+	CHECK(s.subfilters == 3);
+	CHECK(s.buckets == (uint64_t) f.stages[0].nbuckets + f.stages[1].nbuckets + f.stages[2].nbuckets);
+	CHECK(s.bytes == f.len);
+	CHECK(s.fingerprint_bits == 10);
+	CHECK(s.items == (uint64_t) f.stages[0].nitems + f.stages[1].nitems + f.stages[2].nitems);
+	CHECKF((double) s.capacity >= (double) cap0 * 6.9 && s.capacity <= s.buckets * 4, "capacity %llu after 2 growths of %llu",
+		   (unsigned long long) s.capacity, (unsigned long long) cap0);
+	CHECK(fabs(s.load_factor - (double) s.items / (double) (s.buckets * 4)) < 1e-9);
+	CHECKF(s.fpr > 0 && s.fpr <= fpr_bound(&f) * 1.001, "fpr %g, bound %g", s.fpr, fpr_bound(&f));
+	CHECKF(s.fpr < 0.02, "grown: expected fpr %g not below twice the target", s.fpr);
+	free(f.buf);
+}
+
+/* ---- base64 ---- */
+
+static void
+b64_roundtrip(const uint8_t *src, size_t n)
+{
+	size_t		el = cf_base64_len(n);
+	char	   *txt = malloc(el + 1);
+	uint8_t    *back;
+	size_t		dl,
+				got;
+	char		err[CF_ERRLEN] = "";
+
+	CHECKF(el == (n + 2) / 3 * 4, "cf_base64_len(%zu) = %zu", n, el);
+	memset(txt, '#', el + 1);
+	cf_base64_encode(src, n, txt);
+	CHECKF(txt[el] == '\0' && strlen(txt) == el, "encode(%zu bytes): bad terminator", n);
+	dl = cf_base64_decoded_len(txt, el);
+	if (n == 0 && dl == SIZE_MAX)
+	{
+		/* an empty text may be refused outright: no filter is empty */
+		free(txt);
+		return;
+	}
+	CHECKF(dl == n, "decoded_len(encode(%zu bytes)) = %zu", n, dl);
+	if (dl != n)
+	{
+		free(txt);
+		return;
+	}
+	back = malloc(n ? n : 1);
+	got = cf_base64_decode(txt, el, back, err, sizeof(err));
+	CHECKF(got == n && memcmp(back, src, n) == 0, "round trip of %zu bytes: %zu (%s)", n, got, err);
+	free(back);
+	free(txt);
+}
+
+void
+test_base64_vectors(void)
+{
+	static const char *const rfc[][2] = {
+		{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"}, {"foob", "Zm9vYg=="},
+		{"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+	};
+	const uint8_t hi[] = {0xFB, 0xFF, 0xBF, 0x00, 0x3E, 0x3F};
+	char		txt[64];
+	uint8_t		data[300];
+	uint64_t	seed = 14;
+	size_t		i;
+
+	for (i = 0; i < sizeof(rfc) / sizeof(rfc[0]); i++)
+	{
+		uint8_t		dst[16];
+		char		err[CF_ERRLEN] = "";
+		size_t		n = strlen(rfc[i][0]);
+
+		cf_base64_encode((const uint8_t *) rfc[i][0], n, txt);
+		CHECKF(strcmp(txt, rfc[i][1]) == 0, "encode(\"%s\") = \"%s\"", rfc[i][0], txt);
+		if (n == 0)
+			continue;			/* decoding "" is checked in test_base64_reject */
+		CHECK(cf_base64_decoded_len(rfc[i][1], strlen(rfc[i][1])) == n);
+		CHECK(cf_base64_decode(rfc[i][1], strlen(rfc[i][1]), dst, err, sizeof(err)) == n);
+		CHECK(memcmp(dst, rfc[i][0], n) == 0);
+	}
+	/* the standard alphabet with + and / (not the URL-safe one) */
+	cf_base64_encode(hi, 6, txt);
+	CHECKF(strcmp(txt, "+/+/AD4/") == 0, "encode(fb ff bf 00 3e 3f) = \"%s\"", txt);
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t) splitmix64(&seed);
+	for (i = 0; i <= sizeof(data) && !BAILED(); i++)
+		b64_roundtrip(data, i);
+	/* all byte values */
+	for (i = 0; i < 256; i++)
+		data[i] = (uint8_t) i;
+	b64_roundtrip(data, 256);
+}
+
+/* a text is rejected by decoded_len (SIZE_MAX) or by decode (SIZE_MAX + message) */
+static int
+b64_rejects(const char *s, size_t len, char *msg, size_t msglen)
+{
+	size_t		dl = cf_base64_decoded_len(s, len);
+	uint8_t    *dst;
+	size_t		got;
+	char		err[CF_ERRLEN] = "";
+
+	if (dl == SIZE_MAX)
+	{
+		snprintf(msg, msglen, "(length rejected by cf_base64_decoded_len)");
+		return 1;
+	}
+	CHECKF(dl <= len, "decoded_len %zu for %zu chars", dl, len);
+	if (dl > len)
+		return 0;
+	dst = malloc(dl ? dl : 1);	/* exactly what decoded_len promised */
+	got = cf_base64_decode(s, len, dst, err, sizeof(err));
+	free(dst);
+	if (got == SIZE_MAX)
+	{
+		CHECKF(err[0] != '\0', "decode rejected without a message");
+		snprintf(msg, msglen, "%s", err);
+		return 1;
+	}
+	CHECKF(got <= dl, "decode wrote %zu bytes, decoded_len said %zu", got, dl);
+	return 0;
+}
+
+void
+test_base64_reject(void)
+{
+	static const struct
+	{
+		const char *s;
+		size_t		len;
+		const char *why;
+	}			bad[] = {
+		{"Z", 1, "length 1"},
+		{"Zg", 2, "length 2, unpadded"},
+		{"Zg=", 3, "length 3"},
+		{"Zm9vY", 5, "length 5"},
+		{"Zm9vYg=", 7, "length 7"},
+		{"Zm9vYmFyZ", 9, "length 9"},
+		{"Z===", 4, "three pad chars"},
+		{"====", 4, "only padding"},
+		{"Zg==Zg==", 8, "padding in the middle"},
+		{"Zm9=Zm9v", 8, "padding in the middle (one)"},
+		{"Zg=a", 4, "data after padding"},
+		{"=Zm9", 4, "leading padding"},
+		{"Zm9v====", 8, "a whole quad of padding"},
+		{"Zm9v-_8=", 8, "URL-safe alphabet"},
+		{"Zm9v*mFy", 8, "bad char *"},
+		{"Zm9v.mFy", 8, "bad char ."},
+		{"Zm9v\x80mFy", 8, "byte 0x80"},
+		{"Zm9v\xffmFy", 8, "byte 0xff"},
+		{"Zm9v\0mFy", 8, "embedded NUL"},
+		{"Zm9vYmE\n", 8, "trailing newline"},
+		{"Zm9v\nYmE", 8, "embedded newline"},
+		{" Zm9vYmE", 8, "leading space"},
+		{"Zm9v YmE", 8, "embedded space"},
+		{"Zm9v\tYmE", 8, "tab"},
+		{"Zm9vYm\r\n", 8, "CRLF"},
+		{"Zm9vYmE=\n   ", 12, "newline then spaces"},
+		{"Zh==", 4, "non-zero pad bits (1 byte)"},
+		{"Zm9=", 4, "non-zero pad bits (2 bytes)"},
+		{"Zm9vYh==", 8, "non-zero pad bits after a quad"},
+	};
+	size_t		i;
+	int			shown = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		char		msg[CF_ERRLEN + 64];
+
+		CHECKF(b64_rejects(bad[i].s, bad[i].len, msg, sizeof(msg)), "accepted bad text: %s", bad[i].why);
+		if (msg[0] != '(' && shown < 4)
+		{
+			t_note("%s -> \"%s\"", bad[i].why, msg);
+			shown++;
+		}
+	}
+	/* a decode must not read past len: the NUL-less tail here is bad, the head is good */
+	{
+		char		buf8[8];
+		uint8_t		dst[3];
+		char		err[CF_ERRLEN] = "";
+
+		memcpy(buf8, "Zm9v####", 8);
+		CHECK(cf_base64_decoded_len(buf8, 4) == 3);
+		CHECK(cf_base64_decode(buf8, 4, dst, err, sizeof(err)) == 3);
+		CHECK(memcmp(dst, "foo", 3) == 0);
+	}
+	/* empty text: nothing, or refused (no filter is empty); decode agrees */
+	{
+		size_t		dl = cf_base64_decoded_len("", 0);
+		uint8_t		dst[1];
+		char		err[CF_ERRLEN] = "";
+		size_t		got = cf_base64_decode("", 0, dst, err, sizeof(err));
+
+		CHECKF(dl == 0 || dl == SIZE_MAX, "decoded_len(\"\") = %zu", dl);
+		CHECKF(got == dl, "decode(\"\") = %zu, decoded_len %zu", got, dl);
+		t_note("empty text: %s", dl == 0 ? "0 bytes" : err);
+	}
+}
+
+void
+test_base64_filter_roundtrip(void)
+{
+	cf_params	p = t_params(500, 0.001, 8, 500, 2);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len);
+	cf_filter	f;
+	uint64_t	seed = 15;
+	int			i;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	for (i = 0; i < 2000; i++)
+	{
+		uint8_t    *before = f.buf;
+
+		CHECK(cf_insert(&f, splitmix64(&seed), t_alloc, NULL) == CF_OK);
+		if (f.buf != before)
+			free(before);
+		if (i % 250 == 0)
+		{
+			size_t		el = cf_base64_len(f.len),
+						dl;
+			char	   *txt = malloc(el + 1);
+			uint8_t    *back;
+			char		err[CF_ERRLEN] = "";
+
+			cf_base64_encode(f.buf, f.len, txt);
+			dl = cf_base64_decoded_len(txt, el);
+			CHECK(dl == f.len);
+			back = malloc(dl);
+			CHECK(cf_base64_decode(txt, el, back, err, sizeof(err)) == f.len);
+			CHECK(memcmp(back, f.buf, f.len) == 0);
+			validate_ok(back, dl, "decoded filter");
+			free(back);
+			free(txt);
+		}
+	}
+	free(f.buf);
+}
+
+/* ---- determinism ---- */
+
+static uint8_t *
+build(uint64_t seed, int n, cf_params p, size_t *len, int with_deletes)
+{
+	size_t		l;
+	uint8_t    *buf = t_create(&p, &l);
+	cf_filter	f;
+	model		m;
+	int			i;
+
+	char		err[CF_ERRLEN];
+
+	if (!buf || !cf_open(&f, buf, l, err, sizeof(err)))
+		return NULL;
+	model_init(&m);
+	for (i = 0; i < n; i++)
+	{
+		uint8_t    *before = f.buf;
+		uint64_t	h;
+
+		if (with_deletes && m.n && rnd_below(&seed, 3) == 0)
+		{
+			h = m.keys[rnd_below(&seed, m.n)];
+			if (cf_delete(&f, h) == CF_OK)
+				model_del(&m, h);
+			continue;
+		}
+		h = rnd_below(&seed, 5) == 0 && m.n ? m.keys[rnd_below(&seed, m.n)] : splitmix64(&seed);
+		if (cf_insert(&f, h, t_alloc, NULL) == CF_OK)
+			model_add(&m, h);
+		if (f.buf != before)
+			free(before);
+	}
+	model_free(&m);
+	*len = f.len;
+	return f.buf;
+}
+
+void
+test_determinism(void)
+{
+	struct
+	{
+		cf_params	p;
+		int			n;
+		int			dels;
+	}			cases[] = {
+		{{1000, 0.01, 4, 500, 0}, 1200, 0},	/* fixed, past full: kicks and failures */
+		{{1000, 0.01, 2, 500, 0}, 1200, 1},
+		{{1000, 0.01, 8, 50, 0}, 1200, 1},
+		{{100, 0.001, 4, 500, 2}, 5000, 0},	/* growing */
+		{{100, 1e-6, 2, 500, 3}, 5000, 1},
+		{{7, 0.3, 8, 10, 1}, 500, 1},
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		size_t		l1 = 0,
+					l2 = 0;
+		uint8_t    *a = build(100 + i, cases[i].n, cases[i].p, &l1, cases[i].dels);
+		uint8_t    *b = build(100 + i, cases[i].n, cases[i].p, &l2, cases[i].dels);
+
+		CHECKF(a && b && l1 == l2 && memcmp(a, b, l1) == 0, "case %zu: two identical runs differ", i);
+		/* and unions of identical inputs */
+		if (a && b && l1 == l2)
+		{
+			cf_filter	fa,
+						fb,
+						r1,
+						r2;
+			char		err[CF_ERRLEN] = "";
+			size_t		cap,
+						u1,
+						u2;
+			uint8_t    *o1,
+					   *o2;
+
+			if (cf_open(&fa, a, l1, err, sizeof(err)) && cf_open(&fb, b, l2, err, sizeof(err)) &&
+				(cap = cf_union_size(&fa, &fb, err, sizeof(err))) > 0)
+			{
+				o1 = calloc(cap, 1);
+				o2 = malloc(cap);
+				memset(o2, 0xFF, cap);
+				u1 = cf_union(&fa, &fb, o1, cap, &r1, err, sizeof(err));
+				u2 = cf_union(&fa, &fb, o2, cap, &r2, err, sizeof(err));
+				/* (a union may be refused: 32 + 32 sub-filters that do not fold) */
+				CHECKF(u1 == u2 && (u1 == 0 || memcmp(o1, o2, u1) == 0), "case %zu: unions differ", i);
+				free(o1);
+				free(o2);
+			}
+		}
+		free(a);
+		free(b);
+	}
+}
+
+/* ---- write journal ---- */
+
+typedef struct rec_journal
+{
+	cf_journal	j;				/* first: the core calls save(&j, ...) */
+	const uint8_t *lo,
+			   *hi;				/* the buffer the writes must stay in */
+	size_t		n,
+				cap;
+	uint8_t   **ptr;
+	uint8_t   **saved;
+	size_t	   *len;
+	int			out_of_range;
+} rec_journal;
+
+static void
+rec_save(cf_journal *j, const uint8_t *p, size_t n)
+{
+	rec_journal *r = (rec_journal *) j;
+
+	if (p < r->lo || p + n > r->hi || n == 0)
+		r->out_of_range++;
+	if (r->n == r->cap)
+	{
+		r->cap = r->cap ? 2 * r->cap : 256;
+		r->ptr = realloc(r->ptr, r->cap * sizeof(*r->ptr));
+		r->saved = realloc(r->saved, r->cap * sizeof(*r->saved));
+		r->len = realloc(r->len, r->cap * sizeof(*r->len));
+		if (!r->ptr || !r->saved || !r->len)
+			abort();
+	}
+	r->ptr[r->n] = (uint8_t *) p;
+	r->saved[r->n] = dup_bytes(p, n);
+	r->len[r->n] = n;
+	r->n++;
+}
+
+/* writes the saved bytes back, newest first, and forgets them */
+static void
+rec_undo(rec_journal *r)
+{
+	while (r->n > 0)
+	{
+		r->n--;
+		memcpy(r->ptr[r->n], r->saved[r->n], r->len[r->n]);
+		free(r->saved[r->n]);
+	}
+}
+
+static void
+rec_free(rec_journal *r)
+{
+	rec_undo(r);				/* (frees) */
+	free(r->ptr);
+	free(r->saved);
+	free(r->len);
+}
+
+void
+test_journal(void)
+{
+	int			bs[] = {2, 4, 8};
+	int			widths[] = {5, 8, 13, 16, 32};
+	uint64_t	seed = 16;
+	int			bi;
+	size_t		wi;
+
+	for (bi = 0; bi < 3; bi++)
+		for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+		{
+			int			b = bs[bi];
+			cf_params	p = t_params(300, t_fpr_for_width(widths[wi], b), b, 200, 2);
+			size_t		len;
+			uint8_t    *buf,
+					   *snap;
+			cf_filter	f;
+			rec_journal rj;
+			model		m;
+			int			i,
+						round;
+			uint64_t	fulls = 0;
+
+			if (widths[wi] < ref_fpbits_for(0.4999, b))
+				continue;
+			buf = t_create(&p, &len);
+			if (!open_ok(&f, buf, len))
+				return;
+			model_init(&m);
+			/* full, so that adds kick and fail (undone), deletes make a little room */
+			for (;;)
+			{
+				uint64_t	h = splitmix64(&seed);
+
+				if (cf_add(&f, h) != CF_OK)
+					break;
+				model_add(&m, h);
+			}
+			snap = dup_bytes(buf, len);
+			memset(&rj, 0, sizeof(rj));
+			rj.j.save = rec_save;
+			rj.lo = buf;
+			rj.hi = buf + len;
+			for (round = 0; round < 20 && !BAILED(); round++)
+			{
+				/* a batch of journaled adds and deletes, then undone */
+				cf_set_journal(&f, &rj.j);
+				for (i = 0; i < 40; i++)
+				{
+					uint64_t	h = splitmix64(&seed);
+
+					if (i % 3 == 2 && m.n)	/* distinct present keys within a round */
+						CHECK(cf_delete(&f, m.keys[(size_t) (round * 40 + i) % m.n]) == CF_OK);
+					else if (cf_add(&f, h) == CF_FULL)
+						fulls++;
+				}
+				CHECKF(rj.out_of_range == 0, "b=%d f=%d: journaled a write outside the buffer", b,
+					   widths[wi]);
+				CHECK(rj.n > 0);
+				rec_undo(&rj);
+				CHECKF(memcmp(snap, buf, len) == 0, "b=%d f=%d: undoing the journal does not restore",
+					   b, widths[wi]);
+				/* without a journal nothing is recorded */
+				cf_set_journal(&f, NULL);
+				if (!open_ok(&f, buf, len))	/* re-read nitems after the undo */
+					break;
+				CHECK(cf_add(&f, splitmix64(&seed)) != CF_OK || rj.n == 0);
+				memcpy(buf, snap, len);
+				if (!open_ok(&f, buf, len))
+					break;
+			}
+			CHECK(fulls > 0);
+			/* growth: the old buffer is restored by its journal, the new one is whole */
+			{
+				uint8_t    *old = buf;
+				int			grown = 0;
+
+				cf_set_journal(&f, &rj.j);
+				for (i = 0; i < 2000 && !grown; i++)
+				{
+					uint64_t	h = splitmix64(&seed);
+
+					CHECK(cf_insert(&f, h, t_alloc, NULL) == CF_OK);
+					if (f.buf != old)
+					{
+						grown = 1;
+						CHECK(cf_contains(&f, h));
+						validate_ok(f.buf, f.len, "grown under a journal");
+					}
+				}
+				CHECK(grown);
+				rec_undo(&rj);
+				CHECKF(memcmp(snap, old, len) == 0, "b=%d f=%d: journal does not restore the old buffer",
+					   b, widths[wi]);
+				if (f.buf != old)
+					free(f.buf);
+			}
+			rec_free(&rj);
+			model_free(&m);
+			free(snap);
+			free(buf);
+		}
+}

@@ -1,0 +1,48 @@
+/*
+ * tests.h - the test functions of the core suite, by file.
+ */
+#ifndef CF_TESTS_H
+#define CF_TESTS_H
+
+/* test_unit.c */
+void		test_hash(void);
+void		test_fpbits_for(void);
+void		test_nbuckets_for(void);
+void		test_create_params(void);
+void		test_create_layout(void);
+void		test_error_truncation(void);
+void		test_add_contains_count_delete(void);
+void		test_multiset_bucket_limit(void);
+void		test_delete_absent(void);
+void		test_full_unchanged(void);
+void		test_format_conformance(void);
+void		test_grow(void);
+void		test_insert_growth(void);
+void		test_cannot_grow(void);
+void		test_union(void);
+void		test_union_incompatible(void);
+void		test_union_stage_limit(void);
+void		test_stats(void);
+void		test_base64_vectors(void);
+void		test_base64_reject(void);
+void		test_base64_filter_roundtrip(void);
+void		test_determinism(void);
+void		test_journal(void);
+
+/* test_validate.c */
+void		test_validate_truncated(void);
+void		test_validate_byte_corruption(void);
+void		test_validate_crafted(void);
+void		test_validate_table_corruption(void);
+
+/* test_model.c */
+void		test_model_small(void);
+void		test_model_large(void);
+
+/* test_fpr.c */
+void		test_fpr_widths(void);
+void		test_fpr_growth(void);
+void		test_load_factor(void);
+void		test_bits_per_item(void);
+
+#endif							/* CF_TESTS_H */
