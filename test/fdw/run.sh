@@ -531,7 +531,7 @@ test_aggregates() {
 
 # 3. filters travel between nodes unchanged, as text (postgres_fdw, COPY) and binary (COPY)
 test_roundtrip() {
-	local N=$1 agg=0
+	local N=$1 agg=0 msg
 	have_fn cf_agg && agg=1
 	psql_on shard1 <<-EOF || { bad "3. a table of filters on shard1"; return; }
 		CREATE TABLE filters (name text PRIMARY KEY, f cuckoofilter NOT NULL);
@@ -557,10 +557,15 @@ test_roundtrip() {
 	# filters kept on a shard are maintained and merged there
 	local UPD="UPDATE filters_s1 SET f = cf_add(f, 9999999::bigint) WHERE name = 'grown'"
 	local UAGG="SELECT cf_union_agg(f) FROM filters_s1 WHERE name IN ('p0', 'merged')"
+	# a join of two foreign tables on the same server, the filter in the join clause
+	local JOINQ="SELECT i.key FROM items_p0 i JOIN filters_s1 fl ON cf_contains(fl.f, i.key) WHERE fl.name = 'coord'"
 	kv coord <<-EOF
 		SELECT 'upd_shipped', fdw_shipped($(Q "$UPD"), 'UPDATE public\.filters SET f = public\.cf_add\(f, ');
 		$UPD;
 		SELECT 'upd_done', cf_contains(f, 9999999::bigint) FROM filters_s1 WHERE name = 'grown';
+		SELECT 'join_shipped', fdw_shipped($(Q "$JOINQ"), 'JOIN public\.filters .*cf_contains\(');
+		SELECT 'join_fetched', fdw_fetched($(Q "$JOINQ"));
+		SELECT 'join_result', count(*) FROM ($JOINQ) s;
 		$( ((agg)) && echo "SELECT 'uagg_shipped', fdw_shipped($(Q "$UAGG"), 'SELECT public\.cf_union_agg\(f\)');
 		SELECT 'uagg_items', (cf_info(u)).items = (SELECT sum((cf_info(f)).items) FROM filters_fdw WHERE name IN ('p0', 'merged'))
 		FROM ($UAGG) s(u);" )
@@ -569,6 +574,9 @@ test_roundtrip() {
 	EOF
 	check "3. UPDATE ... SET f = cf_add(f, v) on a foreign table is a direct Foreign Update run on the shard ($(r upd_shipped)), and it took ($(r upd_done))" \
 		eq "$(r upd_shipped) $(r upd_done)" "1/1 t"
+	msg="3. a join of two foreign tables on one server with cf_contains(fl.f, i.key) as join clause runs there ($(r join_shipped)): $(r join_fetched) rows fetched"
+	if [ "$(r join_shipped)" = 1/1 ] && all "$(r join_fetched) == $(r join_result)" "$(r join_fetched) < 5000"; then
+		ok "$msg"; else bad "$msg"; plan coord "$JOINQ"; fi
 	if ((agg)); then
 		check "3. cf_union_agg over a foreign table is pushed whole ($(r uagg_shipped)), items add up ($(r uagg_items))" \
 			eq "$(r uagg_shipped) $(r uagg_items)" "1/1 t"
