@@ -284,7 +284,7 @@ have_fn() { [ "$(val coord "SELECT count(*) FROM pg_proc WHERE proname = '$1'")"
 # the test
 # ======================================================================
 run_tests() {
-	local N=$N_ROWS r q s
+	local N=$N_ROWS
 	setup_servers || die "CREATE EXTENSION cuckoo / postgres_fdw and the foreign servers"
 	ok "cuckoo on the coordinator and both shards; servers with extensions 'cuckoo', fetch_size 10000"
 	setup_fdw items || die "hash-partitioned table items with $NPART postgres_fdw partitions"
