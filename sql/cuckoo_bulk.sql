@@ -76,4 +76,42 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
-DROP TABLE cf_bulk, cf_vals;
+-- the per-call cache never mistakes one stored filter for another: each
+-- row holds a different filter, stored inline compressed (fresh, mostly
+-- zeros), out of line (STORAGE external) or inline with a short header
+-- (tiny), and the probe switches filters on every row
+CREATE TABLE cf_inline (id integer, f cuckoofilter);
+CREATE TABLE cf_ext (id integer, f cuckoofilter);
+ALTER TABLE cf_ext ALTER COLUMN f SET STORAGE EXTERNAL;
+CREATE TABLE cf_tiny (id integer, f cuckoofilter);
+INSERT INTO cf_inline SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
+INSERT INTO cf_ext SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
+INSERT INTO cf_tiny SELECT id, cf_add(cf_create(1, 0.0001), id) FROM generate_series(1, 20) id;
+SELECT (SELECT bool_and(pg_column_size(f) < 2000) FROM cf_inline) AS inline_compressed,
+       (SELECT bool_and(pg_column_size(f) > 20000) FROM cf_ext) AS out_of_line,
+       (SELECT bool_and(pg_column_size(f) < 127) FROM cf_tiny) AS short_header;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT 'inline' AS storage, count(*) FILTER (WHERE f @> v AND id = v) AS hits,
+       count(*) FILTER (WHERE NOT f @> v AND id = v) AS misses,
+       count(*) FILTER (WHERE f @> v AND id <> v) < 3 AS few_others
+  FROM generate_series(1, 20) v, cf_inline
+UNION ALL
+SELECT 'external', count(*) FILTER (WHERE f @> v AND id = v),
+       count(*) FILTER (WHERE NOT f @> v AND id = v),
+       count(*) FILTER (WHERE f @> v AND id <> v) < 3
+  FROM generate_series(1, 20) v, cf_ext
+UNION ALL
+SELECT 'tiny', count(*) FILTER (WHERE f @> v AND id = v),
+       count(*) FILTER (WHERE NOT f @> v AND id = v),
+       count(*) FILTER (WHERE f @> v AND id <> v) < 3
+  FROM generate_series(1, 20) v, cf_tiny;
+-- every (filter, value) pair answered as by a fresh lookup of that filter
+SELECT count(*) AS disagreements
+  FROM generate_series(1, 20) v, cf_inline i JOIN cf_ext e USING (id)
+ WHERE (i.f @> v) IS DISTINCT FROM (e.f::text::cuckoofilter @> v)
+    OR (e.f @> v) IS DISTINCT FROM (i.f::text::cuckoofilter @> v);
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+
+DROP TABLE cf_bulk, cf_vals, cf_inline, cf_ext, cf_tiny;
