@@ -4,8 +4,6 @@
  */
 #include "postgres.h"
 
-#include <ctype.h>
-
 #include "access/detoast.h"
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
