@@ -170,6 +170,15 @@ CREATE TEMP TABLE agg_union AS SELECT cf_union_agg(f) AS f FROM agg_parts;
 SELECT (cf_info(f)).items,
 	   (SELECT count(*) FROM generate_series(1, 20000) v WHERE NOT cf_contains(f, v)) AS misses
 FROM agg_union;
+-- the parts cannot fold into one table (their tables are full), so the
+-- union stacks them as sub-filters whose false-positive rates add up;
+-- building each part at fpr / parts keeps the union within the target
+SELECT (cf_info(f)).subfilters, (cf_info(f)).fpr > 0.01 AS naive_fpr_above_target
+FROM agg_union;
+SELECT (cf_info(u)).subfilters, (cf_info(u)).fpr <= 0.01 AS fpr_within_target,
+	   (SELECT count(*) FROM generate_series(1, 20000) v WHERE NOT cf_contains(u, v)) AS misses
+FROM (SELECT cf_union_agg(f) AS u
+	  FROM (SELECT cf_agg(g, 0.01 / 10) AS f FROM generate_series(1, 20000) g GROUP BY g % 10) p) s;
 -- NULL filters are skipped; no filters gives NULL; one filter is itself
 SELECT cf_union_agg(f) IS NULL AS empty FROM agg_parts WHERE false;
 SELECT cf_union_agg(NULL::cuckoofilter) IS NULL AS only_nulls;

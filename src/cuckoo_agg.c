@@ -612,9 +612,17 @@ cfagg_alloc(size_t size, void *ctx)
 }
 
 /*
- * Inserts hashes h[0 .. n) into a filter of the given capacity.  With
- * allow_growth false, stops at the first hash that does not fit and
+ * Inserts the sorted hashes h[0 .. n) into a filter of the given capacity.
+ * With allow_growth false, stops at the first hash that does not fit and
  * returns NULL; otherwise the filter grows as needed and nothing is lost.
+ *
+ * Sorted hashes come in runs of one primary bucket each (FORMAT.md:
+ * i1 = ((h >> 32) * m) >> 32, monotonic in h).  The first pass inserts the
+ * first bucket_size hashes of every run: each lands in its own primary
+ * bucket, front to back, without a cache miss or a kick.  The second pass
+ * inserts the rest, which need their alternate buckets.  This order is a
+ * function of the set alone, like the sort, and measured about 10-30% faster
+ * than one sorted pass on 10M values (random order is slower still).
  */
 static struct varlena *
 cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_growth)
@@ -622,6 +630,7 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 	cf_params	p;
 	cf_filter	f;
 	struct varlena *v;
+	uint64		m;
 
 	p.capacity = capacity;
 	p.fpr = fpr;
@@ -630,36 +639,52 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 	p.expansion = CF_DEFAULT_EXPANSION;
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
+	m = f.stages[0].nbuckets;
 
-	for (uint32 i = 0; i < n; i++)
+	for (int pass = 0; pass < 2; pass++)
 	{
-		if ((i & (CFAGG_CHUNK - 1)) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (cf_add(&f, h[i]) == CF_OK)
-			continue;
-		if (!allow_growth)
-		{
-			pfree(v);
-			return NULL;
-		}
-		else
-		{
-			uint8	   *oldbuf = f.buf;
-			char		err[CF_ERRLEN];
+		uint64		cur = PG_UINT64_MAX;
+		uint32		run = 0;
 
-			if (cf_insert(&f, h[i], cfagg_alloc, NULL) != CF_OK)
+		for (uint32 i = 0; i < n; i++)
+		{
+			uint64		b = ((h[i] >> 32) * m) >> 32;
+
+			if ((i & (CFAGG_CHUNK - 1)) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (b != cur)
 			{
-				if (cf_grow_size(&f, err, sizeof(err)) != 0)
-					strlcpy(err, "growth limit reached", sizeof(err));
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("cf_agg cannot build a filter of %u distinct values", n),
-						 errdetail("%s", cfagg_sentence(err))));
+				cur = b;
+				run = 0;
 			}
-			if (f.buf != oldbuf)
+			if ((++run <= (uint32) p.bucket_size) != (pass == 0))
+				continue;
+			if (cf_add(&f, h[i]) == CF_OK)
+				continue;
+			if (!allow_growth)
 			{
 				pfree(v);
-				v = (struct varlena *) (f.buf - VARHDRSZ);
+				return NULL;
+			}
+			else
+			{
+				uint8	   *oldbuf = f.buf;
+				char		err[CF_ERRLEN];
+
+				if (cf_insert(&f, h[i], cfagg_alloc, NULL) != CF_OK)
+				{
+					if (cf_grow_size(&f, err, sizeof(err)) != 0)
+						strlcpy(err, "growth limit reached", sizeof(err));
+					ereport(ERROR,
+							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+							 errmsg("cf_agg cannot build a filter of %u distinct values", n),
+							 errdetail("%s", cfagg_sentence(err))));
+				}
+				if (f.buf != oldbuf)
+				{
+					pfree(v);
+					v = (struct varlena *) (f.buf - VARHDRSZ);
+				}
 			}
 		}
 	}
