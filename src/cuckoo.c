@@ -116,6 +116,9 @@ store_window(uint8_t *t, size_t tbytes, size_t off, uint64_t v)
 		t[off + k] = (uint8_t) (v >> (8 * k));
 }
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
 static void
 set_err(char *err, size_t errlen, const char *fmt,...)
 {
