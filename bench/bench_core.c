@@ -51,6 +51,7 @@ static const double width_targets[] = {0.005, 0.003, 0.0015, 0.00075, 0.0004, 0.
 #define NWIDTHS ((int) (sizeof(width_targets) / sizeof(width_targets[0])))
 #define WIDTH_N 1000000
 #define SCAN_MAX 13000000		/* capacities checked one by one for space */
+#define HEADROOM_MAX 1000000	/* largest capacity filled past capacity */
 
 static int	reps = 3;
 static int	nsizes = NSIZES;
@@ -111,6 +112,9 @@ typedef struct result
 	uint64_t	fneg;			/* present keys reported absent: must be 0 */
 	int			fpbits;			/* cuckoo only */
 	double		load;			/* cuckoo only */
+	uint64_t	buckets;		/* cuckoo only */
+	uint64_t	bytes;			/* cuckoo only */
+	double		max_load;		/* cuckoo only: load at the first CF_FULL */
 } result;
 
 static double
@@ -227,6 +231,25 @@ bloom_probe(pair *x, const uint64_t *keys, uint64_t n, uint64_t *hits)
 	return t;
 }
 
+/*
+ * Headroom of a filter holding keys 0 .. n-1: keeps inserting fresh keys
+ * until the first CF_FULL and returns the load then; 0 (not measured) above
+ * HEADROOM_MAX, where near full every insert walks hundreds of kicks.
+ */
+static double
+headroom(cf_filter *f, uint64_t n)
+{
+	cf_stats	st;
+
+	if (n > HEADROOM_MAX)
+		return 0;
+	for (uint64_t i = n;; i++)
+		if (cf_add(f, cf_hash_int64((int64_t) key_at(i))) != CF_OK)
+			break;
+	cf_get_stats(f, &st);
+	return st.load_factor;
+}
+
 static void
 run_pair(uint64_t n, double fpr, result *c, result *b)
 {
@@ -261,7 +284,10 @@ run_pair(uint64_t n, double fpr, result *c, result *b)
 	c->bits = (double) st.bytes * 8 / n;
 	c->fpbits = st.fingerprint_bits;
 	c->load = st.load_factor;
+	c->buckets = st.buckets;
+	c->bytes = st.bytes;
 	b->bits = (double) x.b.bits / n;
+	c->max_load = c->full ? 0 : headroom(&x.f, n);
 	pair_close(&x);
 }
 
@@ -336,15 +362,8 @@ run_space(uint64_t cap, double fpr, space_row *s)
 	s->bits = (double) st.bytes * 8 / cap;
 	s->load = st.load_factor;
 
-	/* headroom: keep inserting fresh keys until the first CF_FULL */
 	if (s->failed == 0)
-	{
-		for (uint64_t i = cap;; i++)
-			if (cf_add(&f, cf_hash_int64((int64_t) key_at(i))) != CF_OK)
-				break;
-		cf_get_stats(&f, &st);
-		s->max_load = st.load_factor;
-	}
+		s->max_load = headroom(&f, cap);
 	free(buf);
 }
 
@@ -400,7 +419,6 @@ main(int argc, char **argv)
 	space_row	sp[NTARGETS][NSPACE];
 	double		wr_bits[NWIDTHS];
 	double		wr_ratio[NWIDTHS];
-	uint64_t	scan_over[NTARGETS];
 	uint64_t	scan_last[NTARGETS];
 	double		t0 = now();
 
@@ -525,17 +543,41 @@ main(int argc, char **argv)
 		{
 			space_row  *s = &sp[e][k];
 
-			run_space(space_caps[k], targets[e], s);
+			int			m = -1;
+
+			/* a capacity the main table filled is not filled again */
+			for (int z = 0; z < nsizes; z++)
+				if (sizes[z] == space_caps[k])
+					m = z;
+			if (m >= 0)
+			{
+				result	   *c = &cr[e][m];
+
+				s->cap = space_caps[k];
+				s->fpr = targets[e];
+				s->fpbits = c->fpbits;
+				s->buckets = c->buckets;
+				s->bytes = c->bytes;
+				s->bits = c->bits;
+				s->load = c->load;
+				s->failed = c->full;
+				s->first_fail = 0;	/* not recorded by the main table */
+				s->max_load = c->max_load;
+			}
+			else
+				run_space(space_caps[k], targets[e], s);
 			printf("%5.2f%% %10llu | %2d %9llu %10llu | %9.3f %6.3f %4s | %5.3f %6llu ",
 				   targets[e] * 100, (unsigned long long) s->cap, s->fpbits,
 				   (unsigned long long) s->buckets, (unsigned long long) s->bytes,
 				   s->bits, space_bound(targets[e]),
 				   s->bits <= space_bound(targets[e]) ? "yes" : "NO",
 				   s->load, (unsigned long long) s->failed);
-			if (s->failed)
+			if (s->failed && s->first_fail)
 				printf("first failure at %.1f%% of capacity\n", 100.0 * s->first_fail / s->cap);
-			else
+			else if (s->max_load > 0)
 				printf("%8.4f\n", s->max_load);
+			else
+				printf("%8s\n", "-");
 		}
 
 	/*
@@ -572,7 +614,6 @@ main(int argc, char **argv)
 				worst_cap = c;
 			}
 		}
-		scan_over[e] = over;
 		scan_last[e] = last_over;
 		printf("%5.2f%% | %6.3f | %5llu, all <= %-8llu | %+.3f at %llu\n",
 			   targets[e] * 100, bound, (unsigned long long) over,
