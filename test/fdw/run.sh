@@ -490,6 +490,7 @@ test_aggregates() {
 		SELECT 'mergedk_miss', count(*) FROM items WHERE NOT cf_contains((SELECT f FROM mergedk), key);
 		SELECT 'mergedk_fp', count(*) FROM generate_series(1, $PROBES) g WHERE cf_contains((SELECT f FROM mergedk), g * 10 + 5);
 		SELECT 'merged_subfilters', (cf_info(f)).subfilters FROM merged;
+		SELECT 'merged_efpr', (cf_info(f)).fpr FROM merged;
 		SELECT 'merged_info', i::text FROM merged, cf_info(f) i;
 		SELECT 'single_info', i::text FROM single, cf_info(f) i;
 		SELECT 'miss_shipped', fdw_shipped('SELECT key FROM items WHERE NOT cf_contains((SELECT f FROM merged), key)', 'cf_contains');
@@ -522,11 +523,16 @@ test_aggregates() {
 	echo "  cf_agg_partitions():     $(r mergedk_info)"
 	local fm=$(r merged_fp) fs=$(r single_fp) fk=$(r mergedk_fp) P=$PROBES
 	pct() { awk -v a="$1" -v b="$P" 'BEGIN { if (a ~ /^[0-9]+$/) printf "%.2f%%", 100 * a / b; else print a }'; }
-	check "2. false positives on $P absent keys: merged $fm ($(pct "$fm")), single-node $fs ($(pct "$fs")): merged <= 2x single + 0.1%$(
-		all "$fm > 2 * $fs + 0.001 * $P" && echo "; cf_union_agg kept the $NPART per-partition filters as $(r merged_subfilters) sub-filters, whose rates add up")" \
-		all "$fm <= 2 * $fs + 0.001 * $P"
-	check "2. cf_agg_partitions(items, key, 0.01): cf_agg(key, 0.01 / $NPART) per partition, merged: $(r mergedk_miss) keys missing, $fk false positives ($(pct "$fk")): <= 2x single + 0.1%" \
+	local ef=$(r merged_efpr)
+	check "2. per-shard filters merged answer like a single-node one: cf_agg_partitions(items, key, 0.01) (cf_agg(key, 0.01 / $NPART) per partition): $(r mergedk_miss) keys missing, $fk false positives on $P absent keys ($(pct "$fk")), single-node cf_agg(key, 0.01) $fs ($(pct "$fs")): <= 2x single + 0.1%" \
 		all "$(r mergedk_miss) == 0" "$fk <= 2 * $fs + 0.001 * $P"
+	# the same merge at the single-node rate: the parts' tables are full and of
+	# different sizes, so cf_union cannot fold them; the union keeps each as a
+	# sub-filter and their rates add up.  Check that cf_info says so honestly.
+	all "$fm > 2 * $fs + 0.001 * $P" &&
+		echo "  NOTE: four cf_agg(key, 0.01) merged without dividing the rate: $fm false positives ($(pct "$fm")), $(awk -v a="$fm" -v b="$fs" 'BEGIN { if (b > 0) printf "%.1f", a / b }')x the single-node filter: build the parts at fpr / parts"
+	check "2. four cf_agg(key, 0.01) merged: $(r merged_subfilters) sub-filters, measured false-positive rate $(pct "$fm") matches cf_info's expected $(awk -v e="$ef" 'BEGIN { printf "%.2f%%", 100 * e }' 2>/dev/null) (within 25% + 0.1%)" \
+		all "$fm <= 1.25 * $ef * $P + 0.001 * $P" "$fm >= 0.75 * $ef * $P - 0.001 * $P"
 }
 
 # 3. filters travel between nodes unchanged, as text (postgres_fdw, COPY) and binary (COPY)
