@@ -41,6 +41,7 @@ static const test_entry tests[] = {
 	T("unit", test_base64_filter_roundtrip),
 	T("unit", test_determinism),
 	T("unit", test_journal),
+	T("unit", test_duplicate_growth),
 	/* adversarial validator */
 	T("validate", test_validate_truncated),
 	T("validate", test_validate_byte_corruption),

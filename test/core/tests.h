@@ -28,6 +28,7 @@ void		test_base64_reject(void);
 void		test_base64_filter_roundtrip(void);
 void		test_determinism(void);
 void		test_journal(void);
+void		test_duplicate_growth(void);
 
 /* test_validate.c */
 void		test_validate_truncated(void);
