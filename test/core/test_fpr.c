@@ -195,6 +195,39 @@ test_load_factor(void)
 				   (unsigned long long) cap, (unsigned long long) n);
 			free(buf);
 		}
+
+	/* the smallest widths of b=2: few fingerprints, so fewer alternate buckets */
+	t_note("b=2, smallest widths (fpr 0.3 -> 4 bits, 0.2 -> 5 bits), 3 seeds each:");
+	{
+		double		fprs[] = {0.3, 0.2};
+		uint64_t	cap = t_scale < 0.5 ? 20000 : 200000;
+		int			fi,
+					trial;
+
+		for (fi = 0; fi < 2; fi++)
+			for (trial = 0; trial < 3; trial++)
+			{
+				cf_params	p = t_params(cap, fprs[fi], 2, 500, 0);
+				size_t		len;
+				uint8_t    *buf = t_create(&p, &len);
+				cf_filter	f;
+				char		err[CF_ERRLEN];
+				uint64_t	n = 0;
+				cf_stats	st;
+
+				if (!buf || !cf_open(&f, buf, len, err, sizeof(err)))
+					return;
+				while (cf_add(&f, splitmix64(&seed)) == CF_OK)
+					n++;
+				cf_get_stats(&f, &st);
+				t_note("  b=2 f=%u capacity %llu: first CF_FULL at %llu items, load %.4f (%.3f x capacity)",
+					   f.fpbits, (unsigned long long) cap, (unsigned long long) n, st.load_factor,
+					   (double) n / (double) cap);
+				KNOWN_BUG(n >= cap, "b=2 f=%u capacity %llu: full after only %llu items (%.3f x capacity)",
+						  f.fpbits, (unsigned long long) cap, (unsigned long long) n, (double) n / (double) cap);
+				free(buf);
+			}
+	}
 }
 
 void

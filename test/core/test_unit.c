@@ -719,7 +719,7 @@ test_full_unchanged(void)
 				break;
 			ref_parse(&r, buf, len, 0, NULL);
 			model_init(&m);
-			for (i = 0; i < 4000 && !BAILED(); i++)
+			for (i = 0; i < (int) t_iters(4000, 1000) && !BAILED(); i++)
 			{
 				uint64_t	h = splitmix64(&seed);
 				cf_status	rc;
