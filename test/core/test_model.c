@@ -120,7 +120,10 @@ ms_sweep(mstate *s, const char *when)
 	size_t		i;
 	char		err[CF_ERRLEN] = "";
 
+	ref_filter	r;
+
 	s->sweeps++;
+	CHECKF(ref_parse(&r, s->f.buf, s->f.len, 0, NULL), "%s: FORMAT.md rejects the filter (%s)", s->name, when);
 	for (i = 0; i < s->m.n && !BAILED(); i++)
 	{
 		uint64_t	h = s->m.keys[i];
@@ -129,6 +132,10 @@ ms_sweep(mstate *s, const char *when)
 			ms_fail_fn(s, h, when);
 		else if (cf_count(&s->f, h) < s->m.cnt[i])
 			CHECKF(0, "%s: cf_count %u < model %u (%s)", s->name, cf_count(&s->f, h), s->m.cnt[i], when);
+		/* and a sample read independently from the bytes, per FORMAT.md */
+		if (i % 8 == 0)
+			CHECKF(ref_count(&r, h) == cf_count(&s->f, h), "%s: cf_count %u, FORMAT.md count %u (%s)",
+				   s->name, cf_count(&s->f, h), ref_count(&r, h), when);
 	}
 	ms_check_items(s);
 	CHECKF(cf_validate(s->f.buf, s->f.len, err, sizeof(err)), "%s: cf_validate (%s): %s", s->name, when, err);
