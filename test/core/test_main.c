@@ -113,6 +113,7 @@ main(int argc, char **argv)
 	}
 	if (t_known)
 		printf("core: %d checks hit known core bugs (see KNOWN CORE BUG above)\n", t_known);
-	printf("core: %d passed, %d failed (%.1f s cpu)\n", passed, failed, t_now() - t0);
+	printf("core: %.1f s cpu\n", t_now() - t0);
+	printf("core: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
