@@ -2034,3 +2034,92 @@ test_duplicate_growth(void)
 		free(f.buf);
 	}
 }
+
+/*
+ * Union of filters of the same geometry: b's fingerprints are re-inserted
+ * into a's table (with kicks) when they fit, else rolled back and appended.
+ * Both paths keep every item.
+ */
+void
+test_union_fold(void)
+{
+	struct
+	{
+		int			na,
+					nb,
+					kicks;
+	}			cases[] = {
+		{300, 300, 500},		/* fits easily: one sub-filter */
+		{480, 480, 500},		/* ~90% load: folds with kicks */
+		{520, 520, 500},		/* ~98%: may fail and roll back */
+		{520, 520, 0},			/* no kicks: roll back */
+		{0, 600, 500},			/* into an empty one */
+		{600, 0, 500},			/* nothing to fold */
+	};
+	int			bs[] = {2, 4, 8};
+	size_t		ci;
+	int			bi;
+	uint64_t	seed = 17;
+	int			folded = 0,
+				appended = 0;
+
+	for (bi = 0; bi < 3; bi++)
+		for (ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
+		{
+			int			b = bs[bi];
+			/* capacity so that 2 * 520 items are ~98% of the slots */
+			uint64_t	cap = (uint64_t) (1061.0 / 0.98 * (b == 2 ? 0.84 : b == 4 ? 0.94 : 0.97));
+			cf_params	p = t_params(cap, 0.01, b, cases[ci].kicks, 0);
+			size_t		la,
+						lb;
+			uint8_t    *ba = t_create(&p, &la),
+					   *bb = t_create(&p, &lb),
+					   *out;
+			cf_filter	a,
+						fb,
+						r;
+			model		ma,
+						mb;
+			int			i;
+
+			if (!open_ok(&a, ba, la) || !open_ok(&fb, bb, lb))
+				return;
+			model_init(&ma);
+			model_init(&mb);
+			for (i = 0; i < cases[ci].na; i++)
+			{
+				uint64_t	h = splitmix64(&seed);
+
+				if (cf_add(&a, h) == CF_OK)
+					model_add(&ma, h);
+			}
+			for (i = 0; i < cases[ci].nb; i++)
+			{
+				uint64_t	h = splitmix64(&seed);
+
+				if (cf_add(&fb, h) == CF_OK)
+					model_add(&mb, h);
+			}
+			if (union_check(&a, &ma, &fb, &mb, "same geometry", &out, &r))
+			{
+				if (r.nstages == 1)
+					folded++;
+				else
+					appended++;
+				CHECK(r.nstages <= 2);
+				/* a fold that fits must be used: below the design load there is room for it */
+				if ((double) (ma.total + mb.total) <= (double) a.stages[0].nbuckets * b *
+					(b == 2 ? 0.80 : 0.90) && cases[ci].kicks > 0)
+					CHECKF(r.nstages == 1, "b=%d: %llu + %llu items not folded into %u slots", b,
+						   (unsigned long long) ma.total, (unsigned long long) mb.total,
+						   a.stages[0].nbuckets * b);
+				free(out);
+			}
+			model_free(&ma);
+			model_free(&mb);
+			free(ba);
+			free(bb);
+		}
+	t_note("same-geometry unions: %d folded into one sub-filter, %d appended", folded, appended);
+	CHECK(folded > 0 && appended > 0);
+}
