@@ -153,6 +153,10 @@ FROM (SELECT cf_agg(v) AS f FROM agg_par) p, agg_serial s;
 EXPLAIN (COSTS OFF) SELECT grp % 100 AS g, cf_agg(v) FROM agg_par GROUP BY 1;
 CREATE TEMP TABLE agg_par_groups AS
 SELECT grp % 100 AS g, cf_agg(v) AS f FROM agg_par GROUP BY 1;
+-- many tiny groups (6 values each, split between workers): the combine
+-- merges states that still hold their hashes inline
+CREATE TEMP TABLE agg_par_tiny AS
+SELECT grp, cf_agg(v) AS f FROM agg_par GROUP BY grp;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -162,6 +166,10 @@ SELECT count(*) AS groups,
 	   count(*) FILTER (WHERE p.f::text <> s.f::text) AS differ_from_serial
 FROM agg_par_groups p
 JOIN (SELECT grp % 100 AS g, cf_agg(v) AS f FROM agg_par GROUP BY 1) s USING (g);
+SELECT count(*) AS groups,
+	   count(*) FILTER (WHERE p.f::text <> s.f::text) AS differ_from_serial
+FROM agg_par_tiny p
+JOIN (SELECT grp, cf_agg(v) AS f FROM agg_par GROUP BY grp) s USING (grp);
 
 -- cf_union_agg: the union of per-group filters answers for every value
 CREATE TEMP TABLE agg_parts AS
