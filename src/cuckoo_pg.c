@@ -212,7 +212,14 @@ typedef struct CfCallCache
 static CfCallCache *
 cfpg_call_cache(FunctionCallInfo fcinfo)
 {
-	CfCallCache *c = (CfCallCache *) fcinfo->flinfo->fn_extra;
+	CfCallCache *c;
+
+	/* called without an FmgrInfo (DirectFunctionCall): no cache, no types */
+	if (fcinfo->flinfo == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cuckoo filter functions need a call context to find their argument types")));
+	c = (CfCallCache *) fcinfo->flinfo->fn_extra;
 
 	if (c == NULL)
 	{
