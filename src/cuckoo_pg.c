@@ -74,6 +74,18 @@ cfpg_create(const cf_params *p)
 	return v;
 }
 
+/*
+ * Opens any cuckoofilter datum for reading: the newest state of an expanded
+ * filter in place, anything else detoasted (a flat value in place).
+ */
+static void
+cfpg_read_datum(Datum d, cf_filter *f)
+{
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) && cfx_open_current(d, f))
+		return;
+	cfpg_open(f, (struct varlena *) PG_DETOAST_DATUM_PACKED(d));
+}
+
 /* ---------------------------------------------------------------------
  * type I/O
  * ------------------------------------------------------------------- */
@@ -136,11 +148,12 @@ PG_FUNCTION_INFO_V1(cuckoofilter_out);
 Datum
 cuckoofilter_out(PG_FUNCTION_ARGS)
 {
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-	size_t		n = VARSIZE_ANY_EXHDR(v);
-	char	   *out = palloc(cf_base64_len(n) + 1);
+	cf_filter	f;
+	char	   *out;
 
-	cf_base64_encode((const uint8 *) VARDATA_ANY(v), n, out);
+	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
+	out = palloc(cf_base64_len(f.len) + 1);
+	cf_base64_encode(f.buf, f.len, out);
 	PG_RETURN_CSTRING(out);
 }
 
@@ -169,11 +182,12 @@ PG_FUNCTION_INFO_V1(cuckoofilter_send);
 Datum
 cuckoofilter_send(PG_FUNCTION_ARGS)
 {
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	cf_filter	f;
 	StringInfoData buf;
 
+	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
 	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, VARDATA_ANY(v), (int) VARSIZE_ANY_EXHDR(v));
+	pq_sendbytes(&buf, (const char *) f.buf, (int) f.len);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -460,8 +474,6 @@ PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
 cuckoo_union(PG_FUNCTION_ARGS)
 {
-	struct varlena *va = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-	struct varlena *vb = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1));
 	cf_filter	a,
 				b,
 				r;
@@ -470,8 +482,8 @@ cuckoo_union(PG_FUNCTION_ARGS)
 				len;
 	struct varlena *v;
 
-	cfpg_open(&a, va);
-	cfpg_open(&b, vb);
+	cfpg_read_datum(PG_GETARG_DATUM(0), &a);
+	cfpg_read_datum(PG_GETARG_DATUM(1), &b);
 	cap = cf_union_size(&a, &b, err, sizeof(err));
 	if (cap == 0)
 		ereport(ERROR,
@@ -494,7 +506,6 @@ PG_FUNCTION_INFO_V1(cuckoo_info);
 Datum
 cuckoo_info(PG_FUNCTION_ARGS)
 {
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
 	cf_filter	f;
 	cf_stats	s;
 	TupleDesc	tupdesc;
@@ -504,7 +515,7 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	tupdesc = BlessTupleDesc(tupdesc);
-	cfpg_open(&f, v);
+	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
 	cf_get_stats(&f, &s);
 	values[0] = Int64GetDatum((int64) s.capacity);
 	values[1] = Int64GetDatum((int64) s.items);
