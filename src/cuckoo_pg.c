@@ -457,16 +457,22 @@ PG_FUNCTION_INFO_V1(cuckoo_delete);
 Datum
 cuckoo_delete(PG_FUNCTION_ARGS)
 {
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
-	uint64		h = cf_hash_datum(hi, PG_GETARG_DATUM(1));
-	const cf_filter *rf = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	Datum		d = PG_GETARG_DATUM(0);
+	uint64		h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
+								  PG_GETARG_DATUM(1));
 
-	/* an absent value leaves a flat filter as it is: return it uncopied */
-	if (!cf_contains(rf, h) &&
-		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	PG_RETURN_DATUM(cfx_modify(PG_GETARG_DATUM(0), false, NULL, h, true));
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+	{
+		/* a flat filter: detoast it once; if the value is absent, keep it */
+		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+		cf_filter	f;
+
+		cfpg_open(&f, v);
+		if (!cf_contains(&f, h))
+			PG_RETURN_DATUM(d);
+		d = PointerGetDatum(v);
+	}
+	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, true));
 }
 
 /* cf_union(a, b): a filter holding the items of both */
