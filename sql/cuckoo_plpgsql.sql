@@ -113,6 +113,28 @@ SELECT (SELECT count(*) FROM generate_series(1, 1000) i WHERE NOT cf_contains(f,
 SELECT cf_contains(f, 1) AS a, cf_contains(cf_add(f, 2000), 2000) AS b, cf_contains(f, 2000) AS c
   FROM (SELECT cf_range(10) AS f) s;
 
+-- output, send, cf_info and cf_union read a variable's newest state in place;
+-- they must see exactly what a flat copy holds
+DO $$
+DECLARE
+	f cuckoofilter := cf_create(100);
+	flat cuckoofilter;
+BEGIN
+	FOR i IN 1..60 LOOP
+		f := cf_add(f, i);
+	END LOOP;
+	flat := f::text::cuckoofilter;
+	RAISE NOTICE 'text %, send %, info %, union %, union items %',
+		f::text = flat::text,
+		cuckoofilter_send(f) = cuckoofilter_send(flat),
+		(SELECT row(i.*)::text FROM cf_info(f) i) = (SELECT row(i.*)::text FROM cf_info(flat) i),
+		cf_union(f, flat)::text = cf_union(flat, f)::text,
+		(SELECT items FROM cf_info(cf_union(f, f)));
+	f := cf_delete(f, 60);
+	RAISE NOTICE 'after delete: % items, flat copy still %',
+		(SELECT items FROM cf_info(f)), (SELECT items FROM cf_info(flat));
+END $$;
+
 -- deletes in a loop, each of a value that was added
 DO $$
 DECLARE
