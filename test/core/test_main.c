@@ -36,6 +36,7 @@ static const test_entry tests[] = {
 	T("unit", test_union_incompatible),
 	T("unit", test_union_fold),
 	T("unit", test_union_then_add),
+	T("unit", test_union_errors),
 	T("unit", test_union_stage_limit),
 	T("unit", test_stats),
 	T("unit", test_base64_vectors),

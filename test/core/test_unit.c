@@ -2197,3 +2197,62 @@ test_union_then_add(void)
 		free(bb);
 	}
 }
+
+/* cf_union's own refusals: a short buffer, incompatible inputs, the 1 GB limit */
+void
+test_union_errors(void)
+{
+	cf_params	p4 = t_params(100, 0.01, 4, 500, 2);
+	cf_params	p2 = t_params(100, 0.01, 2, 500, 2);
+	size_t		la,
+				lb,
+				lc,
+				cap;
+	uint8_t    *ba = t_create(&p4, &la),
+			   *bb = t_create(&p4, &lb),
+			   *bc = t_create(&p2, &lc),
+			   *out;
+	cf_filter	a,
+				b,
+				c,
+				r,
+				big;
+	char		err[CF_ERRLEN];
+	uint64_t	seed = 19;
+	int			i;
+
+	if (!open_ok(&a, ba, la) || !open_ok(&b, bb, lb) || !open_ok(&c, bc, lc))
+		return;
+	for (i = 0; i < 50; i++)
+	{
+		cf_add(&a, splitmix64(&seed));
+		cf_add(&b, splitmix64(&seed));
+	}
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	CHECK(cap > 0);
+	out = malloc(cap);
+
+	/* one byte short of the bound */
+	err[0] = '\0';
+	CHECKF(cf_union(&a, &b, out, cap - 1, &r, err, sizeof(err)) == 0, "union into a short buffer");
+	CHECK(err[0] != '\0');
+	t_note("outcap one short -> \"%s\"", err);
+
+	/* incompatible inputs straight to cf_union */
+	err[0] = '\0';
+	CHECK(cf_union(&a, &c, out, cap, &r, err, sizeof(err)) == 0);
+	CHECK(err[0] != '\0');
+
+	/* the 1 GB limit (only the lengths are read: two views claiming 600 MB each) */
+	big = a;
+	big.len = (size_t) 600 << 20;
+	err[0] = '\0';
+	CHECKF(cf_union_size(&big, &big, err, sizeof(err)) == 0, "a 1.2 GB union allowed");
+	CHECK(err[0] != '\0');
+	t_note("600 MB + 600 MB -> \"%s\"", err);
+
+	free(out);
+	free(ba);
+	free(bb);
+	free(bc);
+}

@@ -23,6 +23,7 @@ void		test_union(void);
 void		test_union_incompatible(void);
 void		test_union_fold(void);
 void		test_union_then_add(void);
+void		test_union_errors(void);
 void		test_union_stage_limit(void);
 void		test_stats(void);
 void		test_base64_vectors(void);
