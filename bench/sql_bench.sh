@@ -161,7 +161,8 @@ echo "load avg:  $(loadavg) at start"
 echo "server:    $(psqlq -c 'SELECT version()' | cut -d, -f1)"
 echo "settings:  shared_buffers=2GB work_mem=256MB jit=off max_parallel_workers_per_gather=0 fsync=off autovacuum=off"
 echo "extension: git $rev, $dirty uncommitted file(s) in src/ Makefile sql script$([ "${SKIP_BUILD:-0}" = 1 ] && echo ', SKIP_BUILD: as installed'), cuckoo.so md5 $(md5sum "$so" | cut -c1-12)"
-echo "timing:    best of $REPS, psql \\timing (client-side), statements interleaved round-robin"
+echo "timing:    best of $REPS, statements interleaved round-robin; wall = psql \\timing (client side),"
+echo "           cpu = the backend's time on CPU (/proc/PID/schedstat); ratios and verdicts use cpu"
 
 # ---- data --------------------------------------------------------------------
 t0=$SECONDS
@@ -437,7 +438,7 @@ fi
 
 # ==== row 6 ===================================================================
 echo
-echo "-- Row 6: storage of a fresh, a half-full and a full 1M filter, EXTENDED vs EXTERNAL (load $(loadavg))"
+echo "-- Row 6: storage of a fresh, a half-full and a full 1M filter, and of per-row filters, EXTENDED vs EXTERNAL (load $(loadavg))"
 strategies="extended external"
 if [ "$(psqlq -c "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'")" = t ]; then
 	strategies="$strategies lz4"
@@ -460,13 +461,19 @@ else
 fi
 {
 	for st in $strategies; do
-		for k in $kinds; do
-			echo "CREATE TABLE st_${st}_$k (f cuckoofilter);"
+		for k in $kinds pr; do
+			if [ $k = pr ]; then t=pr_$st; echo "CREATE TABLE $t (id int PRIMARY KEY, f cuckoofilter);"
+			else t=st_${st}_$k; echo "CREATE TABLE $t (f cuckoofilter);"; fi
 			case $st in
-				external) echo "ALTER TABLE st_${st}_$k ALTER COLUMN f SET STORAGE EXTERNAL;" ;;
-				lz4) echo "ALTER TABLE st_${st}_$k ALTER COLUMN f SET COMPRESSION lz4;" ;;
+				external) echo "ALTER TABLE $t ALTER COLUMN f SET STORAGE EXTERNAL;" ;;
+				lz4) echo "ALTER TABLE $t ALTER COLUMN f SET COMPRESSION lz4;" ;;
 			esac
 		done
+	done
+	# per-row filters above the TOAST threshold: 1,000 rows of 10,000 items
+	echo "CREATE TABLE pr_src AS SELECT g AS id, cf_agg(g::bigint * 10000 + i) AS f FROM generate_series(1, 1000) g, generate_series(0, 9999) i GROUP BY g;"
+	for st in $strategies; do
+		echo "INSERT INTO pr_$st SELECT * FROM pr_src;"
 	done
 	shead
 	echo '\timing on'
@@ -487,6 +494,14 @@ fi
 			done
 		done
 	done
+	for _ in $(seq "$REPS"); do
+		for st in $strategies; do
+			echo "BEGIN;"
+			m "pr_$st" "UPDATE pr_$st SET f = cf_add(f, id::bigint * 10000 + 10000);"
+			echo "ROLLBACK;"
+			echo "VACUUM pr_$st;"
+		done
+	done
 } >"$WORK/row6.sql"
 run_timed "$WORK/row6.sql"
 printf '%-6s %-16s %14s %14s %15s %19s %15s\n' "filter" "storage" "pg_column_size" "relation bytes" "write ms w/cpu" "1M probes ms w/cpu" "1 probe ms w/cpu"
@@ -503,7 +518,19 @@ for k in $kinds; do
 	done
 done
 psqlq -F' ' -c "SELECT kind, (cf_info(f)).bytes, (cf_info(f)).load_factor FROM st_src ORDER BY kind" |
-	awk '{ printf "%s: %d bytes raw, load %.3f; ", $1, $2, $3 } END { print "" }'
+	awk '{ printf "%s%s: %d bytes raw, load %.3f", (NR > 1 ? "; " : ""), $1, $2, $3 } END { print "" }'
+echo "per-row filters above the TOAST threshold: $(psqlq -c "SELECT round(avg((cf_info(f)).bytes)) || ' bytes, ' || min((cf_info(f)).items) || ' items each' FROM pr_src");" \
+	"UPDATE pr SET f = cf_add(f, x) on all 1,000 rows:"
+printf '  %-16s %14s %14s %12s\n' "storage" "relation bytes" "wall/cpu ms" "rows/s"
+for st in $strategies; do
+	case $st in
+		extended) d="EXTENDED (pglz)" ;;
+		external) d="EXTERNAL" ;;
+		lz4) d="EXTENDED (lz4)" ;;
+	esac
+	printf '  %-16s %14s %14s %12s\n' "$d" "$(psqlq -c "SELECT pg_total_relation_size('pr_$st')")" \
+		"${BEST[pr_$st]}/${CPU[pr_$st]}" "$(calc %.0f "1000000 / ${BEST[pr_$st]}")"
+done
 
 echo
 echo "load avg:  $(loadavg) at end; total $((SECONDS - t_start)) s; $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
