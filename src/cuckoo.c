@@ -746,13 +746,43 @@ cf_count(const cf_filter *f, uint64_t h)
 	return n;
 }
 
+/*
+ * Adds one copy of h.  The sub-filters are tried from the least loaded to
+ * the most (ties: the newest first), so a fresh sub-filter takes the new
+ * items after growth, and so does the roomiest one after a union appended a
+ * small sub-filter.  CF_FULL only when no sub-filter could take it.
+ */
 cf_status
 cf_add(cf_filter *f, uint64_t h)
 {
-	cf_stage   *st = &f->stages[f->nstages - 1];
+	uint32_t	order[CF_MAX_STAGES];
+	double		load[CF_MAX_STAGES];
+	uint32_t	n = f->nstages;
 
-	return stage_insert(st, f->bucket_size, f->max_kicks,
-						primary_bucket(st, h), fingerprint(st, h)) ? CF_OK : CF_FULL;
+	/* newest first, then a stable insertion sort by load */
+	for (uint32_t k = 0; k < n; k++)
+	{
+		const cf_stage *st = &f->stages[n - 1 - k];
+		double		lk = (double) st->nitems / ((double) st->nbuckets * f->bucket_size);
+		uint32_t	j = k;
+
+		for (; j > 0 && load[j - 1] > lk; j--)
+		{
+			load[j] = load[j - 1];
+			order[j] = order[j - 1];
+		}
+		load[j] = lk;
+		order[j] = n - 1 - k;
+	}
+	for (uint32_t k = 0; k < n; k++)
+	{
+		cf_stage   *st = &f->stages[order[k]];
+
+		if (stage_insert(st, f->bucket_size, f->max_kicks,
+						 primary_bucket(st, h), fingerprint(st, h)))
+			return CF_OK;
+	}
+	return CF_FULL;
 }
 
 cf_status
@@ -795,14 +825,34 @@ cf_delete(cf_filter *f, uint64_t h)
  * growth
  * ------------------------------------------------------------------- */
 
+/*
+ * The sub-filter growth appends: expansion times the buckets of the largest
+ * one, with one more fingerprint bit than the widest (at most 32), so the
+ * false-positive rates of successive sub-filters halve.
+ */
+static void
+next_stage_geometry(const cf_filter *f, uint64_t *nbuckets, uint32_t *fpbits)
+{
+	uint64_t	m = 0;
+	uint32_t	fb = 0;
+
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		m = f->stages[k].nbuckets > m ? f->stages[k].nbuckets : m;
+		fb = f->stages[k].fpbits > fb ? f->stages[k].fpbits : fb;
+	}
+	*nbuckets = m * f->expansion;
+	*fpbits = fb < CF_MAX_FPBITS ? fb + 1 : CF_MAX_FPBITS;
+}
+
 size_t
 cf_grow_size(const cf_filter *f, char *err, size_t errlen)
 {
-	const cf_stage *last = &f->stages[f->nstages - 1];
-	uint64_t	m = (uint64_t) last->nbuckets * f->expansion;
-	uint32_t	fb = last->fpbits < CF_MAX_FPBITS ? last->fpbits + 1 : CF_MAX_FPBITS;
+	uint64_t	m;
+	uint32_t	fb;
 	uint64_t	len;
 
+	next_stage_geometry(f, &m, &fb);
 	if (f->expansion == 0)
 	{
 		set_err(err, errlen, "filter was created with expansion 0 and cannot grow");
@@ -861,11 +911,12 @@ splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 void
 cf_grow(cf_filter *f, uint8_t *newbuf)
 {
-	const cf_stage *last = &f->stages[f->nstages - 1];
 	uint8_t		desc[CF_STAGE_SIZE];
+	uint64_t	m;
+	uint32_t	fb;
 
-	write_stage_desc(desc, last->nbuckets * f->expansion, 0,
-					 last->fpbits < CF_MAX_FPBITS ? last->fpbits + 1 : CF_MAX_FPBITS);
+	next_stage_geometry(f, &m, &fb);
+	write_stage_desc(desc, (uint32_t) m, 0, fb);
 	splice_stages(f, newbuf, 1, desc, NULL);
 }
 

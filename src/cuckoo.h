@@ -149,7 +149,7 @@ void		cf_set_journal(cf_filter *f, cf_journal *j);
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
 uint32_t	cf_count(const cf_filter *f, uint64_t h);
-/* Adds one copy to the newest sub-filter; CF_FULL leaves f unchanged. */
+/* Adds one copy (least loaded sub-filter first); CF_FULL leaves f unchanged. */
 cf_status	cf_add(cf_filter *f, uint64_t h);
 /*
  * Adds one copy, growing through alloc when the filter is full and
