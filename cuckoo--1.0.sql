@@ -149,7 +149,10 @@ COMMENT ON OPERATOR @> (cuckoofilter, text) IS 'filter may contain text value (s
 -- cf_agg(value [, fpr]): a filter of the distinct non-NULL values, sized to
 -- their number.  The state is internal (the values' hashes), so parallel
 -- plans need the combine, serial and deserial functions; the transition
--- functions are not strict because the state starts as NULL.
+-- functions are not strict because the state starts as NULL.  SSPACE: a
+-- small group's state is one 64-byte chunk; without an estimate a hash
+-- aggregate assumes 8 kB a group and spills many small groups to disk for
+-- nothing (it still checks the memory really used against work_mem).
 
 CREATE FUNCTION cf_agg_trans(internal, anyelement) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -172,6 +175,7 @@ CREATE FUNCTION cf_agg_deserial(bytea, internal) RETURNS internal
 CREATE AGGREGATE cf_agg(anyelement) (
 	SFUNC = cf_agg_trans,
 	STYPE = internal,
+	SSPACE = 128,
 	FINALFUNC = cf_agg_final,
 	COMBINEFUNC = cf_agg_combine,
 	SERIALFUNC = cf_agg_serial,
@@ -182,6 +186,7 @@ CREATE AGGREGATE cf_agg(anyelement) (
 CREATE AGGREGATE cf_agg(anyelement, double precision) (
 	SFUNC = cf_agg_trans,
 	STYPE = internal,
+	SSPACE = 128,
 	FINALFUNC = cf_agg_final,
 	COMBINEFUNC = cf_agg_combine,
 	SERIALFUNC = cf_agg_serial,
