@@ -71,6 +71,34 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i);
 SELECT count(*) AS found_parallel FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i) AND i % 3 <> 0;
 SELECT count(*) AS found_parallel_join FROM cf_vals v, cf_bulk b WHERE b.f @> v.i AND i % 3 <> 0;
+-- values hashed through a send function (text arrays: array_send converts
+-- the text to the client encoding) hash alike whatever client_encoding
+-- says: in another session, and in parallel workers, which always run with
+-- the database encoding (the leader stays out of the scan here)
+CREATE TABLE cf_arr AS
+	SELECT ARRAY[convert_from('\xc3a9', 'UTF8') || i] AS a FROM generate_series(1, 20000) i;
+ANALYZE cf_arr;
+CREATE TABLE cf_arrf (f cuckoofilter);
+SET client_encoding = 'LATIN1';
+DO $$
+DECLARE
+	g cuckoofilter;
+	r record;
+BEGIN
+	FOR r IN SELECT a FROM cf_arr LOOP
+		g := cf_add(g, r.a);
+	END LOOP;
+	INSERT INTO cf_arrf VALUES (g);
+END $$;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM cf_arr WHERE NOT cf_contains((SELECT f FROM cf_arrf), a);
+SELECT count(*) AS false_negatives FROM cf_arr WHERE NOT cf_contains((SELECT f FROM cf_arrf), a);
+RESET parallel_leader_participation;
+RESET client_encoding;
+SELECT count(*) AS false_negatives_utf8 FROM cf_arr WHERE NOT cf_contains((SELECT f FROM cf_arrf), a);
+DROP TABLE cf_arr, cf_arrf;
+
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
