@@ -80,7 +80,7 @@ test_fpr_widths(void)
 				if (cf_add(&cf, splitmix64(&seed)) != CF_OK)
 					break;
 			if (b == 2 && f <= 5)
-				KNOWN_BUG(i == cap, "b=%d f=%d: CF_FULL at %llu of capacity %llu (design load 0.84 "
+				KNOWN_BUG(i == cap, "b=%d f=%d: CF_FULL at %llu of capacity %llu (the design load "
 						  "is out of reach with so few fingerprints)", b, f,
 						  (unsigned long long) i, (unsigned long long) cap);
 			else

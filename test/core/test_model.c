@@ -141,6 +141,17 @@ ms_sweep(mstate *s, const char *when)
 	CHECKF(cf_validate(s->f.buf, s->f.len, err, sizeof(err)), "%s: cf_validate (%s): %s", s->name, when, err);
 }
 
+/* every value present, nothing else (cheap enough after every op when few) */
+static void
+ms_light_sweep(mstate *s)
+{
+	size_t		i;
+
+	for (i = 0; i < s->m.n; i++)
+		if (!cf_contains(&s->f, s->m.keys[i]))
+			ms_fail_fn(s, s->m.keys[i], "(sweep after the op)");
+}
+
 /* one add of h through cf_insert (or cf_add on fixed filters, half the time) */
 /* can this add fail?  (a fixed filter above 3/4 load, or one at the stage limit) */
 static int
@@ -313,7 +324,10 @@ ms_churn(mstate *s, uint64_t n, int add_pct)
 		ms_check_items(s);
 		if (s->m.n)
 			ms_check_key(s, ms_random_present(s), "(random spot check)");
-		sweep_every = s->m.n / 2 > 256 ? s->m.n / 2 : 256;
+		/* tiny filters: every value after every op */
+		if (s->m.n <= 64)
+			ms_light_sweep(s);
+		sweep_every = s->f.len <= 1024 ? 64 : s->m.n / 2 > 256 ? s->m.n / 2 : 256;
 		if (i % sweep_every == sweep_every - 1)
 			ms_sweep(s, "periodic sweep");
 	}
