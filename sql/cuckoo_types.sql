@@ -82,11 +82,57 @@ SELECT cf_contains(cf_add(NULL, '\x00ff'::bytea), '\x00ff'::bytea) AS bytea,
 CREATE DOMAIN cf_posint AS integer CHECK (VALUE > 0);
 SELECT cf_contains(cf_add(NULL, 5::cf_posint), 5) AS domain_value,
        cf_hash(5::cf_posint) = cf_hash(5::int8) AS domain_hash;
--- enums and arrays go through their send bytes
+-- enums go through their send bytes (the label); arrays element by element
 CREATE TYPE cf_mood AS ENUM ('sad', 'ok', 'happy');
 SELECT cf_contains(cf_add(NULL, 'ok'::cf_mood), 'ok'::cf_mood) AS enum_ok,
        cf_contains(cf_add(NULL, 'ok'::cf_mood), 'sad'::cf_mood) AS enum_sad,
        cf_contains(cf_add(NULL, ARRAY[1, 2]), ARRAY[1, 2]) AS array_value;
+-- arrays are hashed element by element, rows column by column: no type
+-- OID is involved, so int4[] agrees with int8[], a named composite with
+-- ROW(...), and a restored database (new OIDs for its types) with the old
+SELECT cf_hash('{1,2}'::int4[]) = cf_hash('{1,2}'::int8[]) AS int_arrays,
+       cf_hash('{1,2}'::int2[]) = cf_hash(ARRAY[1::int8, 2]) AS int2_arrays,
+       cf_hash('{a,b}'::text[]) = cf_hash('{a,b}'::varchar[]) AS text_arrays,
+       cf_hash(ARRAY['-0'::float8]) = cf_hash(ARRAY[0::float4]) AS float_arrays,
+       cf_hash(ARRAY[1.0::numeric]) = cf_hash(ARRAY[1.00::numeric]) AS numeric_arrays,
+       cf_hash('{}'::int[]) = cf_hash('{}'::text[]) AS empty_arrays;
+SELECT cf_hash('{1,2}'::int[]) = cf_hash('{2,1}'::int[]) AS order_matters,
+       cf_hash('{1,2}'::int[]) = cf_hash('[0:1]={1,2}'::int[]) AS lower_bound_matters,
+       cf_hash('{{1,2}}'::int[]) = cf_hash('{1,2}'::int[]) AS dimensions_matter,
+       cf_hash('{1,NULL}'::int[]) = cf_hash('{1}'::int[]) AS nulls_matter;
+CREATE TYPE cf_pair AS (a integer, b text);
+CREATE TYPE cf_mood2 AS ENUM ('sad', 'ok', 'happy');
+SELECT cf_hash(ROW(1, 'x')::cf_pair) = cf_hash(ROW(1, 'x')) AS named_vs_anonymous,
+       cf_hash(ROW(1::int8, 'x'::varchar)) = cf_hash(ROW(1, 'x')) AS row_cross_types,
+       cf_hash(ROW(1, NULL)) = cf_hash(ROW(1)) AS null_column_counts,
+       cf_hash(ROW(NULL::int, 1)) = cf_hash(ROW(1, NULL::int)) AS column_order_matters,
+       cf_hash(ARRAY['ok'::cf_mood]) = cf_hash(ARRAY['ok'::cf_mood2]) AS enum_arrays_of_two_types,
+       cf_hash(ROW('ok'::cf_mood, 1)) = cf_hash(ROW('ok'::cf_mood2, 1)) AS rows_of_two_types;
+CREATE TABLE cf_rows (a integer, dropme integer, b text);
+INSERT INTO cf_rows VALUES (1, 5, 'x'), (2, 6, NULL);
+ALTER TABLE cf_rows DROP COLUMN dropme;
+SELECT a, cf_hash(r) = cf_hash(ROW(r.a, r.b)) AS dropped_column_ignored,
+       cf_contains(cf_add(NULL, r), ROW(r.a, r.b)::cf_pair) AS found
+  FROM cf_rows r ORDER BY a;
+-- rows of different types through one call site
+SELECT count(DISTINCT cf_hash(r)) AS distinct_hashes
+  FROM (VALUES (ROW(1, 'a')), (ROW(2, 'b')), (ROW(1, 'a'))) v(r);
+DO $$
+DECLARE
+	a integer[] := '{}';
+	f cuckoofilter;
+BEGIN
+	FOR i IN 1..50 LOOP
+		a := a || i;
+		f := cf_add(f, a);
+	END LOOP;
+	RAISE NOTICE 'array of 50 found %, of 51 found %', cf_contains(f, ARRAY(SELECT generate_series(1, 50))),
+		cf_contains(f, ARRAY(SELECT generate_series(1, 51)));
+END $$;
+DROP TABLE cf_rows;
+DROP TYPE cf_pair;
+DROP TYPE cf_mood2;
+
 -- a type without a binary send function
 SELECT cf_add(NULL, 'postgres=r/postgres'::aclitem);
 SELECT cf_hash('postgres=r/postgres'::aclitem);
@@ -99,13 +145,16 @@ SELECT cf_add(cf_create(1), NULL::aclitem)::text = cf_create(1)::text AS null_ac
 CREATE TEMP TABLE cf_enc AS
 SELECT cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS arr,
        cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS rec,
-       cf_hash(convert_from('\xc3a9', 'UTF8')) AS txt;
+       cf_hash(convert_from('\xc3a9', 'UTF8')) AS txt,
+       cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsb;
 SET client_encoding = 'LATIN1';
 SELECT arr = cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS array_same,
        rec = cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS record_same,
-       txt = cf_hash(convert_from('\xc3a9', 'UTF8')) AS text_same
+       txt = cf_hash(convert_from('\xc3a9', 'UTF8')) AS text_same,
+       jsb = cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsonb_same
   FROM cf_enc;
--- an error inside a send function leaves the client encoding as it was
+-- a row with a column that cannot be hashed: a clear error, and the client
+-- encoding is left as it was
 SELECT cf_hash(ROW('x'::text, 'postgres=r/postgres'::aclitem));
 SHOW client_encoding;
 RESET client_encoding;
@@ -143,7 +192,12 @@ UNION ALL SELECT 'timestamptz', cf_hash('2024-02-29 12:34:56.789+00'::timestampt
 UNION ALL SELECT 'bool false', cf_hash(false)
 UNION ALL SELECT 'bool true', cf_hash(true)
 UNION ALL SELECT 'inet 192.168.0.1', cf_hash('192.168.0.1'::inet)
-UNION ALL SELECT 'record (1,a)', cf_hash(ROW(1, 'a'::text));
+UNION ALL SELECT 'record (1,a)', cf_hash(ROW(1, 'a'::text))
+UNION ALL SELECT 'record (1,NULL)', cf_hash(ROW(1, NULL::text))
+UNION ALL SELECT 'int4[] {1,2}', cf_hash('{1,2}'::int4[])
+UNION ALL SELECT 'text[] {a,NULL}', cf_hash('{a,NULL}'::text[])
+UNION ALL SELECT 'int4[] {{1,2},{3,4}}', cf_hash('{{1,2},{3,4}}'::int4[])
+UNION ALL SELECT 'int4[] {}', cf_hash('{}'::int4[]);
 
 DROP TABLE cf_ids, cf_idf, cf_texts;
 DROP DOMAIN cf_posint;

@@ -11,12 +11,16 @@
  *   numeric                   the text of numeric_normalize (1.0 = 1.00)
  *   text, varchar, bytea      their bytes
  *   bpchar                    its bytes without trailing blanks
- *   name, "char"              their bytes (they agree with text)
+ *   name, "char", unknown     their bytes (they agree with text)
  *   uuid                      its 16 bytes
  *   date                      cf_hash_int64 of the day number
  *   timestamp, timestamptz    cf_hash_int64 of the microseconds
  *   bool                      one byte, 0 or 1
  *   domains                   as their base type
+ *   arrays                    dimensions, lower bounds, then each element's
+ *                             NULL flag and hash (so int4[] agrees with
+ *                             int8[], and no type OID is involved)
+ *   composites, records       each column's NULL flag and hash
  *   anything else             the bytes of its binary send function, with
  *                             text in the database encoding; this is only
  *                             right for types whose equality is binary
@@ -27,8 +31,12 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/tupdesc.h"
 #include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/float.h"
@@ -36,6 +44,7 @@
 #include "utils/numeric.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 #include "utils/uuid.h"
 
 #include "cuckoo_pg.h"
@@ -57,8 +66,15 @@ enum
 	CFH_DATE,
 	CFH_TIMESTAMP,				/* timestamp and timestamptz */
 	CFH_BOOL,
+	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
+	CFH_ARRAY,					/* element by element */
+	CFH_RECORD,					/* column by column */
 	CFH_SEND					/* through the type's binary send function */
 };
+
+/* tags that start the canonical bytes of an array and of a row */
+#define CFH_TAG_ARRAY	'A'
+#define CFH_TAG_RECORD	'R'
 
 /*
  * Fills hi for typid.  The send function, if one is needed, is looked up
@@ -77,6 +93,7 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 
 	/* hi->typid stays invalid until hi is complete, in case we fail */
 	memset(hi, 0, sizeof(CfHashInfo));
+	hi->mcxt = mcxt;
 	basetype = getBaseType(typid);
 	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
 
@@ -127,18 +144,42 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 		case BOOLOID:
 			hi->kind = CFH_BOOL;
 			break;
+		case UNKNOWNOID:
+		case CSTRINGOID:
+			hi->kind = CFH_CSTRING;
+			break;
 		default:
 			{
 				HeapTuple	tup;
 				Form_pg_type pt;
 				Oid			sendfn;
+				Oid			elemtype = get_element_type(basetype);
+
+				if (OidIsValid(elemtype))
+				{
+					/* a true array: its send form would carry type OIDs */
+					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
+
+					cf_hashinfo_init(elem, elemtype, mcxt);
+					get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
+					hi->elem = elem;
+					hi->kind = CFH_ARRAY;
+					break;
+				}
+				if (basetype == RECORDOID || get_typtype(basetype) == TYPTYPE_COMPOSITE)
+				{
+					/* columns are looked up per row type, on first use */
+					hi->rectype = InvalidOid;
+					hi->kind = CFH_RECORD;
+					break;
+				}
 
 				tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetype));
 				if (!HeapTupleIsValid(tup))
 					elog(ERROR, "cache lookup failed for type %u", basetype);
 				pt = (Form_pg_type) GETSTRUCT(tup);
 				sendfn = pt->typsend;
-				if (pt->typtype == TYPTYPE_PSEUDO && basetype != RECORDOID)
+				if (pt->typtype == TYPTYPE_PSEUDO)
 					sendfn = InvalidOid;
 				ReleaseSysCache(tup);
 
@@ -233,6 +274,129 @@ cf_send_server_encoding(CfHashInfo *hi, Datum value)
 	return out;
 }
 
+/* appends a little-endian 32- or 64-bit integer to buf */
+static void
+cf_append_le(StringInfo buf, uint64 v, int nbytes)
+{
+	char		b[8];
+
+	for (int i = 0; i < nbytes; i++)
+		b[i] = (char) (v >> (8 * i));
+	appendBinaryStringInfo(buf, b, nbytes);
+}
+
+/* appends one element or column: a NULL flag, then its hash if not NULL */
+static void
+cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull)
+{
+	appendStringInfoChar(buf, isnull ? 0 : 1);
+	if (!isnull)
+		cf_append_le(buf, cf_hash_datum(hi, value), 8);
+}
+
+/*
+ * An array: 'A', the number of dimensions, each dimension's length and
+ * lower bound (array equality compares them), then every element.
+ */
+static uint64
+cf_hash_array(CfHashInfo *hi, Datum value)
+{
+	AnyArrayType *arr = DatumGetAnyArrayP(value);
+	int			ndim = AARR_NDIM(arr);
+	const int  *dims = AARR_DIMS(arr);
+	const int  *lbs = AARR_LBOUND(arr);
+	array_iter	it;
+	int			nitems = ArrayGetNItems(ndim, dims);
+	StringInfoData buf;
+	uint64		h;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_ARRAY);
+	cf_append_le(&buf, (uint32) ndim, 4);
+	for (int d = 0; d < ndim; d++)
+	{
+		cf_append_le(&buf, (uint32) dims[d], 4);
+		cf_append_le(&buf, (uint32) lbs[d], 4);
+	}
+	array_iter_setup(&it, arr);
+	for (int i = 0; i < nitems; i++)
+	{
+		bool		isnull;
+		Datum		elem = array_iter_next(&it, &isnull, i,
+										   hi->elmlen, hi->elmbyval, hi->elmalign);
+
+		cf_append_item(&buf, hi->elem, elem, isnull);
+	}
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	return h;
+}
+
+/*
+ * A composite value or record: 'R', the number of (not dropped) columns,
+ * then every column.  Column names and type OIDs play no part, so a named
+ * composite agrees with ROW(...) of the same values.
+ */
+static uint64
+cf_hash_record(CfHashInfo *hi, Datum value)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
+	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
+	int32		tuptypmod = HeapTupleHeaderGetTypMod(th);
+	TupleDesc	td = lookup_rowtype_tupdesc(tuptype, tuptypmod);
+	HeapTupleData tuple;
+	Datum	   *values;
+	bool	   *nulls;
+	int			ncols = 0;
+	StringInfoData buf;
+	uint64		h;
+
+	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
+		hi->ncols != td->natts)
+	{
+		/* a new row type: the columns' infos (the old ones stay in mcxt) */
+		CfHashInfo *cols = MemoryContextAllocZero(hi->mcxt,
+												  sizeof(CfHashInfo) * Max(td->natts, 1));
+
+		for (int i = 0; i < td->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(td, i);
+
+			if (!att->attisdropped)
+				cf_hashinfo_init(&cols[i], att->atttypid, hi->mcxt);
+		}
+		hi->cols = cols;
+		hi->ncols = td->natts;
+		hi->rectype = tuptype;
+		hi->rectypmod = tuptypmod;
+	}
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	values = palloc(sizeof(Datum) * Max(td->natts, 1));
+	nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	heap_deform_tuple(&tuple, td, values, nulls);
+
+	for (int i = 0; i < td->natts; i++)
+		if (!TupleDescAttr(td, i)->attisdropped)
+			ncols++;
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_RECORD);
+	cf_append_le(&buf, (uint32) ncols, 4);
+	for (int i = 0; i < td->natts; i++)
+		if (!TupleDescAttr(td, i)->attisdropped)
+			cf_append_item(&buf, &hi->cols[i], values[i], nulls[i]);
+	ReleaseTupleDesc(td);
+
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	pfree(values);
+	pfree(nulls);
+	return h;
+}
+
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 uint64
 cf_hash_datum(CfHashInfo *hi, Datum value)
@@ -288,6 +452,16 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 
 				return cf_hash_bytes(&b, 1);
 			}
+		case CFH_CSTRING:
+			{
+				const char *str = DatumGetCString(value);
+
+				return cf_hash_bytes(str, strlen(str));
+			}
+		case CFH_ARRAY:
+			return cf_hash_array(hi, value);
+		case CFH_RECORD:
+			return cf_hash_record(hi, value);
 		case CFH_SEND:
 			{
 				bytea	   *out = cf_send_server_encoding(hi, value);

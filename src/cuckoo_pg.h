@@ -42,6 +42,17 @@ typedef struct CfHashInfo
 	bool		typbyval;
 	int16		typlen;
 	FmgrInfo	sendfn;			/* for types hashed through their send bytes */
+	MemoryContext mcxt;			/* where the infos below live */
+	/* arrays: hashed element by element */
+	struct CfHashInfo *elem;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	/* composites and records: hashed column by column, for one row type */
+	Oid			rectype;
+	int32		rectypmod;
+	int			ncols;
+	struct CfHashInfo *cols;	/* ncols entries; kind 0 for dropped columns */
 } CfHashInfo;
 
 /* Fills hi for typid; raises a clear error if the type cannot be hashed. */
