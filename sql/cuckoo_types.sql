@@ -95,7 +95,11 @@ SELECT cf_hash('{1,2}'::int4[]) = cf_hash('{1,2}'::int8[]) AS int_arrays,
        cf_hash('{a,b}'::text[]) = cf_hash('{a,b}'::varchar[]) AS text_arrays,
        cf_hash(ARRAY['-0'::float8]) = cf_hash(ARRAY[0::float4]) AS float_arrays,
        cf_hash(ARRAY[1.0::numeric]) = cf_hash(ARRAY[1.00::numeric]) AS numeric_arrays,
-       cf_hash('{}'::int[]) = cf_hash('{}'::text[]) AS empty_arrays;
+       cf_hash('{}'::int[]) = cf_hash('{}'::text[]) AS empty_arrays,
+       cf_hash(ARRAY(SELECT generate_series(1, 100000))) =
+       cf_hash(ARRAY(SELECT generate_series(1, 100000)::int8)) AS big_arrays,
+       cf_hash(ARRAY(SELECT generate_series(1, 100000))) =
+       cf_hash(ARRAY(SELECT generate_series(1, 100001))) AS big_arrays_differ;
 SELECT cf_hash('{1,2}'::int[]) = cf_hash('{2,1}'::int[]) AS order_matters,
        cf_hash('{1,2}'::int[]) = cf_hash('[0:1]={1,2}'::int[]) AS lower_bound_matters,
        cf_hash('{{1,2}}'::int[]) = cf_hash('{1,2}'::int[]) AS dimensions_matter,
@@ -197,7 +201,8 @@ UNION ALL SELECT 'record (1,NULL)', cf_hash(ROW(1, NULL::text))
 UNION ALL SELECT 'int4[] {1,2}', cf_hash('{1,2}'::int4[])
 UNION ALL SELECT 'text[] {a,NULL}', cf_hash('{a,NULL}'::text[])
 UNION ALL SELECT 'int4[] {{1,2},{3,4}}', cf_hash('{{1,2},{3,4}}'::int4[])
-UNION ALL SELECT 'int4[] {}', cf_hash('{}'::int4[]);
+UNION ALL SELECT 'int4[] {}', cf_hash('{}'::int4[])
+UNION ALL SELECT 'int4[] 1..100000', cf_hash(ARRAY(SELECT generate_series(1, 100000)));
 
 DROP TABLE cf_ids, cf_idf, cf_texts;
 DROP DOMAIN cf_posint;

@@ -18,8 +18,9 @@
  *   bool                      one byte, 0 or 1
  *   domains                   as their base type
  *   arrays                    dimensions, lower bounds, then each element's
- *                             NULL flag and hash (so int4[] agrees with
- *                             int8[], and no type OID is involved)
+ *                             NULL flag and hash, in 64 kB chunks (so int4[]
+ *                             agrees with int8[], and no type OID is
+ *                             involved)
  *   composites, records       each column's NULL flag and hash
  *   anything else             the bytes of its binary send function, with
  *                             text in the database encoding; this is only
@@ -75,6 +76,13 @@ enum
 /* tags that start the canonical bytes of an array and of a row */
 #define CFH_TAG_ARRAY	'A'
 #define CFH_TAG_RECORD	'R'
+/*
+ * A big array's canonical bytes are hashed in chunks: when they reach
+ * CFH_CHUNK bytes they are replaced by 'C' and their 64-bit hash, so the
+ * buffer stays small whatever the array's size.
+ */
+#define CFH_TAG_CHUNK	'C'
+#define CFH_CHUNK		65536
 
 /*
  * Fills hi for typid.  The send function, if one is needed, is looked up
@@ -326,6 +334,14 @@ cf_hash_array(CfHashInfo *hi, Datum value)
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
 		cf_append_item(&buf, hi->elem, elem, isnull);
+		if (buf.len >= CFH_CHUNK)
+		{
+			uint64		ch = cf_hash_bytes(buf.data, buf.len);
+
+			resetStringInfo(&buf);
+			appendStringInfoChar(&buf, CFH_TAG_CHUNK);
+			cf_append_le(&buf, ch, 8);
+		}
 	}
 	h = cf_hash_bytes(buf.data, buf.len);
 	pfree(buf.data);
