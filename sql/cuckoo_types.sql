@@ -118,6 +118,19 @@ ALTER TABLE cf_rows DROP COLUMN dropme;
 SELECT a, cf_hash(r) = cf_hash(ROW(r.a, r.b)) AS dropped_column_ignored,
        cf_contains(cf_add(NULL, r), ROW(r.a, r.b)::cf_pair) AS found
   FROM cf_rows r ORDER BY a;
+-- ranges bound by bound: equal ranges with different send bytes agree
+CREATE TYPE cf_floatrange AS RANGE (subtype = float8);
+SELECT cf_hash(numrange(1.0, 2)) = cf_hash(numrange(1.00, 2.000)) AS numrange_scale,
+       cf_hash(cf_floatrange('-0', 1)) = cf_hash(cf_floatrange(0, 1)) AS floatrange_zero,
+       cf_hash(int4range(1, 3)) = cf_hash(int4range(1, 2, '[]')) AS int4range_canonical,
+       cf_hash(int4range(1, 3)) = cf_hash(int8range(1, 3)) AS int4_int8,
+       cf_hash('empty'::int4range) = cf_hash('empty'::numrange) AS empties,
+       cf_hash(int4range(NULL, 3)) = cf_hash(int4range(1, 3)) AS infinite_differs,
+       cf_hash(numrange(1, 2, '[]')) = cf_hash(numrange(1, 2, '[)')) AS inclusive_differs,
+       cf_hash('{[1.0,2), [3,4)}'::nummultirange) = cf_hash('{[3.00,4), [1,2)}'::nummultirange) AS multirange,
+       cf_contains(cf_add(NULL, '{[1,3)}'::int4multirange), '{[1,2]}'::int4multirange) AS multirange_found;
+DROP TYPE cf_floatrange;
+
 -- rows of different types through one call site
 SELECT count(DISTINCT cf_hash(r)) AS distinct_hashes
   FROM (VALUES (ROW(1, 'a')), (ROW(2, 'b')), (ROW(1, 'a'))) v(r);
@@ -202,7 +215,10 @@ UNION ALL SELECT 'int4[] {1,2}', cf_hash('{1,2}'::int4[])
 UNION ALL SELECT 'text[] {a,NULL}', cf_hash('{a,NULL}'::text[])
 UNION ALL SELECT 'int4[] {{1,2},{3,4}}', cf_hash('{{1,2},{3,4}}'::int4[])
 UNION ALL SELECT 'int4[] {}', cf_hash('{}'::int4[])
-UNION ALL SELECT 'int4[] 1..100000', cf_hash(ARRAY(SELECT generate_series(1, 100000)));
+UNION ALL SELECT 'int4[] 1..100000', cf_hash(ARRAY(SELECT generate_series(1, 100000)))
+UNION ALL SELECT 'numrange [1,2)', cf_hash(numrange(1, 2))
+UNION ALL SELECT 'int4range empty', cf_hash('empty'::int4range)
+UNION ALL SELECT 'int4multirange {[1,2)}', cf_hash('{[1,2)}'::int4multirange);
 
 DROP TABLE cf_ids, cf_idf, cf_texts;
 DROP DOMAIN cf_posint;

@@ -22,6 +22,8 @@
  *                             agrees with int8[], and no type OID is
  *                             involved)
  *   composites, records       each column's NULL flag and hash
+ *   ranges, multiranges       flags and each finite bound's hash; each
+ *                             range's hash
  *   anything else             the bytes of its binary send function, with
  *                             text in the database encoding; this is only
  *                             right for types whose equality is binary
@@ -42,7 +44,9 @@
 #include "utils/date.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
+#include "utils/multirangetypes.h"
 #include "utils/numeric.h"
+#include "utils/rangetypes.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
@@ -70,12 +74,16 @@ enum
 	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
 	CFH_ARRAY,					/* element by element */
 	CFH_RECORD,					/* column by column */
+	CFH_RANGE,					/* bound by bound */
+	CFH_MULTIRANGE,				/* range by range */
 	CFH_SEND					/* through the type's binary send function */
 };
 
 /* tags that start the canonical bytes of an array and of a row */
 #define CFH_TAG_ARRAY	'A'
 #define CFH_TAG_RECORD	'R'
+#define CFH_TAG_RANGE	'G'
+#define CFH_TAG_MULTIRANGE 'M'
 /*
  * A big array's canonical bytes are hashed in chunks: when they reach
  * CFH_CHUNK bytes they are replaced by 'C' and their 64-bit hash, so the
@@ -172,6 +180,26 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 					get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
 					hi->elem = elem;
 					hi->kind = CFH_ARRAY;
+					break;
+				}
+				if (get_typtype(basetype) == TYPTYPE_RANGE ||
+					get_typtype(basetype) == TYPTYPE_MULTIRANGE)
+				{
+					/*
+					 * Equal ranges can differ in their send bytes (numrange
+					 * [1.0,2) = [1.00,2), floats' -0 = 0): hash the bounds.
+					 */
+					bool		multi = get_typtype(basetype) == TYPTYPE_MULTIRANGE;
+					TypeCacheEntry *tc = lookup_type_cache(basetype, multi ?
+														   TYPECACHE_MULTIRANGE_INFO :
+														   TYPECACHE_RANGE_INFO);
+					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
+
+					cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
+									 tc->rngelemtype->type_id, mcxt);
+					hi->elem = elem;
+					hi->rngcache = tc;
+					hi->kind = multi ? CFH_MULTIRANGE : CFH_RANGE;
 					break;
 				}
 				if (basetype == RECORDOID || get_typtype(basetype) == TYPTYPE_COMPOSITE)
@@ -413,6 +441,71 @@ cf_hash_record(CfHashInfo *hi, Datum value)
 	return h;
 }
 
+/*
+ * A range: 'G', a flags byte (empty; lower, upper infinite; lower, upper
+ * inclusive), then the hash of each finite bound.
+ */
+static uint64
+cf_hash_range(CfHashInfo *hi, Datum value)
+{
+	RangeType  *r = DatumGetRangeTypeP(value);
+	RangeBound	lower,
+				upper;
+	bool		empty;
+	uint8		flags;
+	StringInfoData buf;
+	uint64		h;
+
+	range_deserialize(hi->rngcache, r, &lower, &upper, &empty);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_RANGE);
+	if (empty)
+		flags = 1;
+	else
+		flags = (lower.infinite ? 2 : 0) | (upper.infinite ? 4 : 0) |
+			(!lower.infinite && lower.inclusive ? 8 : 0) |
+			(!upper.infinite && upper.inclusive ? 16 : 0);
+	appendStringInfoChar(&buf, (char) flags);
+	if (!empty && !lower.infinite)
+		cf_append_le(&buf, cf_hash_datum(hi->elem, lower.val), 8);
+	if (!empty && !upper.infinite)
+		cf_append_le(&buf, cf_hash_datum(hi->elem, upper.val), 8);
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	return h;
+}
+
+/* A multirange: 'M', the number of ranges, then each range's hash. */
+static uint64
+cf_hash_multirange(CfHashInfo *hi, Datum value)
+{
+	MultirangeType *mr = DatumGetMultirangeTypeP(value);
+	int32		n;
+	RangeType **ranges;
+	StringInfoData buf;
+	uint64		h;
+
+	multirange_deserialize(hi->rngcache->rngtype, mr, &n, &ranges);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_MULTIRANGE);
+	cf_append_le(&buf, (uint32) n, 4);
+	for (int i = 0; i < n; i++)
+	{
+		cf_append_le(&buf, cf_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i])), 8);
+		if (buf.len >= CFH_CHUNK)
+		{
+			uint64		ch = cf_hash_bytes(buf.data, buf.len);
+
+			resetStringInfo(&buf);
+			appendStringInfoChar(&buf, CFH_TAG_CHUNK);
+			cf_append_le(&buf, ch, 8);
+		}
+	}
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	return h;
+}
+
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 uint64
 cf_hash_datum(CfHashInfo *hi, Datum value)
@@ -478,6 +571,10 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 			return cf_hash_array(hi, value);
 		case CFH_RECORD:
 			return cf_hash_record(hi, value);
+		case CFH_RANGE:
+			return cf_hash_range(hi, value);
+		case CFH_MULTIRANGE:
+			return cf_hash_multirange(hi, value);
 		case CFH_SEND:
 			{
 				bytea	   *out = cf_send_server_encoding(hi, value);

@@ -53,6 +53,8 @@ typedef struct CfHashInfo
 	int32		rectypmod;
 	int			ncols;
 	struct CfHashInfo *cols;	/* ncols entries; kind 0 for dropped columns */
+	/* ranges and multiranges: bound by bound (elem: the element/range type) */
+	struct TypeCacheEntry *rngcache;	/* the type's own type cache entry */
 } CfHashInfo;
 
 /* Fills hi for typid; raises a clear error if the type cannot be hashed. */
