@@ -71,12 +71,12 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i);
 SELECT count(*) AS found_parallel FROM cf_vals WHERE cf_contains((SELECT f FROM cf_bulk), i) AND i % 3 <> 0;
 SELECT count(*) AS found_parallel_join FROM cf_vals v, cf_bulk b WHERE b.f @> v.i AND i % 3 <> 0;
--- values hashed through a send function (jsonb: jsonb_send converts its
+-- values hashed through a send function (json: json_send converts its
 -- text to the client encoding) hash alike whatever client_encoding says:
 -- in another session, and in parallel workers, which always run with the
 -- database encoding (the leader stays out of the scan here)
 CREATE TABLE cf_arr AS
-	SELECT jsonb_build_object('k', convert_from('\xc3a9', 'UTF8') || i) AS a
+	SELECT json_build_object('k', convert_from('\xc3a9', 'UTF8') || i) AS a
 	  FROM generate_series(1, 20000) i;
 ANALYZE cf_arr;
 CREATE TABLE cf_arrf (f cuckoofilter);

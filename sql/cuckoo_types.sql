@@ -118,6 +118,20 @@ ALTER TABLE cf_rows DROP COLUMN dropme;
 SELECT a, cf_hash(r) = cf_hash(ROW(r.a, r.b)) AS dropped_column_ignored,
        cf_contains(cf_add(NULL, r), ROW(r.a, r.b)::cf_pair) AS found
   FROM cf_rows r ORDER BY a;
+-- intervals by the span = compares, jsonb token by token with numbers by value
+SELECT cf_hash('1 day'::interval) = cf_hash('24 hours'::interval) AS day_hours,
+       cf_hash('1 mon'::interval) = cf_hash('30 days'::interval) AS month_days,
+       cf_hash('1 day -1 microsecond'::interval) = cf_hash('23:59:59.999999'::interval) AS day_split,
+       cf_hash('-1 day'::interval) = cf_hash('-24 hours'::interval) AS negative,
+       cf_hash('1 day'::interval) = cf_hash('1 day 1 microsecond'::interval) AS one_microsecond;
+SELECT cf_hash('{"a": 1.0, "b": [1, 2.50]}'::jsonb) = cf_hash('{"b": [1.00, 2.5], "a": 1}'::jsonb) AS jsonb_numbers,
+       cf_hash('1'::jsonb) = cf_hash('[1]'::jsonb) AS raw_scalar_vs_array,
+       cf_hash('{"a": 1}'::jsonb) = cf_hash('{"a": "1"}'::jsonb) AS number_vs_string,
+       cf_hash('[1, 2]'::jsonb) = cf_hash('[2, 1]'::jsonb) AS element_order,
+       cf_hash('{"a": null}'::jsonb) = cf_hash('{"a": false}'::jsonb) AS null_vs_false,
+       cf_hash('{}'::jsonb) = cf_hash('[]'::jsonb) AS object_vs_array,
+       cf_contains(cf_add(NULL, '{"x": [1, {"y": true}]}'::jsonb), '{"x": [1.0, {"y": true}]}'::jsonb) AS found;
+
 -- ranges bound by bound: equal ranges with different send bytes agree
 CREATE TYPE cf_floatrange AS RANGE (subtype = float8);
 SELECT cf_hash(numrange(1.0, 2)) = cf_hash(numrange(1.00, 2.000)) AS numrange_scale,
@@ -163,12 +177,14 @@ CREATE TEMP TABLE cf_enc AS
 SELECT cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS arr,
        cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS rec,
        cf_hash(convert_from('\xc3a9', 'UTF8')) AS txt,
-       cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsb;
+       cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsb,
+       cf_hash(json_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsn;
 SET client_encoding = 'LATIN1';
 SELECT arr = cf_hash(ARRAY[convert_from('\xc3a9', 'UTF8')]) AS array_same,
        rec = cf_hash(ROW(convert_from('\xc3a9', 'UTF8'), 1)) AS record_same,
        txt = cf_hash(convert_from('\xc3a9', 'UTF8')) AS text_same,
-       jsb = cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsonb_same
+       jsb = cf_hash(jsonb_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS jsonb_same,
+       jsn = cf_hash(json_build_object('k', convert_from('\xc3a9', 'UTF8'))) AS json_same
   FROM cf_enc;
 -- a row with a column that cannot be hashed: a clear error, and the client
 -- encoding is left as it was
@@ -218,7 +234,9 @@ UNION ALL SELECT 'int4[] {}', cf_hash('{}'::int4[])
 UNION ALL SELECT 'int4[] 1..100000', cf_hash(ARRAY(SELECT generate_series(1, 100000)))
 UNION ALL SELECT 'numrange [1,2)', cf_hash(numrange(1, 2))
 UNION ALL SELECT 'int4range empty', cf_hash('empty'::int4range)
-UNION ALL SELECT 'int4multirange {[1,2)}', cf_hash('{[1,2)}'::int4multirange);
+UNION ALL SELECT 'int4multirange {[1,2)}', cf_hash('{[1,2)}'::int4multirange)
+UNION ALL SELECT 'interval 1 day', cf_hash('1 day'::interval)
+UNION ALL SELECT 'jsonb', cf_hash('{"a": [1, "x", null, true]}'::jsonb);
 
 DROP TABLE cf_ids, cf_idf, cf_texts;
 DROP DOMAIN cf_posint;

@@ -16,6 +16,9 @@
  *   date                      cf_hash_int64 of the day number
  *   timestamp, timestamptz    cf_hash_int64 of the microseconds
  *   bool                      one byte, 0 or 1
+ *   interval                  its span as days and microseconds (1 day =
+ *                             24 hours, 1 month = 30 days, as = says)
+ *   jsonb                     its tokens, numbers by value
  *   domains                   as their base type
  *   arrays                    dimensions, lower bounds, then each element's
  *                             NULL flag and hash, in 64 kB chunks (so int4[]
@@ -43,6 +46,7 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/float.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/multirangetypes.h"
 #include "utils/numeric.h"
@@ -74,6 +78,8 @@ enum
 	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
 	CFH_ARRAY,					/* element by element */
 	CFH_RECORD,					/* column by column */
+	CFH_INTERVAL,				/* by the span interval equality compares */
+	CFH_JSONB,					/* token by token, numbers by value */
 	CFH_RANGE,					/* bound by bound */
 	CFH_MULTIRANGE,				/* range by range */
 	CFH_SEND					/* through the type's binary send function */
@@ -83,6 +89,8 @@ enum
 #define CFH_TAG_ARRAY	'A'
 #define CFH_TAG_RECORD	'R'
 #define CFH_TAG_RANGE	'G'
+#define CFH_TAG_INTERVAL 'I'
+#define CFH_TAG_JSONB	'J'
 #define CFH_TAG_MULTIRANGE 'M'
 /*
  * A big array's canonical bytes are hashed in chunks: when they reach
@@ -163,6 +171,12 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 		case UNKNOWNOID:
 		case CSTRINGOID:
 			hi->kind = CFH_CSTRING;
+			break;
+		case INTERVALOID:
+			hi->kind = CFH_INTERVAL;
+			break;
+		case JSONBOID:
+			hi->kind = CFH_JSONB;
 			break;
 		default:
 			{
@@ -441,6 +455,105 @@ cf_hash_record(CfHashInfo *hi, Datum value)
 	return h;
 }
 
+/* when buf has grown to CFH_CHUNK bytes, replaces it by 'C' and its hash */
+static inline void
+cf_fold_chunk(StringInfo buf)
+{
+	if (buf->len >= CFH_CHUNK)
+	{
+		uint64		ch = cf_hash_bytes(buf->data, buf->len);
+
+		resetStringInfo(buf);
+		appendStringInfoChar(buf, CFH_TAG_CHUNK);
+		cf_append_le(buf, ch, 8);
+	}
+}
+
+/*
+ * An interval: 'I', then the span interval equality compares (30-day
+ * months, 24-hour days) as whole days and a microsecond remainder in
+ * [0, 1 day), so '1 day' = '24 hours' = '1440 minutes'.
+ */
+static uint64
+cf_hash_interval(Datum value)
+{
+	Interval   *iv = DatumGetIntervalP(value);
+	int64		days = (int64) iv->month * 30 + iv->day + iv->time / USECS_PER_DAY;
+	int64		frac = iv->time % USECS_PER_DAY;
+	StringInfoData buf;
+	uint64		h;
+
+	if (frac < 0)
+	{
+		frac += USECS_PER_DAY;
+		days--;
+	}
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_INTERVAL);
+	cf_append_le(&buf, (uint64) days, 8);
+	cf_append_le(&buf, (uint64) frac, 8);
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	return h;
+}
+
+/*
+ * A jsonb: 'J', then its tokens in storage order (object keys are stored
+ * sorted and unique), each scalar with its type and canonical bytes:
+ * numbers by value (numeric_normalize), as jsonb equality compares them.
+ */
+static uint64
+cf_hash_jsonb(Datum value)
+{
+	Jsonb	   *jb = DatumGetJsonbP(value);
+	JsonbIterator *it = JsonbIteratorInit(&jb->root);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	StringInfoData buf;
+	uint64		h;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, CFH_TAG_JSONB);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		appendStringInfoChar(&buf, (char) tok);
+		if (tok == WJB_BEGIN_ARRAY)
+			appendStringInfoChar(&buf, v.val.array.rawScalar ? 1 : 0);
+		else if (tok == WJB_KEY || tok == WJB_VALUE || tok == WJB_ELEM)
+		{
+			appendStringInfoChar(&buf, (char) v.type);
+			switch (v.type)
+			{
+				case jbvNull:
+					break;
+				case jbvBool:
+					appendStringInfoChar(&buf, v.val.boolean ? 1 : 0);
+					break;
+				case jbvString:
+					cf_append_le(&buf, (uint32) v.val.string.len, 4);
+					appendBinaryStringInfo(&buf, v.val.string.val, v.val.string.len);
+					break;
+				case jbvNumeric:
+					{
+						char	   *num = numeric_normalize(v.val.numeric);
+						size_t		len = strlen(num);
+
+						cf_append_le(&buf, (uint32) len, 4);
+						appendBinaryStringInfo(&buf, num, (int) len);
+						pfree(num);
+					}
+					break;
+				default:
+					elog(ERROR, "unexpected jsonb value type %d", (int) v.type);
+			}
+		}
+		cf_fold_chunk(&buf);
+	}
+	h = cf_hash_bytes(buf.data, buf.len);
+	pfree(buf.data);
+	return h;
+}
+
 /*
  * A range: 'G', a flags byte (empty; lower, upper infinite; lower, upper
  * inclusive), then the hash of each finite bound.
@@ -571,6 +684,10 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 			return cf_hash_array(hi, value);
 		case CFH_RECORD:
 			return cf_hash_record(hi, value);
+		case CFH_INTERVAL:
+			return cf_hash_interval(value);
+		case CFH_JSONB:
+			return cf_hash_jsonb(value);
 		case CFH_RANGE:
 			return cf_hash_range(hi, value);
 		case CFH_MULTIRANGE:
