@@ -85,7 +85,7 @@ enum
 	CFH_SEND					/* through the type's binary send function */
 };
 
-/* tags that start the canonical bytes of an array and of a row */
+/* tags that start the canonical bytes of the values hashed by structure */
 #define CFH_TAG_ARRAY	'A'
 #define CFH_TAG_RECORD	'R'
 #define CFH_TAG_RANGE	'G'
