@@ -44,7 +44,7 @@ static cf_params
 read_params(prog *g, int b_fixed, double fpr_fixed)
 {
 	static const int bs[] = {2, 4, 8};
-	static const int kicks[] = {0, 1, 3, 20, 100, 500};
+	static const int kicks[] = {0, 1, 3, 20, 50, 200};
 	int			b = b_fixed ? b_fixed : bs[next0(g) % 3];
 	int			wmin = ref_fpbits_for(0.4999, b);
 	int			wbyte = next0(g);
@@ -171,7 +171,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	init_state(&s, p, keyseed);
 
 	/* small filters only: each op copies and compares the whole buffer */
-	while (g.pos < g.n && ops++ < 1000 && s.f.len <= 16384)
+	while (g.pos < g.n && ops++ < 600 && s.f.len <= 16384)
 	{
 		int			op = next0(&g) % FOP_COUNT;
 		int			k = next0(&g);
