@@ -66,6 +66,8 @@ typedef struct CfRecorder
 	CfUndo	   *undo;
 	int			nundo;
 	int			maxundo;
+	cf_status	status;			/* what the operation returned */
+	CfExpanded *result;			/* the new object, once made */
 } CfRecorder;
 
 static Size cfx_get_flat_size(ExpandedObjectHeader *eohptr);
@@ -269,16 +271,23 @@ cfx_open_current(Datum d, cf_filter *f)
  * modification
  * ------------------------------------------------------------------- */
 
-/* a new current object in a new store holding len bytes copied from src */
+/* a new current object in a new store holding a copy of len bytes at src */
 static CfExpanded *
-cfx_private_copy(const uint8 *src, size_t len, const CfExpanded *from)
+cfx_copy_bytes(const uint8 *src, size_t len)
 {
 	CfStore    *s = cfx_new_store(len);
 
-	if (from)
-		cfx_copy_state(from, s->buf);
-	else
-		memcpy(s->buf, src, len);
+	memcpy(s->buf, src, len);
+	return cfx_new_object(s);
+}
+
+/* a new current object in a new store holding a copy of x's state */
+static CfExpanded *
+cfx_copy_object(const CfExpanded *x)
+{
+	CfStore    *s = cfx_new_store(x->store->len);
+
+	cfx_copy_state(x, s->buf);
 	return cfx_new_object(s);
 }
 
@@ -315,27 +324,46 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_de
 	{
 		/* the newest state: change the shared buffer in place, journaled */
 		CfStore    *s = x->store;
-		CfRecorder	rec;
+		CfRecorder *rec = palloc0(sizeof(CfRecorder));
 
-		memset(&rec, 0, sizeof(rec));
-		rec.j.save = cfx_record;
-		rec.store = s;
+		rec->j.save = cfx_record;
+		rec->store = s;
 		if (!cf_open(&f, s->buf, s->len, NULL, 0))
 			elog(ERROR, "cuckoo filter expanded object is corrupted");
-		cf_set_journal(&f, &rec.j);
-		st = is_delete ? cf_delete(&f, h) : cf_add(&f, h);
-		cf_set_journal(&f, NULL);
-		if (st == CF_OK || st == CF_NOT_FOUND)
+
+		/*
+		 * If anything fails half way (the journal or the new object cannot be
+		 * allocated), the journal restores the buffer: x's state must never
+		 * change.  rec is on the heap, so its fields survive the longjmp.
+		 */
+		PG_TRY();
+		{
+			cf_set_journal(&f, &rec->j);
+			rec->status = is_delete ? cf_delete(&f, h) : cf_add(&f, h);
+			cf_set_journal(&f, NULL);
+			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND)
+				rec->result = cfx_new_object(s);
+		}
+		PG_CATCH();
+		{
+			cfx_apply_undo(s->buf, rec->undo, rec->nundo);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		st = rec->status;
+		if (rec->result)
 		{
 			/* x keeps the journal; the buffer is now the new object's state */
-			x->undo = rec.undo;
-			x->nundo = rec.nundo;
-			y = cfx_new_object(s);
+			x->undo = rec->undo;
+			x->nundo = rec->nundo;
+			y = rec->result;
+			pfree(rec);
 			return EOHPGetRWDatum(&y->hdr);
 		}
 		/* full: the buffer is unchanged (the core undid its kick-outs) */
-		if (rec.undo)
-			pfree(rec.undo);
+		if (rec->undo)
+			pfree(rec->undo);
+		pfree(rec);
 		if (f.expansion == 0)
 			cfx_raise(&f, st);
 		/* grow into a new store of its own */
@@ -353,12 +381,12 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_de
 
 	/* a flat value, an old object or NULL: start a private copy */
 	if (x != NULL)
-		y = cfx_private_copy(NULL, x->store->len, x);
+		y = cfx_copy_object(x);
 	else if (isnull)
 	{
 		struct varlena *v = cfpg_create(defaults);
 
-		y = cfx_private_copy(CF_VARDATA(v), CF_VARSIZE(v), NULL);
+		y = cfx_copy_bytes(CF_VARDATA(v), CF_VARSIZE(v));
 		pfree(v);
 	}
 	else
@@ -366,7 +394,7 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_de
 		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
 
 		cfpg_open(&f, v);		/* checks the header before trusting it */
-		y = cfx_private_copy((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), NULL);
+		y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	}
 	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
 		elog(ERROR, "cuckoo filter expanded object is corrupted");
