@@ -5,8 +5,9 @@
 #
 # Usage: bash bench/agg_bench.sh [-q]
 #   -q   quick: 1M rows, one repetition (a smoke test, not a measurement)
-# Needs: cuckoo installed (make install), postgresql-15-hll, the postgres user
-# when run as root.  Environment: PG_CONFIG, N (rows), REPS (best of).
+# Needs: postgresql-15-hll, the postgres user when run as root.  Builds this
+# tree's cuckoo into a private copy of PostgreSQL (nothing is installed).
+# Environment: PG_CONFIG, N (rows), REPS (best of).
 set -euo pipefail
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -14,20 +15,39 @@ N=${N:-10000000}
 REPS=${REPS:-3}
 if [ "${1:-}" = "-q" ]; then N=1000000; REPS=1; fi
 NDUP=100000						# distinct values of the duplicated table
-BIN=$("$PG_CONFIG" --bindir)
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 dir=$(mktemp -d -t cuckoo-aggbench.XXXXXX)
 as_pg() {
 	if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
-[ "$(id -u)" -eq 0 ] && chown postgres "$dir"
-port=$((20000 + RANDOM % 20000))
 started=""
 cleanup() {
 	[ -n "$started" ] && as_pg "$BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+
+# A private copy of PostgreSQL with this tree's cuckoo built into it, so that
+# a `make install` elsewhere during the run cannot swap the library under a
+# running server (its parallel workers load it afresh).  PostgreSQL finds its
+# lib and share directories relative to the binary.
+echo "Building cuckoo into a private copy of PostgreSQL ..." >&2
+libdir=$("$PG_CONFIG" --bindir | sed 's|/bin$||')			# /usr/lib/postgresql/15
+sharedir=$("$PG_CONFIG" --sharedir)						# /usr/share/postgresql/15
+incdir=$(dirname "$("$PG_CONFIG" --includedir-server)")	# /usr/include/postgresql/15
+inst=$dir/inst
+mkdir -p "$inst$(dirname "$libdir")" "$inst$(dirname "$sharedir")" "$inst$(dirname "$incdir")" "$dir/src"
+cp -a "$libdir" "$inst$(dirname "$libdir")/"
+cp -a "$sharedir" "$inst$(dirname "$sharedir")/"
+ln -s "$incdir" "$inst$incdir"
+rm -f "$inst$libdir/lib/cuckoo.so" "$inst$sharedir"/extension/cuckoo*
+BIN=$inst$libdir/bin
+(cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$dir/src")
+make -s -C "$dir/src" PG_CONFIG="$BIN/pg_config" with_llvm=no install >"$dir/build.log" 2>&1 ||
+	{ cat "$dir/build.log"; echo "agg_bench: build failed" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] && chown -R postgres "$dir"
+port=$((20000 + RANDOM % 20000))
 
 # jit off: JIT compile time would add noise to queries this short
 as_pg "$BIN/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
