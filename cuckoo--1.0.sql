@@ -66,11 +66,25 @@ COMMENT ON FUNCTION cf_add(cuckoofilter, anyelement) IS
 COMMENT ON FUNCTION cf_add(cuckoofilter, text) IS
 	'adds one copy of a text value; a NULL filter starts a new one, a NULL value changes nothing';
 
+-- planner estimates: with a constant filter, the fraction of rows that pass is
+-- estimated from its item count, its false-positive rate and the column's
+-- distinct values, instead of PostgreSQL's fixed one third
+CREATE FUNCTION cf_contains_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION cf_contains_sel(internal, oid, internal, integer) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_sel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_contains_support(internal) IS 'planner support for cf_contains: selectivity of a constant filter';
+COMMENT ON FUNCTION cf_contains_sel(internal, oid, internal, integer) IS 'restriction selectivity of filter @> value';
+
 CREATE FUNCTION cf_contains(filter cuckoofilter, value anyelement) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cf_contains_support;
 
 CREATE FUNCTION cf_contains(filter cuckoofilter, value text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT cf_contains_support;
 
 COMMENT ON FUNCTION cf_contains(cuckoofilter, anyelement) IS
 	'true if the value may be in the filter, false if it certainly is not';
@@ -132,13 +146,15 @@ COMMENT ON FUNCTION cf_hash(text) IS
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter,
 	RIGHTARG = anyelement,
-	FUNCTION = cf_contains
+	FUNCTION = cf_contains,
+	RESTRICT = cf_contains_sel
 );
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter,
 	RIGHTARG = text,
-	FUNCTION = cf_contains
+	FUNCTION = cf_contains,
+	RESTRICT = cf_contains_sel
 );
 
 COMMENT ON OPERATOR @> (cuckoofilter, anyelement) IS 'filter may contain value (same as cf_contains)';
