@@ -68,9 +68,19 @@ check_ops(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(cf_validate(buf, size, err, sizeof(err)), "invalid after adds: %s", err);
 	cf_get_stats(&f, &st);
 
-	/* deletes of what was added */
+	/*
+	 * Deletes of what was added, when unambiguous: a value that also matches
+	 * another sub-filter (falsely) may take that one's fingerprint instead,
+	 * which no multi-stage filter can avoid (see test_model.c).
+	 */
 	for (i = 0; i < nadded; i++)
-		FUZZ_ASSERT(cf_delete(&f, added[i]) == CF_OK, "delete of an added value failed");
+	{
+		ref_filter	rr;
+
+		FUZZ_ASSERT(ref_parse(&rr, buf, size, 0, NULL), "FORMAT.md rejects the filter after adds");
+		if (ref_match_stages(&rr, added[i]) == 1)
+			FUZZ_ASSERT(cf_delete(&f, added[i]) == CF_OK, "delete of an added value failed");
+	}
 	FUZZ_ASSERT(cf_validate(buf, size, err, sizeof(err)), "invalid after deletes: %s", err);
 
 	/* growth through cf_insert */
