@@ -194,6 +194,26 @@ else
 	echo "ok   cf_oid: enum, enum[], composite, composite[] and domain values present after restore"
 fi
 
+# Known bug (reported, not counted; docs/hardening.md): text is hashed in the
+# database encoding, so a filter of non-ASCII text restored from a LATIN1
+# database into a UTF8 one answers false for values it holds.
+psql -d postgres -c "CREATE DATABASE cf_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'"
+psql -d postgres -c "CREATE DATABASE cf_utf8 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+PGCLIENTENCODING=UTF8 psql -d cf_latin1 -c "CREATE EXTENSION cuckoo;
+	CREATE TABLE enc AS SELECT cf_add(cf_create(10), 'café'::text) AS f" > /dev/null
+"$bindir/pg_dump" -d cf_latin1 -f "$work/latin1.sql"
+PGCLIENTENCODING=UTF8 psql -d cf_utf8 -f "$work/latin1.sql" > /dev/null 2>&1
+before=$(PGCLIENTENCODING=UTF8 psql -d cf_latin1 -At -c "SELECT f @> 'café'::text FROM enc")
+after=$(PGCLIENTENCODING=UTF8 psql -d cf_utf8 -At -c "SELECT f @> 'café'::text FROM enc")
+if [ "$before" = "t" ] && [ "$after" = "f" ]; then
+	echo "KNOWN BUG (not counted): a filter of non-ASCII text restored from LATIN1 into UTF8 misses its value"
+elif [ "$before" = "t" ] && [ "$after" = "t" ]; then
+	echo "note: non-ASCII text survives a LATIN1 -> UTF8 restore; the known encoding bug looks fixed"
+else
+	echo "FAIL encodings: unexpected answers (LATIN1 '$before', UTF8 after restore '$after')"
+	fail=1
+fi
+
 if [ "$fail" -ne 0 ]; then
 	echo "dump_restore: FAILED"
 	exit 1
