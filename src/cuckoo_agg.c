@@ -536,6 +536,7 @@ cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("could not determine the data type of the cf_agg input")));
+		cf_check_collation(PG_GET_COLLATION());
 		cf_hashinfo_init(&c->hi, typid, c->mcxt);
 		c->hi_valid = true;
 	}

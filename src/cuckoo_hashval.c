@@ -9,9 +9,13 @@
  *   float4, float8            the float8 value's IEEE bits, 8 little-endian
  *                             bytes; -0 is hashed as 0, every NaN as one NaN
  *   numeric                   the text of numeric_normalize (1.0 = 1.00)
- *   text, varchar, bytea      their bytes
- *   bpchar                    its bytes without trailing blanks
- *   name, "char", unknown     their bytes (they agree with text)
+ *   text, varchar             their bytes in UTF-8 (converted from the
+ *                             database encoding unless it is UTF8 or
+ *                             SQL_ASCII), so a filter survives a move to a
+ *                             database of another encoding
+ *   bytea                     its bytes
+ *   bpchar                    as text, without trailing blanks
+ *   name, unknown             as text; "char" its one byte
  *   uuid                      its 16 bytes
  *   date                      cf_hash_int64 of the day number
  *   timestamp, timestamptz    cf_hash_int64 of the microseconds
@@ -28,7 +32,7 @@
  *   ranges, multiranges       flags and each finite bound's hash; each
  *                             range's hash
  *   anything else             the bytes of its binary send function, with
- *                             text in the database encoding; this is only
+ *                             text in UTF-8; this is only
  *                             right for types whose equality is binary
  *                             equality of that form
  *
@@ -67,7 +71,8 @@ enum
 	CFH_FLOAT4,
 	CFH_FLOAT8,
 	CFH_NUMERIC,
-	CFH_VARLENA,				/* text, varchar, bytea: the payload bytes */
+	CFH_VARLENA,				/* text, varchar: the payload bytes (UTF-8) */
+	CFH_BYTEA,					/* bytea: the payload bytes */
 	CFH_BPCHAR,
 	CFH_NAME,
 	CFH_CHAR,
@@ -143,8 +148,10 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 			break;
 		case TEXTOID:
 		case VARCHAROID:
-		case BYTEAOID:
 			hi->kind = CFH_VARLENA;
+			break;
+		case BYTEAOID:
+			hi->kind = CFH_BYTEA;
 			break;
 		case BPCHAROID:
 			hi->kind = CFH_BPCHAR;
@@ -245,6 +252,10 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 			}
 			break;
 	}
+	/* text is hashed as UTF-8, so filters do not depend on the database encoding */
+	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
+				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
+		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
 	hi->typid = typid;
 }
 
@@ -269,9 +280,30 @@ cf_hash_float8(float8 v)
 	return cf_hash_bytes(b, sizeof(b));
 }
 
+/*
+ * Hashes len bytes of text in the database encoding as their UTF-8 form
+ * when to_utf8 (a database that is neither UTF8 nor SQL_ASCII), so that a
+ * filter answers the same after a move to a database of another encoding.
+ */
+static uint64
+cf_hash_text(const char *p, size_t len, bool to_utf8)
+{
+	char	   *u;
+	uint64		h;
+
+	if (!to_utf8)
+		return cf_hash_bytes(p, len);
+	u = pg_server_to_any(p, (int) len, PG_UTF8);
+	if (u == p)
+		return cf_hash_bytes(p, len);
+	h = cf_hash_bytes(u, strlen(u));
+	pfree(u);
+	return h;
+}
+
 /* hashes a varlena's payload; no copy unless it is compressed or external */
 static inline uint64
-cf_hash_varlena(Datum value, bool strip_blanks)
+cf_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
 	struct varlena *v = pg_detoast_datum_packed(raw);
@@ -282,34 +314,45 @@ cf_hash_varlena(Datum value, bool strip_blanks)
 	if (strip_blanks)
 		while (len > 0 && p[len - 1] == ' ')
 			len--;
-	h = cf_hash_bytes(p, len);
+	h = cf_hash_text(p, len, to_utf8);
 	if (v != raw)
 		pfree(v);
 	return h;
 }
 
+void
+cf_check_collation(Oid collid)
+{
+	if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cuckoo filters do not support nondeterministic collations"),
+				 errdetail("Values that collation \"%s\" calls equal can differ in their bytes, so a filter would report them absent.",
+						   get_collation_name(collid)),
+				 errhint("Use a deterministic collation, for example value COLLATE \"C\", or normalize the value first, for example lower(value).")));
+}
+
 /*
- * The binary send form of value, with any text in it in the database
- * encoding.  Send functions convert text (enum labels, json, elements of
- * text arrays and records, ...) to the client encoding, which differs
- * between sessions and even between a parallel leader (the session's
- * client_encoding) and its workers (always the database encoding); hashing
- * that would make equal values hash differently.  So the client encoding is
- * set to the database encoding around the call, which needs no conversion
- * function and cannot fail, and restored afterwards, also on error.
+ * The binary send form of value, with any text in it in UTF-8 (or as it is
+ * in a SQL_ASCII database).  Send functions convert text (enum labels, json,
+ * ...) to the client encoding, which differs between sessions and even
+ * between a parallel leader (the session's client_encoding) and its workers
+ * (the database encoding); and the database encoding differs between the
+ * databases a filter is restored or shipped into.  So the client encoding is
+ * set to UTF-8 around the call, and restored afterwards, also on error.
  */
 static bytea *
-cf_send_server_encoding(CfHashInfo *hi, Datum value)
+cf_send_utf8(CfHashInfo *hi, Datum value)
 {
 	int			client = pg_get_client_encoding();
-	int			server = GetDatabaseEncoding();
+	int			target = GetDatabaseEncoding() == PG_SQL_ASCII ? PG_SQL_ASCII : PG_UTF8;
 	bytea	   *volatile out = NULL;
 
-	if (client == server || server == PG_SQL_ASCII)
+	if (client == target)
 		return SendFunctionCall(&hi->sendfn, value);
 
-	if (SetClientEncoding(server) < 0)
-		elog(ERROR, "could not set the client encoding to %s", GetDatabaseEncodingName());
+	if (PrepareClientEncoding(target) < 0 || SetClientEncoding(target) < 0)
+		elog(ERROR, "could not set the client encoding to %s", pg_encoding_to_char(target));
 	PG_TRY();
 	{
 		out = SendFunctionCall(&hi->sendfn, value);
@@ -647,14 +690,16 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 				return h;
 			}
 		case CFH_VARLENA:
-			return cf_hash_varlena(value, false);
+			return cf_hash_varlena(value, false, hi->to_utf8);
+		case CFH_BYTEA:
+			return cf_hash_varlena(value, false, false);
 		case CFH_BPCHAR:
-			return cf_hash_varlena(value, true);
+			return cf_hash_varlena(value, true, hi->to_utf8);
 		case CFH_NAME:
 			{
 				const char *s = NameStr(*DatumGetName(value));
 
-				return cf_hash_bytes(s, strnlen(s, NAMEDATALEN));
+				return cf_hash_text(s, strnlen(s, NAMEDATALEN), hi->to_utf8);
 			}
 		case CFH_CHAR:
 			{
@@ -678,7 +723,7 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 			{
 				const char *str = DatumGetCString(value);
 
-				return cf_hash_bytes(str, strlen(str));
+				return cf_hash_text(str, strlen(str), hi->to_utf8);
 			}
 		case CFH_ARRAY:
 			return cf_hash_array(hi, value);
@@ -694,7 +739,7 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 			return cf_hash_multirange(hi, value);
 		case CFH_SEND:
 			{
-				bytea	   *out = cf_send_server_encoding(hi, value);
+				bytea	   *out = cf_send_utf8(hi, value);
 				uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
 
 				pfree(out);

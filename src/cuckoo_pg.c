@@ -252,8 +252,11 @@ static inline CfHashInfo *
 cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 {
 	if (unlikely(!OidIsValid(c->hi.typid)))
+	{
+		cf_check_collation(PG_GET_COLLATION());
 		cf_hashinfo_init(&c->hi, get_fn_expr_argtype(fcinfo->flinfo, argno),
 						 fcinfo->flinfo->fn_mcxt);
+	}
 	return &c->hi;
 }
 

@@ -42,6 +42,7 @@ typedef struct CfHashInfo
 	bool		typbyval;
 	int16		typlen;
 	FmgrInfo	sendfn;			/* for types hashed through their send bytes */
+	bool		to_utf8;		/* text: convert to UTF-8 before hashing */
 	MemoryContext mcxt;			/* where the infos below live */
 	/* arrays: hashed element by element */
 	struct CfHashInfo *elem;
@@ -59,6 +60,11 @@ typedef struct CfHashInfo
 
 /* Fills hi for typid; raises a clear error if the type cannot be hashed. */
 extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt);
+/*
+ * Raises an error for a nondeterministic collation: values it calls equal
+ * have different bytes, so a filter would report them absent.
+ */
+extern void cf_check_collation(Oid collid);
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 extern uint64 cf_hash_datum(CfHashInfo *hi, Datum value);
 
