@@ -633,8 +633,12 @@ void
 test_model_small(void)
 {
 	const uint64_t caps[] = {1, 7, 1000};
+	const uint64_t reduced[] = {1, 7, 300};
 
-	run_caps(caps, 3, 20000, "capacities 1, 7, 1000");
+	if (t_scale < 0.5)
+		run_caps(reduced, 3, 20000, "capacities 1, 7, 300 (reduced)");
+	else
+		run_caps(caps, 3, 20000, "capacities 1, 7, 1000");
 }
 
 void
@@ -644,9 +648,9 @@ test_model_large(void)
 
 	if (t_scale < 0.5)
 	{
-		const uint64_t small[] = {3000};
+		const uint64_t small[] = {1500};
 
-		run_caps(small, 1, 5000, "capacity 3000 (reduced)");
+		run_caps(small, 1, 2000, "capacity 1500 (reduced)");
 		return;
 	}
 	run_caps(caps, 1, 40000, "capacity 12345");
