@@ -104,11 +104,12 @@ free_port() {
 
 # psql NODE [psql args]: SQL from stdin or -c; unaligned, tuples only, stops on error
 export PGCONNECT_TIMEOUT=10
+# (this file is UTF-8: the client says so, whatever the database encoding)
 psql_on() {
 	local n=$1; shift
 	as_owner env PGCONNECT_TIMEOUT=10 PGOPTIONS="-c statement_timeout=$STMT_TIMEOUT" \
-		timeout 300 "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 \
-		-h "$TMP" -p "${PORT[$n]}" -U postgres -d cuckoo_fdw "$@"
+		PGCLIENTENCODING=UTF8 timeout 300 "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 \
+		-h "$TMP" -p "${PORT[$n]}" -U postgres -d "${PGDB_OVERRIDE:-cuckoo_fdw}" "$@"
 }
 # one value from a query
 val() {
@@ -323,6 +324,7 @@ run_tests() {
 		END \$\$;
 	EOF
 	test_pushdown "$N"
+	test_encodings
 	test_aggregates "$N"
 	test_roundtrip "$N"
 }
@@ -436,6 +438,45 @@ test_pushdown() {
 	                    SET plan_cache_mode = force_generic_plan;" | sed -n '1,6p'
 }
 eq() { [ "$1" = "$2" ]; }
+
+# 1b. a shard whose database encoding differs from the coordinator's (LATIN1 vs
+#     UTF8): a filter of non-ASCII text built on the coordinator is evaluated
+#     there, and one built there is used on the coordinator.  Text is hashed as
+#     UTF-8 whatever the database encoding, so both must work.
+test_encodings() {
+	local words="('café'), ('naïve'), ('plain')" u l
+	psql_on shard2 -c "CREATE DATABASE cuckoo_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'" ||
+		{ bad "1b. a LATIN1 database on shard2"; return; }
+	PGDB_OVERRIDE=cuckoo_latin1 psql_on shard2 -c "CREATE EXTENSION cuckoo" \
+		-c "CREATE TABLE words (w text)" -c "INSERT INTO words VALUES $words" \
+		-c "CREATE TABLE wf AS SELECT cf_add(cf_add(cf_add(cf_create(10), 'café'::text), 'naïve'::text), 'plain'::text) AS f" ||
+		{ bad "1b. LATIN1 table"; return; }
+	psql_on shard1 -c "CREATE TABLE words (w text)" -c "INSERT INTO words VALUES $words" || { bad "1b. UTF8 table"; return; }
+	kv coord <<-EOF
+		CREATE SERVER shard2_latin1 FOREIGN DATA WRAPPER postgres_fdw
+		  OPTIONS (host '$TMP', port '${PORT[shard2]}', dbname 'cuckoo_latin1', extensions 'cuckoo');
+		CREATE USER MAPPING FOR postgres SERVER shard2_latin1 OPTIONS (user 'postgres');
+		CREATE FOREIGN TABLE words_latin1 (w text) SERVER shard2_latin1 OPTIONS (table_name 'words');
+		CREATE FOREIGN TABLE words_utf8 (w text) SERVER shard1 OPTIONS (table_name 'words');
+		CREATE FOREIGN TABLE wf_latin1 (f cuckoofilter) SERVER shard2_latin1 OPTIONS (table_name 'wf');
+		CREATE TABLE wfilt AS
+		  SELECT cf_add(cf_add(cf_add(cf_create(10), 'café'::text), 'naïve'::text), 'plain'::text) AS f;
+		SELECT 'shipped', fdw_shipped('SELECT w FROM words_latin1 WHERE cf_contains((SELECT f FROM wfilt), w)', 'cf_contains');
+		SELECT 'utf8', string_agg(w, ',' ORDER BY w) FROM words_utf8 WHERE cf_contains((SELECT f FROM wfilt), w);
+		SELECT 'latin1', string_agg(w, ',' ORDER BY w) FROM words_latin1 WHERE cf_contains((SELECT f FROM wfilt), w);
+		SELECT 'latin1_local', string_agg(w, ',' ORDER BY w) FROM (SELECT w FROM words_latin1 OFFSET 0) s
+		  WHERE cf_contains((SELECT f FROM wfilt), w);
+		SELECT 'same_bytes', (SELECT f::text FROM wf_latin1) = (SELECT f::text FROM wfilt);
+		SELECT 'back', string_agg(w, ',' ORDER BY w) FROM (VALUES $words) v(w)
+		  WHERE cf_contains((SELECT f FROM wf_latin1), w);
+	EOF
+	u=$(r utf8) l=$(r latin1)
+	check "1b. non-ASCII text on a UTF8 shard: all of café, naïve, plain found ($u)" eq "$u" "café,naïve,plain"
+	msg="1b. a UTF8 coordinator's filter pushed to a LATIN1 shard ($(r shipped)) finds café, naïve, plain there: [$l] (evaluated on the coordinator: [$(r latin1_local)])"
+	if [ "$(r shipped)" = 1/1 ] && [ "$l" = "café,naïve,plain" ]; then ok "$msg"; else bad "$msg"; fi
+	check "1b. the same filter built on the LATIN1 shard is byte-identical to the coordinator's ($(r same_bytes)) and finds all three on the coordinator ($(r back))" \
+		eq "$(r same_bytes) $(r back)" "t café,naïve,plain"
+}
 
 # 2. cf_agg per partition, each pushed whole to its shard, merged with cf_union_agg
 #    on the coordinator, answers like one filter built over all the rows on one node
