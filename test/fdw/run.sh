@@ -10,6 +10,22 @@
 # Run as root (the clusters run as "postgres" through runuser) or as any other user
 # (the clusters then run as that user).  Everything lives in one fresh temp directory,
 # the servers listen on unix sockets there only, and a trap stops and removes them.
+#
+# What the test checks (docs/scaling-out.md marks each claim it backs with a check mark):
+#   1.  cf_contains / @> with the filter as a constant, a scalar subquery, a PREPARE
+#       parameter (custom and generic plans), on bigint and text columns, is in the
+#       Remote SQL of every foreign scan; the rows the shards send (EXPLAIN ANALYZE
+#       on the coordinator, pg_stat_statements on the shards) drop from all to the
+#       matches plus false positives, and equal what the coordinator would keep
+#   1b. a LATIN1 shard and a UTF8 coordinator agree on filters of non-ASCII text
+#   2.  cf_agg on a foreign partition is pushed whole; per-partition filters merged
+#       with cf_union_agg have no false negatives and, built at fpr / partitions,
+#       a false-positive rate within 2x of a single-node filter
+#   3.  filters cross nodes unchanged through postgres_fdw (text) and COPY (text and
+#       binary); UPDATE ... cf_add, cf_union_agg and a cf_contains join run on a shard
+#
+# Knobs: FDW_ROWS (300000), FDW_MEASURE_BIG (2000000), FDW_MEASURE_SMALL (50000),
+# FDW_STATEMENT_TIMEOUT (120s), PG_CONFIG.
 set -uo pipefail
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -19,7 +35,7 @@ for a in "$@"; do
 	case $a in
 		--measure) MODE=measure ;;
 		--keep) KEEP=1 ;;
-		-h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+		-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
 		*) echo "run.sh: unknown argument $a" >&2; exit 2 ;;
 	esac
 done
