@@ -35,7 +35,7 @@ for a in "$@"; do
 	case $a in
 		--measure) MODE=measure ;;
 		--keep) KEEP=1 ;;
-		-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+		-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
 		*) echo "run.sh: unknown argument $a" >&2; exit 2 ;;
 	esac
 done
