@@ -66,6 +66,19 @@ COMMENT ON FUNCTION cf_add(cuckoofilter, anyelement) IS
 COMMENT ON FUNCTION cf_add(cuckoofilter, text) IS
 	'adds one copy of a text value; a NULL filter starts a new one, a NULL value changes nothing';
 
+-- set semantics: like cf_add, but a value the filter already reports
+-- present is not stored again (a false positive means it is not stored)
+CREATE FUNCTION cf_add_unique(filter cuckoofilter, value anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_add_unique' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION cf_add_unique(filter cuckoofilter, value text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_add_unique' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_add_unique(cuckoofilter, anyelement) IS
+	'adds a value unless the filter already reports it present (set semantics); a NULL filter starts a new one';
+COMMENT ON FUNCTION cf_add_unique(cuckoofilter, text) IS
+	'adds a text value unless the filter already reports it present (set semantics); a NULL filter starts a new one';
+
 -- planner estimates: with a constant filter, the fraction of rows that pass is
 -- estimated from its item count, its false-positive rate and the column's
 -- distinct values, instead of PostgreSQL's fixed one third

@@ -556,7 +556,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 
 	if (len < CF_HEADER_SIZE)
 	{
-		set_err(err, errlen, "value has %zu bytes, less than the %d-byte header", len, CF_HEADER_SIZE);
+		set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_HEADER_SIZE, len);
 		return false;
 	}
 	if (buf[0] != CF_MAGIC)
@@ -612,8 +612,8 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	off = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * f->nstages;
 	if (len < off)
 	{
-		set_err(err, errlen, "value has %zu bytes, too short for %u sub-filter descriptors",
-				len, f->nstages);
+		set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %zu",
+				len, off);
 		return false;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
@@ -644,7 +644,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		}
 		if ((uint64_t) st->nitems > (uint64_t) st->nbuckets * f->bucket_size)
 		{
-			set_err(err, errlen, "sub-filter %u claims %u items but has only %llu slots", k,
+			set_err(err, errlen, "sub-filter %u has an item count of %u but only %llu slots", k,
 					st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
 			return false;
 		}
@@ -685,7 +685,7 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 				n += slot_get(st, f.bucket_size, i, s) != 0;
 		if (n != st->nitems)
 		{
-			set_err(err, errlen, "sub-filter %u claims %u items but its table holds %llu",
+			set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",
 					k, st->nitems, (unsigned long long) n);
 			return false;
 		}
@@ -785,21 +785,61 @@ cf_add(cf_filter *f, uint64_t h)
 	return CF_FULL;
 }
 
+/*
+ * Are both buckets of h in the newest sub-filter filled with copies of h
+ * alone?  Then the add failed for want of room for yet another copy, not for
+ * want of space in general.
+ */
+static bool
+saturated_by_copies(const cf_filter *f, uint64_t h)
+{
+	const cf_stage *st = &f->stages[f->nstages - 1];
+	uint32_t	fp = fingerprint(st, h);
+	uint32_t	i1 = primary_bucket(st, h);
+	uint32_t	i2 = alt_bucket(st, i1, fp);
+	uint32_t	n = bucket_count(st, f->bucket_size, i1, fp);
+
+	if (i2 == i1)
+		return n == f->bucket_size;
+	return n + bucket_count(st, f->bucket_size, i2, fp) == 2 * f->bucket_size;
+}
+
+static size_t grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen);
+static void grow(cf_filter *f, uint8_t *newbuf, bool same_size);
+
 cf_status
 cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 {
 	size_t		newlen;
+	bool		copies;
 
 	if (cf_add(f, h) == CF_OK)
 		return CF_OK;
 	if (f->expansion == 0)
 		return CF_FULL;
-	newlen = cf_grow_size(f, NULL, 0);
+
+	/*
+	 * One value fits 2 * bucket_size times into a sub-filter (its copies can
+	 * only live in its two buckets).  When that is why the add failed, the
+	 * new sub-filter is as large as the newest one, not expansion times the
+	 * largest: a value added hundreds of times then costs kilobytes, not a
+	 * filter that doubles every few copies.
+	 */
+	copies = saturated_by_copies(f, h);
+	newlen = grow_size(f, copies, NULL, 0);
 	if (newlen == 0)
 		return CF_CANNOT_GROW;
-	cf_grow(f, alloc(newlen, ctx));
+	grow(f, alloc(newlen, ctx), copies);
 	/* a fresh sub-filter has two empty buckets for the item: this succeeds */
 	return cf_add(f, h);
+}
+
+cf_status
+cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
+{
+	if (cf_contains(f, h))
+		return CF_OK;
+	return cf_insert(f, h, alloc, ctx);
 }
 
 cf_status
@@ -827,11 +867,12 @@ cf_delete(cf_filter *f, uint64_t h)
 
 /*
  * The sub-filter growth appends: expansion times the buckets of the largest
- * one, with one more fingerprint bit than the widest (at most 32), so the
- * false-positive rates of successive sub-filters halve.
+ * one (or as many as the newest one, when same_size), with one more
+ * fingerprint bit than the widest (at most 32), so the false-positive rates
+ * of successive sub-filters halve.
  */
 static void
-next_stage_geometry(const cf_filter *f, uint64_t *nbuckets, uint32_t *fpbits)
+next_stage_geometry(const cf_filter *f, bool same_size, uint64_t *nbuckets, uint32_t *fpbits)
 {
 	uint64_t	m = 0;
 	uint32_t	fb = 0;
@@ -841,18 +882,18 @@ next_stage_geometry(const cf_filter *f, uint64_t *nbuckets, uint32_t *fpbits)
 		m = f->stages[k].nbuckets > m ? f->stages[k].nbuckets : m;
 		fb = f->stages[k].fpbits > fb ? f->stages[k].fpbits : fb;
 	}
-	*nbuckets = m * f->expansion;
+	*nbuckets = same_size ? f->stages[f->nstages - 1].nbuckets : m * f->expansion;
 	*fpbits = fb < CF_MAX_FPBITS ? fb + 1 : CF_MAX_FPBITS;
 }
 
-size_t
-cf_grow_size(const cf_filter *f, char *err, size_t errlen)
+static size_t
+grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 {
 	uint64_t	m;
 	uint32_t	fb;
 	uint64_t	len;
 
-	next_stage_geometry(f, &m, &fb);
+	next_stage_geometry(f, same_size, &m, &fb);
 	if (f->expansion == 0)
 	{
 		set_err(err, errlen, "filter was created with expansion 0 and cannot grow");
@@ -908,16 +949,28 @@ splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 		abort();				/* cannot happen: built from a valid filter */
 }
 
-void
-cf_grow(cf_filter *f, uint8_t *newbuf)
+size_t
+cf_grow_size(const cf_filter *f, char *err, size_t errlen)
+{
+	return grow_size(f, false, err, errlen);
+}
+
+static void
+grow(cf_filter *f, uint8_t *newbuf, bool same_size)
 {
 	uint8_t		desc[CF_STAGE_SIZE];
 	uint64_t	m;
 	uint32_t	fb;
 
-	next_stage_geometry(f, &m, &fb);
+	next_stage_geometry(f, same_size, &m, &fb);
 	write_stage_desc(desc, (uint32_t) m, 0, fb);
 	splice_stages(f, newbuf, 1, desc, NULL);
+}
+
+void
+cf_grow(cf_filter *f, uint8_t *newbuf)
+{
+	grow(f, newbuf, false);
 }
 
 /* ---------------------------------------------------------------------

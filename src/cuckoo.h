@@ -157,6 +157,12 @@ cf_status	cf_add(cf_filter *f, uint64_t h);
  * caller's to free.  CF_FULL / CF_CANNOT_GROW leave f unchanged.
  */
 cf_status	cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
+/*
+ * Set semantics: adds h (as cf_insert) only if the filter does not already
+ * report it present.  Deleting a value added this way is only safe if it
+ * was really absent: a false positive means nothing was stored for it.
+ */
+cf_status	cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
 /* Removes one copy; CF_NOT_FOUND leaves f unchanged. */
 cf_status	cf_delete(cf_filter *f, uint64_t h);
 

@@ -313,7 +313,7 @@ cfx_raise(cf_filter *f, cf_status st)
  * with parameters defaults is started.
  */
 Datum
-cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_delete)
+cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 {
 	CfExpanded *x = isnull ? NULL : cfx_from_datum(d);
 	CfExpanded *y;
@@ -339,7 +339,12 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_de
 		PG_TRY();
 		{
 			cf_set_journal(&f, &rec->j);
-			rec->status = is_delete ? cf_delete(&f, h) : cf_add(&f, h);
+			if (op == CFX_DELETE)
+				rec->status = cf_delete(&f, h);
+			else if (op == CFX_ADD_UNIQUE && cf_contains(&f, h))
+				rec->status = CF_OK;	/* already there: nothing to change */
+			else
+				rec->status = cf_add(&f, h);
 			cf_set_journal(&f, NULL);
 			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND)
 				rec->result = cfx_new_object(s);
@@ -398,13 +403,14 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_de
 	}
 	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
 		elog(ERROR, "cuckoo filter expanded object is corrupted");
-	if (is_delete)
+	if (op == CFX_DELETE)
 		(void) cf_delete(&f, h);
 	else
 	{
 		CfStore    *ns = NULL;
 
-		st = cf_insert(&f, h, cfx_alloc_store, &ns);
+		st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfx_alloc_store, &ns) :
+			cf_insert(&f, h, cfx_alloc_store, &ns);
 		if (st != CF_OK)
 			cfx_raise(&f, st);
 		if (ns != NULL)

@@ -402,13 +402,14 @@ cuckoo_create(PG_FUNCTION_ARGS)
 }
 
 /*
- * cf_add(filter, value): the filter with one more copy of value.  Not
- * strict: a NULL filter starts a default one, a NULL value changes nothing.
+ * cf_add and cf_add_unique: op (CFX_ADD or CFX_ADD_UNIQUE) of the value to
+ * the filter.  Not strict: a NULL filter starts a default one, a NULL value
+ * changes nothing.
  */
-PG_FUNCTION_INFO_V1(cuckoo_add);
-Datum
-cuckoo_add(PG_FUNCTION_ARGS)
+static Datum
+cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 {
+	CfCallCache *c = cfpg_call_cache(fcinfo);
 	cf_params	p;
 	uint64		h;
 
@@ -418,8 +419,14 @@ cuckoo_add(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
-					  PG_GETARG_DATUM(1));
+	h = cf_hash_datum(cfpg_hashinfo(fcinfo, c, 1), PG_GETARG_DATUM(1));
+
+	/* a value already present leaves a flat filter as it is: return it uncopied */
+	if (op == CFX_ADD_UNIQUE && !PG_ARGISNULL(0) &&
+		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+		cf_contains(cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0)), h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+
 	p.capacity = CFPG_DEFAULT_CAPACITY;
 	p.fpr = CF_DEFAULT_FPR;
 	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
@@ -427,7 +434,23 @@ cuckoo_add(PG_FUNCTION_ARGS)
 	p.expansion = CF_DEFAULT_EXPANSION;
 	/* the result is an expanded object: see cuckoo_expanded.c */
 	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
-							   PG_ARGISNULL(0), &p, h, false));
+							   PG_ARGISNULL(0), &p, h, op));
+}
+
+/* cf_add(filter, value): the filter with one more copy of value */
+PG_FUNCTION_INFO_V1(cuckoo_add);
+Datum
+cuckoo_add(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_ADD);
+}
+
+/* cf_add_unique(filter, value): value added only if not already reported present */
+PG_FUNCTION_INFO_V1(cuckoo_add_unique);
+Datum
+cuckoo_add_unique(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
 }
 
 /* cf_contains(filter, value) and the @> operator: is value (probably) in it */
@@ -475,7 +498,7 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 			PG_RETURN_DATUM(d);
 		d = PointerGetDatum(v);
 	}
-	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, true));
+	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE));
 }
 
 /* cf_union(a, b): a filter holding the items of both */

@@ -75,8 +75,15 @@ extern void cfpg_report_insert_failure(cf_filter *f, cf_status st) pg_attribute_
  * Expanded objects (cuckoo_expanded.c): cf_add / cf_delete return them so a
  * PL/pgSQL loop does not copy the filter per call.
  */
-/* Applies an add or delete of h to d (or to a new filter for defaults when isnull). */
-extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, bool is_delete);
+typedef enum CfxOp
+{
+	CFX_ADD,					/* one more copy */
+	CFX_DELETE,					/* one copy less, if any */
+	CFX_ADD_UNIQUE				/* one copy, unless it is already reported present */
+} CfxOp;
+
+/* Applies op with hash h to d (or to a new filter for defaults when isnull). */
+extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op);
 /* Opens d in place if it is the newest state of an expanded filter. */
 extern bool cfx_open_current(Datum d, cf_filter *f);
 
