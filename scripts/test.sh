@@ -35,6 +35,8 @@ run "extension: build with -Wall -Wextra -Werror" \
 	make -s PG_CONFIG="$PG_CONFIG" COPT="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers"
 run "extension: install" make -s PG_CONFIG="$PG_CONFIG" install
 run "extension: pg_regress suite" bash test/pg/regress.sh
+run "extension: pg_dump and restore keep every answer" bash test/pg/dump_restore.sh
+run "extension: sharded with postgres_fdw (coordinator + 2 shards)" bash test/fdw/run.sh
 
 echo
 for n in "${failed[@]}"; do echo "failed: $n"; done
