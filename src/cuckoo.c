@@ -131,6 +131,16 @@ set_err(char *err, size_t errlen, const char *fmt,...)
 	va_end(ap);
 }
 
+void		(*cf_interrupt_hook) (void) = NULL;
+
+/* lets the caller cancel a long loop (every 64K slots or so) */
+static inline void
+check_interrupts(uint64_t counter)
+{
+	if ((counter & 0xFFFF) == 0 && cf_interrupt_hook)
+		cf_interrupt_hook();
+}
+
 /* ---------------------------------------------------------------------
  * hashing
  * ------------------------------------------------------------------- */
@@ -268,6 +278,24 @@ bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 static inline bool
 bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
+#if defined(__GNUC__)
+	if (st->swar)
+	{
+		/*
+		 * The zero-lane test of bucket_has with fp = 0: its lowest flag is
+		 * exact, so it marks the first empty slot.
+		 */
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
+			st->bucket_mask;
+		uint64_t	z = (x - st->lanes_lo) & ~x & st->lanes_hi;
+
+		if (z == 0)
+			return false;
+		slot_set(st, bucket_size, i, (uint32_t) __builtin_ctzll(z) / st->fpbits, fp);
+		return true;
+	}
+#endif
 	for (uint32_t s = 0; s < bucket_size; s++)
 	{
 		if (slot_get(st, bucket_size, i, s) == 0)
@@ -681,8 +709,11 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 		uint64_t	n = 0;
 
 		for (uint32_t i = 0; i < st->nbuckets; i++)
+		{
+			check_interrupts(i);
 			for (uint32_t s = 0; s < f.bucket_size; s++)
 				n += slot_get(st, f.bucket_size, i, s) != 0;
+		}
 		if (n != st->nitems)
 		{
 			set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",
@@ -720,8 +751,14 @@ cf_contains(const cf_filter *f, uint64_t h)
 		uint32_t	fp = fingerprint(st, h);
 		uint32_t	i1 = primary_bucket(st, h);
 
+		uint32_t	i2 = alt_bucket(st, i1, fp);
+
+#if defined(__GNUC__)
+		/* start loading the second bucket while the first is tested */
+		__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
+#endif
 		if (bucket_has(st, f->bucket_size, i1, fp) ||
-			bucket_has(st, f->bucket_size, alt_bucket(st, i1, fp), fp))
+			bucket_has(st, f->bucket_size, i2, fp))
 			return true;
 	}
 	return false;
@@ -758,6 +795,11 @@ cf_add(cf_filter *f, uint64_t h)
 	uint32_t	order[CF_MAX_STAGES];
 	double		load[CF_MAX_STAGES];
 	uint32_t	n = f->nstages;
+
+	if (n == 1)
+		return stage_insert(&f->stages[0], f->bucket_size, f->max_kicks,
+							primary_bucket(&f->stages[0], h),
+							fingerprint(&f->stages[0], h)) ? CF_OK : CF_FULL;
 
 	/* newest first, then a stable insertion sort by load */
 	for (uint32_t k = 0; k < n; k++)
@@ -842,12 +884,39 @@ cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	return cf_insert(f, h, alloc, ctx);
 }
 
+/*
+ * Removes one copy of h.  When h matches in several sub-filters, all but one
+ * of the matches are false positives, and removing one of those would take
+ * another value's fingerprint.  The match in sub-filter j is the real one
+ * with odds proportional to items_j / fpr_j, and fpr_j is proportional to
+ * items_j / (nbuckets_j * 2^fpbits_j), so sub-filters are tried from the
+ * largest nbuckets * 2^fpbits down (for a grown filter: newest first).
+ */
 cf_status
 cf_delete(cf_filter *f, uint64_t h)
 {
-	for (uint32_t k = f->nstages; k-- > 0;)
+	uint32_t	order[CF_MAX_STAGES];
+	double		weight[CF_MAX_STAGES];
+	uint32_t	n = f->nstages;
+
+	/* newest first, then a stable insertion sort by weight, largest first */
+	for (uint32_t k = 0; k < n; k++)
 	{
-		cf_stage   *st = &f->stages[k];
+		const cf_stage *st = &f->stages[n - 1 - k];
+		double		wk = ldexp((double) st->nbuckets, (int) st->fpbits);
+		uint32_t	j = k;
+
+		for (; j > 0 && weight[j - 1] < wk; j--)
+		{
+			weight[j] = weight[j - 1];
+			order[j] = order[j - 1];
+		}
+		weight[j] = wk;
+		order[j] = n - 1 - k;
+	}
+	for (uint32_t k = 0; k < n; k++)
+	{
+		cf_stage   *st = &f->stages[order[k]];
 		uint32_t	fp = fingerprint(st, h);
 		uint32_t	i1 = primary_bucket(st, h);
 
@@ -1015,6 +1084,8 @@ fold_stage(cf_stage *dst, const cf_stage *src, uint32_t bucket_size, uint32_t ma
 		for (uint32_t s = 0; s < bucket_size; s++)
 		{
 			uint32_t	fp = slot_get(src, bucket_size, i, s);
+
+			check_interrupts((uint64_t) i * bucket_size + s);
 
 			if (fp != 0 && !stage_insert(dst, bucket_size, max_kicks, i, fp))
 				return false;

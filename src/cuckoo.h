@@ -117,6 +117,13 @@ typedef struct cf_stats
 /* allocator used by cf_insert to grow; must not return NULL (or abort) */
 typedef void *(*cf_alloc_fn) (size_t size, void *ctx);
 
+/*
+ * Called now and then from loops that can run for seconds (validation,
+ * union), so a caller can cancel them; it may longjmp out (the core holds
+ * no resources and leaves the filters it was given unchanged).
+ */
+extern void (*cf_interrupt_hook) (void);
+
 /* ---- hashing ---- */
 uint64_t	cf_hash_bytes(const void *data, size_t len);
 uint64_t	cf_hash_int64(int64_t v);      /* hashes the 8-byte little-endian form */

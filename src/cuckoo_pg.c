@@ -9,11 +9,28 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "cuckoo_pg.h"
 
 PG_MODULE_MAGIC;
+
+/* lets a statement timeout or cancel stop the core's long loops */
+static void
+cfpg_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	cf_interrupt_hook = cfpg_check_interrupts;
+}
 
 /* what cf_add(NULL, v) creates */
 #define CFPG_DEFAULT_CAPACITY	1000
@@ -152,6 +169,13 @@ cuckoofilter_out(PG_FUNCTION_ARGS)
 	char	   *out;
 
 	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
+	if (cf_base64_len(f.len) + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is too large for its text form"),
+				 errdetail("The filter has %zu bytes; its base64 text would exceed the 1 GB limit of a value.",
+						   f.len),
+				 errhint("Use the binary form (COPY ... WITH (FORMAT binary) or a binary driver), or a smaller filter.")));
 	out = palloc(cf_base64_len(f.len) + 1);
 	cf_base64_encode(f.buf, f.len, out);
 	PG_RETURN_CSTRING(out);
