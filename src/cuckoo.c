@@ -784,6 +784,50 @@ cf_count(const cf_filter *f, uint64_t h)
 }
 
 /*
+ * Fills order[] with the sub-filter indexes sorted by key, smallest first,
+ * the newest first among equal keys (a stable insertion sort: at most 32).
+ */
+static void
+order_stages(const cf_filter *f, double (*key) (const cf_filter *, const cf_stage *),
+			 uint32_t *order)
+{
+	double		keys[CF_MAX_STAGES];
+	uint32_t	n = f->nstages;
+
+	for (uint32_t k = 0; k < n; k++)
+	{
+		double		kk = key(f, &f->stages[n - 1 - k]);
+		uint32_t	j = k;
+
+		for (; j > 0 && keys[j - 1] > kk; j--)
+		{
+			keys[j] = keys[j - 1];
+			order[j] = order[j - 1];
+		}
+		keys[j] = kk;
+		order[j] = n - 1 - k;
+	}
+}
+
+/* a sub-filter's load: adds go to the least loaded first */
+static double
+stage_load(const cf_filter *f, const cf_stage *st)
+{
+	return (double) st->nitems / ((double) st->nbuckets * f->bucket_size);
+}
+
+/*
+ * How likely a match in this sub-filter is a false positive, up to a factor
+ * common to all: deletes go to the least likely first (see cf_delete).
+ */
+static double
+stage_false_match_odds(const cf_filter *f, const cf_stage *st)
+{
+	(void) f;
+	return ldexp(1.0 / (double) st->nbuckets, -(int) st->fpbits);
+}
+
+/*
  * Adds one copy of h.  The sub-filters are tried from the least loaded to
  * the most (ties: the newest first), so a fresh sub-filter takes the new
  * items after growth, and so does the roomiest one after a union appended a
@@ -793,29 +837,13 @@ cf_status
 cf_add(cf_filter *f, uint64_t h)
 {
 	uint32_t	order[CF_MAX_STAGES];
-	double		load[CF_MAX_STAGES];
 	uint32_t	n = f->nstages;
 
 	if (n == 1)
 		return stage_insert(&f->stages[0], f->bucket_size, f->max_kicks,
 							primary_bucket(&f->stages[0], h),
 							fingerprint(&f->stages[0], h)) ? CF_OK : CF_FULL;
-
-	/* newest first, then a stable insertion sort by load */
-	for (uint32_t k = 0; k < n; k++)
-	{
-		const cf_stage *st = &f->stages[n - 1 - k];
-		double		lk = (double) st->nitems / ((double) st->nbuckets * f->bucket_size);
-		uint32_t	j = k;
-
-		for (; j > 0 && load[j - 1] > lk; j--)
-		{
-			load[j] = load[j - 1];
-			order[j] = order[j - 1];
-		}
-		load[j] = lk;
-		order[j] = n - 1 - k;
-	}
+	order_stages(f, stage_load, order);
 	for (uint32_t k = 0; k < n; k++)
 	{
 		cf_stage   *st = &f->stages[order[k]];
@@ -890,30 +918,15 @@ cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
  * another value's fingerprint.  The match in sub-filter j is the real one
  * with odds proportional to items_j / fpr_j, and fpr_j is proportional to
  * items_j / (nbuckets_j * 2^fpbits_j), so sub-filters are tried from the
- * largest nbuckets * 2^fpbits down (for a grown filter: newest first).
+ * smallest 1 / (nbuckets * 2^fpbits) up (for a grown filter: newest first).
  */
 cf_status
 cf_delete(cf_filter *f, uint64_t h)
 {
 	uint32_t	order[CF_MAX_STAGES];
-	double		weight[CF_MAX_STAGES];
 	uint32_t	n = f->nstages;
 
-	/* newest first, then a stable insertion sort by weight, largest first */
-	for (uint32_t k = 0; k < n; k++)
-	{
-		const cf_stage *st = &f->stages[n - 1 - k];
-		double		wk = ldexp((double) st->nbuckets, (int) st->fpbits);
-		uint32_t	j = k;
-
-		for (; j > 0 && weight[j - 1] < wk; j--)
-		{
-			weight[j] = weight[j - 1];
-			order[j] = order[j - 1];
-		}
-		weight[j] = wk;
-		order[j] = n - 1 - k;
-	}
+	order_stages(f, stage_false_match_odds, order);
 	for (uint32_t k = 0; k < n; k++)
 	{
 		cf_stage   *st = &f->stages[order[k]];
