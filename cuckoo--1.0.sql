@@ -223,6 +223,28 @@ CREATE AGGREGATE cf_agg(anyelement, double precision) (
 	PARALLEL = SAFE
 );
 
+-- cf_agg(value, fpr, capacity): a filter of the given capacity (growing if
+-- more values come), so filters built apart share one geometry and
+-- cf_union / cf_union_agg fold them into one table
+CREATE FUNCTION cf_agg_trans(internal, anyelement, double precision, bigint) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_agg_trans_capacity' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE cf_agg(anyelement, double precision, bigint) (
+	SFUNC = cf_agg_trans,
+	STYPE = internal,
+	SSPACE = 128,
+	FINALFUNC = cf_agg_final,
+	COMBINEFUNC = cf_agg_combine,
+	SERIALFUNC = cf_agg_serial,
+	DESERIALFUNC = cf_agg_deserial,
+	PARALLEL = SAFE
+);
+
+COMMENT ON FUNCTION cf_agg_trans(internal, anyelement, double precision, bigint) IS
+	'cf_agg transition function with a false-positive rate and a capacity';
+COMMENT ON AGGREGATE cf_agg(anyelement, double precision, bigint) IS
+	'a cuckoo filter of the distinct non-NULL values with the given false-positive rate and capacity (filters built apart with one capacity merge into one table)';
+
 COMMENT ON FUNCTION cf_agg_trans(internal, anyelement) IS 'cf_agg transition function';
 COMMENT ON FUNCTION cf_agg_trans(internal, anyelement, double precision) IS 'cf_agg transition function with a false-positive rate';
 COMMENT ON FUNCTION cf_agg_final(internal) IS 'cf_agg final function';

@@ -46,3 +46,30 @@ d(n, f) AS (
 	UNION ALL SELECT n + 1, cf_delete(f, 42) FROM d WHERE n < 60)
 SELECT cf_count(f, 42) AS copies_left, (cf_info(f)).items FROM d WHERE n = 60;
 DROP TABLE st_seen;
+
+-- cf_agg with a capacity: parts built apart share one geometry, so their
+-- union folds into one table (33 parts: more than a union could stack)
+SELECT (cf_info(u)).subfilters AS union_subfilters, (cf_info(u)).items,
+       (cf_info(u)).capacity,
+       (SELECT count(*) FROM generate_series(1, 30000) g WHERE NOT u @> g) AS misses,
+       (SELECT count(*) FROM generate_series(30001, 130000) g WHERE u @> g) < 1000 AS fpr_within_1pct
+  FROM (SELECT cf_union_agg(f) AS u
+          FROM (SELECT cf_agg(g, 0.01, 30000) AS f
+                  FROM generate_series(1, 30000) g GROUP BY g % 33) s) t;
+-- a capacity below the values seen grows the filter and loses nothing
+SELECT (cf_info(f)).subfilters > 1 AS grew,
+       (SELECT count(*) FROM generate_series(1, 5000) g WHERE NOT f @> g) AS misses
+  FROM (SELECT cf_agg(g, 0.01, 100) AS f FROM generate_series(1, 5000) g) s;
+-- parallel and serial plans agree byte for byte
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+CREATE TABLE st_vals AS SELECT g AS v FROM generate_series(1, 50000) g;
+SELECT cf_agg(v, 0.001, 60000) AS par FROM st_vals \gset
+SET max_parallel_workers_per_gather = 0;
+SELECT cf_agg(v, 0.001, 60000)::text = :'par' AS parallel_equals_serial FROM st_vals;
+RESET ALL;
+DROP TABLE st_vals;
+-- bad capacities
+SELECT cf_agg(g, 0.01, 0) FROM generate_series(1, 3) g;
+SELECT cf_agg(g, 0.01, NULL) FROM generate_series(1, 3) g;
+SELECT cf_agg(g, 0.01, 10000000000000) FROM generate_series(1, 3) g;

@@ -26,7 +26,7 @@
  * their order or on how the work was split, so serial and parallel plans
  * give byte-identical filters.
  */
-#define CFAGG_INLINE		4
+#define CFAGG_INLINE		3
 #define CFAGG_MAX_HASHES	((uint32) 1 << 31)	/* array slots, a hard limit */
 
 typedef struct CfAggState
@@ -37,6 +37,7 @@ typedef struct CfAggState
 	uint32		nsorted;		/* hashes[0 .. nsorted) are sorted and distinct */
 	uint32		flags;			/* CFAGG_GREW */
 	double		fpr;			/* target false-positive rate */
+	uint64		capacity;		/* filter capacity; 0: sized by the data */
 	uint64		inline_buf[CFAGG_INLINE];
 } CfAggState;
 
@@ -45,8 +46,8 @@ typedef struct CfAggState
 
 StaticAssertDecl(sizeof(CfAggState) == 64, "CfAggState should stay one 64-byte chunk");
 
-/* serialized state: fpr (IEEE double), then the hashes, all little-endian */
-#define CFAGG_SERIAL_HEADER	8
+/* serialized state: fpr (IEEE double), capacity, then the hashes, all little-endian */
+#define CFAGG_SERIAL_HEADER	16
 
 /* writes n uint64s little-endian to dst (unaligned) */
 static void
@@ -440,14 +441,37 @@ cfagg_check_fpr(double fpr)
 }
 
 static CfAggState *
-cfagg_new(MemoryContext cxt, double fpr)
+cfagg_new(MemoryContext cxt, double fpr, uint64 capacity)
 {
 	CfAggState *st = MemoryContextAllocZero(cxt, sizeof(CfAggState));
 
 	st->hashes = st->inline_buf;
 	st->cap = CFAGG_INLINE;
 	st->fpr = fpr;
+	st->capacity = capacity;
 	return st;
+}
+
+/* a capacity given to cf_agg: 1 .. what fits a filter (0 means none given) */
+static void
+cfagg_check_capacity(int64 capacity, double fpr)
+{
+	char		err[CF_ERRLEN];
+	cf_params	p;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cf_agg capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	p.capacity = (uint64) capacity;
+	p.fpr = fpr;
+	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p.max_kicks = CF_DEFAULT_MAX_KICKS;
+	p.expansion = CF_DEFAULT_EXPANSION;
+	if (cf_create_size(&p, err, sizeof(err)) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err)));
 }
 
 /* makes room for need hashes in st's array, in cxt */
@@ -515,7 +539,7 @@ cfagg_make_room(CfAggState *st, CfAggCache *cache, MemoryContext cxt)
 static CfAggState *
 cfagg_copy(const CfAggState *src, MemoryContext cxt)
 {
-	CfAggState *st = cfagg_new(cxt, src->fpr);
+	CfAggState *st = cfagg_new(cxt, src->fpr, src->capacity);
 
 	cfagg_reserve(st, src->n, cxt);
 	memcpy(st->hashes, src->hashes, src->n * sizeof(uint64));
@@ -564,8 +588,18 @@ cfagg_fpr_mismatch(double a, double b)
 			 errdetail("Rows gave %g and %g.", a, b)));
 }
 
+/* all rows of one cf_agg must give the same capacity */
+static void
+cfagg_capacity_mismatch(uint64 a, uint64 b)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cf_agg needs the same capacity for every row"),
+			 errdetail("Rows gave " UINT64_FORMAT " and " UINT64_FORMAT ".", a, b)));
+}
+
 static Datum
-cfagg_trans_common(FunctionCallInfo fcinfo, double fpr)
+cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_trans");
 	CfAggState *st = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
@@ -578,6 +612,8 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr)
 		if (st != NULL)
 			cfagg_fpr_mismatch(st->fpr, fpr);
 	}
+	if (st != NULL && st->capacity != capacity)
+		cfagg_capacity_mismatch(st->capacity, capacity);
 	if (PG_ARGISNULL(1))
 	{
 		if (st == NULL)
@@ -586,7 +622,7 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr)
 	}
 	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1));
 	if (st == NULL)
-		st = cfagg_new(cxt, fpr);
+		st = cfagg_new(cxt, fpr, capacity);
 	if (st->n == st->cap)
 		cfagg_make_room(st, cache, cxt);
 	st->hashes[st->n++] = h;
@@ -717,7 +753,7 @@ PG_FUNCTION_INFO_V1(cf_agg_trans);
 Datum
 cf_agg_trans(PG_FUNCTION_ARGS)
 {
-	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR);
+	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
 }
 
 /* cf_agg(value, fpr) transition: the same with an explicit fpr */
@@ -729,7 +765,26 @@ cf_agg_trans_fpr(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("cf_agg false-positive rate must not be null")));
-	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2));
+	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2), 0);
+}
+
+/*
+ * cf_agg(value, fpr, capacity) transition: a filter of a given capacity, so
+ * that filters built apart (per shard, per day) have one geometry and their
+ * union folds them into one table instead of stacking sub-filters.
+ */
+PG_FUNCTION_INFO_V1(cf_agg_trans_capacity);
+Datum
+cf_agg_trans_capacity(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg false-positive rate and capacity must not be null")));
+	/* checked on every row: cheap, and a per-row value must be in range too */
+	cfagg_check_fpr(PG_GETARG_FLOAT8(2));
+	cfagg_check_capacity(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(2));
+	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2), (uint64) PG_GETARG_INT64(3));
 }
 
 /*
@@ -749,6 +804,8 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	cfagg_compact(st, cfagg_cache(fcinfo));
 	if (st->n == 0)
 		PG_RETURN_NULL();
+	if (st->capacity > 0)
+		PG_RETURN_CUCKOOFILTER_P(cfagg_fill(st->hashes, st->n, st->capacity, st->fpr, true));
 	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st->hashes, st->n, st->fpr));
 }
 
@@ -772,6 +829,8 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(cfagg_copy(b, cxt));
 	if (a->fpr != b->fpr)
 		cfagg_fpr_mismatch(a->fpr, b->fpr);
+	if (a->capacity != b->capacity)
+		cfagg_capacity_mismatch(a->capacity, b->capacity);
 
 	/* sort a first, so that the new tail is b alone (often sorted already) */
 	cfagg_compact(a, cfagg_cache(fcinfo));
@@ -805,6 +864,7 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	p = (uint8 *) VARDATA(out);
 	memcpy(&bits, &st->fpr, sizeof(bits));
 	cfagg_put_le64s(p, &bits, 1);
+	cfagg_put_le64s(p + 8, &st->capacity, 1);
 	cfagg_put_le64s(p + CFAGG_SERIAL_HEADER, st->hashes, st->n);
 	PG_RETURN_BYTEA_P(out);
 }
@@ -819,6 +879,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	size_t		len;
 	uint64		bits;
 	double		fpr;
+	uint64		capacity;
 	size_t		n;
 	CfAggState *st;
 
@@ -830,15 +891,18 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid cf_agg state"),
-				 errdetail("A state is 8 bytes plus 8 per value, not %zu bytes.", len)));
+				 errdetail("A state is 16 bytes plus 8 per value, not %zu bytes.", len)));
 	cfagg_get_le64s(&bits, p, 1);
 	memcpy(&fpr, &bits, sizeof(fpr));
 	cfagg_check_fpr(fpr);
+	cfagg_get_le64s(&capacity, p + 8, 1);
+	if (capacity > 0)
+		cfagg_check_capacity(capacity > PG_INT64_MAX ? -1 : (int64) capacity, fpr);
 	n = (len - CFAGG_SERIAL_HEADER) / sizeof(uint64);
 	p += CFAGG_SERIAL_HEADER;
 
 	/* in the current (per-tuple) context: the combine function copies it */
-	st = cfagg_new(CurrentMemoryContext, fpr);
+	st = cfagg_new(CurrentMemoryContext, fpr, capacity);
 	cfagg_reserve(st, n, CurrentMemoryContext);
 	cfagg_get_le64s(st->hashes, p, n);
 	st->n = (uint32) n;
