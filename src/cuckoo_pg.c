@@ -245,6 +245,19 @@ typedef struct CfCallCache
 	cf_filter	f;				/* opened on value */
 
 	cf_filter	scratch;		/* view of an uncached, in-place filter */
+
+	/*
+	 * A plain in-memory value (a constant, a parameter) is read in place; its
+	 * view is reused while the value has the same address, length and
+	 * header.  That is safe even if another filter now lives at that
+	 * address: the view holds only what the header determines (the table
+	 * addresses follow from the buffer's), and the tables are always read
+	 * from the buffer itself.
+	 */
+	const uint8 *plain_buf;		/* scratch views this plain value, or NULL */
+	size_t		plain_len;
+	size_t		plain_hdrlen;
+	uint8		plain_hdr[CF_HEADER_SIZE + CF_STAGE_SIZE * CF_MAX_STAGES];
 } CfCallCache;
 
 static CfCallCache *
@@ -351,19 +364,30 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 		c->kind = CFC_COMPRESSED;
 		return &c->f;
 	}
-	if (VARATT_IS_EXTERNAL_EXPANDED(raw) && cfx_open_current(d, &c->scratch))
-	{
-		/* the newest state of an expanded filter: read in place */
-		return &c->scratch;
-	}
 	if (VARATT_IS_EXTERNAL(raw))
 	{
+		c->plain_buf = NULL;	/* scratch is about to view something else */
+		/* the newest state of an expanded filter: read in place */
+		if (VARATT_IS_EXTERNAL_EXPANDED(raw) && cfx_open_current(d, &c->scratch))
+			return &c->scratch;
 		/* indirect, or an older expanded state: read a flat copy each time */
 		cfpg_open(&c->scratch, (struct varlena *) PG_DETOAST_DATUM(d));
 		return &c->scratch;
 	}
 	/* a plain value, 1- or 4-byte header: read in place */
-	cfpg_open(&c->scratch, raw);
+	{
+		const uint8 *buf = (const uint8 *) VARDATA_ANY(raw);
+		size_t		len = VARSIZE_ANY_EXHDR(raw);
+
+		if (c->plain_buf == buf && c->plain_len == len &&
+			memcmp(c->plain_hdr, buf, c->plain_hdrlen) == 0)
+			return &c->scratch;
+		cfpg_open(&c->scratch, raw);
+		c->plain_hdrlen = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * c->scratch.nstages;
+		memcpy(c->plain_hdr, buf, c->plain_hdrlen);
+		c->plain_buf = buf;
+		c->plain_len = len;
+	}
 	return &c->scratch;
 }
 
