@@ -20,20 +20,21 @@ CREATE FUNCTION cuckoofilter_recv(internal) RETURNS cuckoofilter
 CREATE FUNCTION cuckoofilter_send(cuckoofilter) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- STORAGE extended, measured on a 1M-capacity filter (1.33 MB): a fresh one
--- is stored in 15 kB (pglz; 5 kB with lz4) instead of 1.33 MB; a full one
--- does not compress and is stored as is either way.  cf_contains costs the
--- same per row (the detoasted filter is cached per query).  The price is
--- the failed compression attempt when a full filter is written: an UPDATE
--- of a full 1.33 MB filter takes 26 ms with pglz, 9 ms with lz4 or STORAGE
--- external, so write-heavy tables want ALTER COLUMN ... SET COMPRESSION lz4.
+-- STORAGE external: stored out of line when large, never compressed.
+-- Measured on a 1M-capacity filter (1.31 MB, docs/performance.md row 6):
+-- reads cost the same under every strategy (the detoasted filter is cached
+-- per query), but pglz makes writes slow: a half-full filter takes 87 ms to
+-- write against 3 ms uncompressed, a full one 19 ms against 3 ms, and an
+-- UPDATE of 1,000 13 kB filters 90 ms against 34 ms.  Compression only pays
+-- for sparse filters (a fresh one shrinks to 15 kB), so tables of those can
+-- opt in: ALTER TABLE t ALTER COLUMN f SET STORAGE EXTENDED, SET COMPRESSION lz4.
 CREATE TYPE cuckoofilter (
 	INPUT = cuckoofilter_in,
 	OUTPUT = cuckoofilter_out,
 	RECEIVE = cuckoofilter_recv,
 	SEND = cuckoofilter_send,
 	INTERNALLENGTH = VARIABLE,
-	STORAGE = extended
+	STORAGE = external
 );
 
 COMMENT ON TYPE cuckoofilter IS 'cuckoo filter: approximate set membership with deletion, no false negatives';

@@ -107,11 +107,12 @@ RESET max_parallel_workers_per_gather;
 
 -- the per-call cache never mistakes one stored filter for another: each
 -- row holds a different filter, stored inline compressed (fresh, mostly
--- zeros), out of line (STORAGE external) or inline with a short header
--- (tiny), and the probe switches filters on every row
+-- zeros, STORAGE extended), out of line (the type's default, external) or
+-- inline with a short header (tiny), and the probe switches filters on
+-- every row
 CREATE TABLE cf_inline (id integer, f cuckoofilter);
+ALTER TABLE cf_inline ALTER COLUMN f SET STORAGE EXTENDED;
 CREATE TABLE cf_ext (id integer, f cuckoofilter);
-ALTER TABLE cf_ext ALTER COLUMN f SET STORAGE EXTERNAL;
 CREATE TABLE cf_tiny (id integer, f cuckoofilter);
 INSERT INTO cf_inline SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
 INSERT INTO cf_ext SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
