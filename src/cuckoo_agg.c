@@ -423,21 +423,35 @@ cfagg_sentence(const char *msg)
 	return s;
 }
 
+/* the parameters cf_agg builds its filters with */
 static void
-cfagg_check_fpr(double fpr)
+cfagg_params(cf_params *p, uint64 capacity, double fpr)
+{
+	p->capacity = capacity;
+	p->fpr = fpr;
+	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p->max_kicks = CF_DEFAULT_MAX_KICKS;
+	p->expansion = CF_DEFAULT_EXPANSION;
+}
+
+/* raises sqlstate with the core's message unless such a filter can be made */
+static void
+cfagg_check_params(uint64 capacity, double fpr, int sqlstate)
 {
 	char		err[CF_ERRLEN];
 	cf_params	p;
 
-	p.capacity = 1;
-	p.fpr = fpr;
-	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p.max_kicks = CF_DEFAULT_MAX_KICKS;
-	p.expansion = CF_DEFAULT_EXPANSION;
+	cfagg_params(&p, capacity, fpr);
 	if (cf_create_size(&p, err, sizeof(err)) == 0)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				(errcode(sqlstate),
 				 errmsg("%s", err)));
+}
+
+static void
+cfagg_check_fpr(double fpr)
+{
+	cfagg_check_params(1, fpr, ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
 static CfAggState *
@@ -456,22 +470,11 @@ cfagg_new(MemoryContext cxt, double fpr, uint64 capacity)
 static void
 cfagg_check_capacity(int64 capacity, double fpr)
 {
-	char		err[CF_ERRLEN];
-	cf_params	p;
-
 	if (capacity < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cf_agg capacity must be at least 1, not " INT64_FORMAT, capacity)));
-	p.capacity = (uint64) capacity;
-	p.fpr = fpr;
-	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p.max_kicks = CF_DEFAULT_MAX_KICKS;
-	p.expansion = CF_DEFAULT_EXPANSION;
-	if (cf_create_size(&p, err, sizeof(err)) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s", err)));
+	cfagg_check_params((uint64) capacity, fpr, ERRCODE_PROGRAM_LIMIT_EXCEEDED);
 }
 
 /* makes room for need hashes in st's array, in cxt */
@@ -666,11 +669,7 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 	struct varlena *v;
 	uint64		m;
 
-	p.capacity = capacity;
-	p.fpr = fpr;
-	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p.max_kicks = CF_DEFAULT_MAX_KICKS;
-	p.expansion = CF_DEFAULT_EXPANSION;
+	cfagg_params(&p, capacity, fpr);
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	m = f.stages[0].nbuckets;
