@@ -80,6 +80,13 @@ COMMENT ON FUNCTION cf_add_unique(cuckoofilter, anyelement) IS
 COMMENT ON FUNCTION cf_add_unique(cuckoofilter, text) IS
 	'adds a text value unless the filter already reports it present (set semantics); a NULL filter starts a new one';
 
+-- batch add: one copy of the filter for all the values of an array
+CREATE FUNCTION cf_add_all(filter cuckoofilter, vals anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_add_all' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_add_all(cuckoofilter, anyarray) IS
+	'adds one copy of every non-NULL element of an array; a NULL filter starts a new one';
+
 -- planner estimates: with a constant filter, the fraction of rows that pass is
 -- estimated from its item count, its false-positive rate and the column's
 -- distinct values, instead of PostgreSQL's fixed one third

@@ -73,3 +73,22 @@ DROP TABLE st_vals;
 SELECT cf_agg(g, 0.01, 0) FROM generate_series(1, 3) g;
 SELECT cf_agg(g, 0.01, NULL) FROM generate_series(1, 3) g;
 SELECT cf_agg(g, 0.01, 10000000000000) FROM generate_series(1, 3) g;
+
+-- cf_add_all: a whole array in one call (one copy of the filter)
+SELECT cf_count(f, 1) AS ones, cf_contains(f, 3) AS three, cf_contains(f, 9) AS nine,
+       (cf_info(f)).items
+  FROM (SELECT cf_add_all(cf_create(100), ARRAY[1, 1, 2, 3, NULL]) AS f) s;
+SELECT cf_add_all(NULL, ARRAY['a', 'b']) @> 'b' AS from_null,
+       cf_add_all(NULL, NULL::int[]) IS NULL AS null_null,
+       cf_count(cf_add_all(cf_add(NULL, 5), NULL::int[]), 5) AS null_array,
+       (cf_info(cf_add_all(cf_create(10), '{}'::int[]))).items AS empty_array;
+-- it agrees with one cf_add per value, grows, and loses nothing
+SELECT cf_add_all(cf_create(50), (SELECT array_agg(g) FROM generate_series(1, 1000) g))::text =
+       (WITH RECURSIVE r(n, f) AS (SELECT 0, cf_create(50)
+            UNION ALL SELECT n + 1, cf_add(f, n + 1) FROM r WHERE n < 1000)
+        SELECT f::text FROM r WHERE n = 1000) AS same_as_one_by_one,
+       (WITH a AS MATERIALIZED (
+            SELECT cf_add_all(cf_create(50), (SELECT array_agg(v) FROM generate_series(1, 3000) v)) AS f)
+        SELECT count(*) FROM generate_series(1, 3000) g, a WHERE NOT a.f @> g) AS misses;
+-- a full fixed-size filter refuses and names the problem
+SELECT cf_add_all(cf_create(4, expansion => 0), (SELECT array_agg(g) FROM generate_series(1, 100) g));

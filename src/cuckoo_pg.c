@@ -10,6 +10,7 @@
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -499,6 +500,83 @@ Datum
 cuckoo_add_unique(PG_FUNCTION_ARGS)
 {
 	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/* allocator for cf_insert's growth: the payload of a new varlena */
+static void *
+cfpg_alloc_varlena(size_t size, void *ctx)
+{
+	char	   *p = palloc(VARHDRSZ + size);
+
+	SET_VARSIZE(p, VARHDRSZ + size);
+	return p + VARHDRSZ;
+}
+
+/*
+ * cf_add_all(filter, values anyarray): the filter with one more copy of
+ * every non-NULL element, for one copy of the filter instead of one per
+ * value.  A NULL filter starts a default one; a NULL array changes nothing.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add_all);
+Datum
+cuckoo_add_all(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	ArrayType  *arr;
+	ArrayIterator it;
+	struct varlena *v;
+	cf_filter	f;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	if (unlikely(!OidIsValid(c->hi.typid)))
+	{
+		cf_check_collation(PG_GET_COLLATION());
+		cf_hashinfo_init(&c->hi, ARR_ELEMTYPE(arr), fcinfo->flinfo->fn_mcxt);
+	}
+	if (PG_ARGISNULL(0))
+	{
+		cf_params	p;
+
+		p.capacity = CFPG_DEFAULT_CAPACITY;
+		p.fpr = CF_DEFAULT_FPR;
+		p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
+		p.max_kicks = CF_DEFAULT_MAX_KICKS;
+		p.expansion = CF_DEFAULT_EXPANSION;
+		v = cfpg_create(&p);
+	}
+	else
+		v = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+	{
+		uint8	   *before = f.buf;
+		cf_status	st;
+
+		if (isnull)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		st = cf_insert(&f, cf_hash_datum(&c->hi, value), cfpg_alloc_varlena, NULL);
+		if (st != CF_OK)
+			cfpg_report_insert_failure(&f, st);
+		if (f.buf != before)
+		{
+			/* it grew into a new varlena; the old one is ours to free */
+			pfree(v);
+			v = (struct varlena *) (f.buf - VARHDRSZ);
+		}
+	}
+	array_free_iterator(it);
+	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_contains(filter, value) and the @> operator: is value (probably) in it */
