@@ -15,10 +15,12 @@ FROM (SELECT cf_add(cf_add(cf_create(1000), 'apple'), 'banana') AS f) s;
 \echo '2. Per-row filters: "items this user has already seen", updated in place.'
 CREATE TEMP TABLE seen (user_id int PRIMARY KEY, items cuckoofilter);
 INSERT INTO seen VALUES (1, NULL), (2, NULL);
-UPDATE seen SET items = cf_add(items, 101) WHERE user_id = 1;
-UPDATE seen SET items = cf_add(items, 102) WHERE user_id = 1;
-UPDATE seen SET items = cf_add(items, 205) WHERE user_id = 2;
-SELECT user_id, items @> 101 AS seen_101, items @> 205 AS seen_205 FROM seen ORDER BY user_id;
+UPDATE seen SET items = cf_add_unique(items, 101) WHERE user_id = 1;
+UPDATE seen SET items = cf_add_unique(items, 102) WHERE user_id = 1;
+UPDATE seen SET items = cf_add_unique(items, 101) WHERE user_id = 1;   -- seen again: not stored twice
+UPDATE seen SET items = cf_add_unique(items, 205) WHERE user_id = 2;
+SELECT user_id, items @> 101 AS seen_101, items @> 205 AS seen_205,
+       cf_count(items, 101) AS copies_of_101 FROM seen ORDER BY user_id;
 
 \echo
 \echo '3. Build a filter from a column with cf_agg, sized to the distinct values seen.'
