@@ -412,28 +412,6 @@ cfagg_compact(CfAggState *st, CfAggCache *cache)
  * the state
  * ------------------------------------------------------------------- */
 
-/* a core message ("lower case, no period") as an errdetail sentence */
-static char *
-cfagg_sentence(const char *msg)
-{
-	char	   *s = psprintf("%s.", msg);
-
-	if (s[0] >= 'a' && s[0] <= 'z')
-		s[0] = (char) (s[0] - 'a' + 'A');
-	return s;
-}
-
-/* the parameters cf_agg builds its filters with */
-static void
-cfagg_params(cf_params *p, uint64 capacity, double fpr)
-{
-	p->capacity = capacity;
-	p->fpr = fpr;
-	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p->max_kicks = CF_DEFAULT_MAX_KICKS;
-	p->expansion = CF_DEFAULT_EXPANSION;
-}
-
 /* raises sqlstate with the core's message unless such a filter can be made */
 static void
 cfagg_check_params(uint64 capacity, double fpr, int sqlstate)
@@ -441,7 +419,7 @@ cfagg_check_params(uint64 capacity, double fpr, int sqlstate)
 	char		err[CF_ERRLEN];
 	cf_params	p;
 
-	cfagg_params(&p, capacity, fpr);
+	cfpg_params(&p, capacity, fpr);
 	if (cf_create_size(&p, err, sizeof(err)) == 0)
 		ereport(ERROR,
 				(errcode(sqlstate),
@@ -563,8 +541,7 @@ cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("could not determine the data type of the cf_agg input")));
-		cf_check_collation(PG_GET_COLLATION());
-		cf_hashinfo_init(&c->hi, typid, c->mcxt);
+		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
 		c->hi_valid = true;
 	}
 	return &c->hi;
@@ -636,16 +613,6 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
  * building the filter
  * ------------------------------------------------------------------- */
 
-/* allocator for cf_insert's growth: the payload of a new varlena */
-static void *
-cfagg_alloc(size_t size, void *ctx)
-{
-	char	   *p = palloc(VARHDRSZ + size);
-
-	SET_VARSIZE(p, VARHDRSZ + size);
-	return p + VARHDRSZ;
-}
-
 /*
  * Inserts the sorted hashes h[0 .. n) into a filter of the given capacity.
  * With allow_growth false, stops at the first hash that does not fit and
@@ -669,7 +636,7 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 	struct varlena *v;
 	uint64		m;
 
-	cfagg_params(&p, capacity, fpr);
+	cfpg_params(&p, capacity, fpr);
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	m = f.stages[0].nbuckets;
@@ -704,14 +671,14 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_gr
 				uint8	   *oldbuf = f.buf;
 				char		err[CF_ERRLEN];
 
-				if (cf_insert(&f, h[i], cfagg_alloc, NULL) != CF_OK)
+				if (cf_insert(&f, h[i], cfpg_alloc_varlena, NULL) != CF_OK)
 				{
 					if (cf_grow_size(&f, err, sizeof(err)) != 0)
 						strlcpy(err, "growth limit reached", sizeof(err));
 					ereport(ERROR,
 							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 							 errmsg("cf_agg cannot build a filter of %u distinct values", n),
-							 errdetail("%s", cfagg_sentence(err))));
+							 errdetail("%s", cfpg_sentence(err))));
 				}
 				if (f.buf != oldbuf)
 				{
@@ -944,14 +911,14 @@ cf_union_agg_trans(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
-				 errdetail("%s", cfagg_sentence(err))));
+				 errdetail("%s", cfpg_sentence(err))));
 	v = (struct varlena *) palloc(VARHDRSZ + cap);
 	len = cf_union(&a, &b, CF_VARDATA(v), cap, &r, err, sizeof(err));
 	if (len == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
-				 errdetail("%s", cfagg_sentence(err))));
+				 errdetail("%s", cfpg_sentence(err))));
 	SET_VARSIZE(v, VARHDRSZ + len);
 	PG_RETURN_CUCKOOFILTER_P(v);
 }

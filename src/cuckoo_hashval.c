@@ -106,13 +106,21 @@ enum
 #define CFH_CHUNK		65536
 
 /*
- * Fills hi for typid.  The send function, if one is needed, is looked up
- * into mcxt so that hi can live in fn_extra.
+ * Fills hi for typid, values under collation collid.  The send function, if
+ * one is needed, is looked up into mcxt so that hi can live in fn_extra.
  */
 void
-cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
+cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 {
 	Oid			basetype;
+
+	if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cuckoo filters do not support nondeterministic collations"),
+				 errdetail("Values that collation \"%s\" calls equal can differ in their bytes, so a filter would report them absent.",
+						   get_collation_name(collid)),
+				 errhint("Use a deterministic collation, for example value COLLATE \"C\", or normalize the value first, for example lower(value).")));
 
 	if (!OidIsValid(typid))
 		ereport(ERROR,
@@ -197,7 +205,7 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 					/* a true array: its send form would carry type OIDs */
 					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
-					cf_hashinfo_init(elem, elemtype, mcxt);
+					cf_hashinfo_init(elem, elemtype, InvalidOid, mcxt);
 					get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
 					hi->elem = elem;
 					hi->kind = CFH_ARRAY;
@@ -217,7 +225,7 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt)
 					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
 					cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
-									 tc->rngelemtype->type_id, mcxt);
+									 tc->rngelemtype->type_id, InvalidOid, mcxt);
 					hi->elem = elem;
 					hi->rngcache = tc;
 					hi->kind = multi ? CFH_MULTIRANGE : CFH_RANGE;
@@ -320,17 +328,6 @@ cf_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
 	return h;
 }
 
-void
-cf_check_collation(Oid collid)
-{
-	if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cuckoo filters do not support nondeterministic collations"),
-				 errdetail("Values that collation \"%s\" calls equal can differ in their bytes, so a filter would report them absent.",
-						   get_collation_name(collid)),
-				 errhint("Use a deterministic collation, for example value COLLATE \"C\", or normalize the value first, for example lower(value).")));
-}
 
 /*
  * The binary send form of value, with any text in it in UTF-8 (or as it is
@@ -464,7 +461,7 @@ cf_hash_record(CfHashInfo *hi, Datum value)
 			Form_pg_attribute att = TupleDescAttr(td, i);
 
 			if (!att->attisdropped)
-				cf_hashinfo_init(&cols[i], att->atttypid, hi->mcxt);
+				cf_hashinfo_init(&cols[i], att->atttypid, InvalidOid, hi->mcxt);
 		}
 		hi->cols = cols;
 		hi->ncols = td->natts;

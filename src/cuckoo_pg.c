@@ -40,7 +40,7 @@ _PG_init(void)
  * Turns a core message ("lower case, no period") into an errdetail
  * sentence: capital first letter, final period.
  */
-static char *
+char *
 cfpg_sentence(const char *msg)
 {
 	size_t		len = strlen(msg);
@@ -71,6 +71,17 @@ cfpg_open(cf_filter *f, struct varlena *v)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("stored cuckoo filter is corrupted"),
 				 errdetail("%s", cfpg_sentence(err))));
+}
+
+/* p with capacity, fpr and the default bucket size, kicks and expansion */
+void
+cfpg_params(cf_params *p, uint64 capacity, double fpr)
+{
+	p->capacity = capacity;
+	p->fpr = fpr;
+	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p->max_kicks = CF_DEFAULT_MAX_KICKS;
+	p->expansion = CF_DEFAULT_EXPANSION;
 }
 
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
@@ -291,9 +302,8 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 {
 	if (unlikely(!OidIsValid(c->hi.typid)))
 	{
-		cf_check_collation(PG_GET_COLLATION());
 		cf_hashinfo_init(&c->hi, get_fn_expr_argtype(fcinfo->flinfo, argno),
-						 fcinfo->flinfo->fn_mcxt);
+						 PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 	}
 	return &c->hi;
 }
@@ -476,11 +486,7 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 		cf_contains(cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0)), h))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 
-	p.capacity = CFPG_DEFAULT_CAPACITY;
-	p.fpr = CF_DEFAULT_FPR;
-	p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p.max_kicks = CF_DEFAULT_MAX_KICKS;
-	p.expansion = CF_DEFAULT_EXPANSION;
+	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 	/* the result is an expanded object: see cuckoo_expanded.c */
 	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
 							   PG_ARGISNULL(0), &p, h, op));
@@ -503,7 +509,7 @@ cuckoo_add_unique(PG_FUNCTION_ARGS)
 }
 
 /* allocator for cf_insert's growth: the payload of a new varlena */
-static void *
+void *
 cfpg_alloc_varlena(size_t size, void *ctx)
 {
 	char	   *p = palloc(VARHDRSZ + size);
@@ -538,18 +544,14 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 	arr = PG_GETARG_ARRAYTYPE_P(1);
 	if (unlikely(!OidIsValid(c->hi.typid)))
 	{
-		cf_check_collation(PG_GET_COLLATION());
-		cf_hashinfo_init(&c->hi, ARR_ELEMTYPE(arr), fcinfo->flinfo->fn_mcxt);
+		cf_hashinfo_init(&c->hi, ARR_ELEMTYPE(arr), PG_GET_COLLATION(),
+						 fcinfo->flinfo->fn_mcxt);
 	}
 	if (PG_ARGISNULL(0))
 	{
 		cf_params	p;
 
-		p.capacity = CFPG_DEFAULT_CAPACITY;
-		p.fpr = CF_DEFAULT_FPR;
-		p.bucket_size = CF_DEFAULT_BUCKET_SIZE;
-		p.max_kicks = CF_DEFAULT_MAX_KICKS;
-		p.expansion = CF_DEFAULT_EXPANSION;
+		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 		v = cfpg_create(&p);
 	}
 	else

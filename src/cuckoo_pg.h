@@ -27,6 +27,15 @@
  */
 extern void cfpg_open(cf_filter *f, struct varlena *v);
 
+/* Fills p with capacity, fpr and the default bucket size, kicks and expansion. */
+extern void cfpg_params(cf_params *p, uint64 capacity, double fpr);
+
+/* A core message ("lower case, no period") as an errdetail sentence. */
+extern char *cfpg_sentence(const char *msg);
+
+/* cf_alloc_fn for growth: the payload of a new palloc'd varlena. */
+extern void *cfpg_alloc_varlena(size_t size, void *ctx);
+
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
 extern struct varlena *cfpg_create(const cf_params *p);
 
@@ -58,13 +67,13 @@ typedef struct CfHashInfo
 	struct TypeCacheEntry *rngcache;	/* the type's own type cache entry */
 } CfHashInfo;
 
-/* Fills hi for typid; raises a clear error if the type cannot be hashed. */
-extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, MemoryContext mcxt);
 /*
- * Raises an error for a nondeterministic collation: values it calls equal
- * have different bytes, so a filter would report them absent.
+ * Fills hi for typid, whose values come under collation collid (InvalidOid:
+ * none); raises a clear error if the type cannot be hashed, or if collid is
+ * nondeterministic (values it calls equal have different bytes, so a filter
+ * would report them absent).
  */
-extern void cf_check_collation(Oid collid);
+extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
 /* The 64-bit hash of a non-NULL value of hi->typid. */
 extern uint64 cf_hash_datum(CfHashInfo *hi, Datum value);
 
