@@ -894,31 +894,10 @@ PG_FUNCTION_INFO_V1(cf_union_agg_trans);
 Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	struct varlena *va = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-	struct varlena *vb = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1));
 	cf_filter	a,
-				b,
-				r;
-	char		err[CF_ERRLEN];
-	size_t		cap,
-				len;
-	struct varlena *v;
+				b;
 
-	cfpg_open(&a, va);
-	cfpg_open(&b, vb);
-	cap = cf_union_size(&a, &b, err, sizeof(err));
-	if (cap == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
-				 errdetail("%s", cfpg_sentence(err))));
-	v = (struct varlena *) palloc(VARHDRSZ + cap);
-	len = cf_union(&a, &b, CF_VARDATA(v), cap, &r, err, sizeof(err));
-	if (len == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_union_agg cannot combine these cuckoo filters"),
-				 errdetail("%s", cfpg_sentence(err))));
-	SET_VARSIZE(v, VARHDRSZ + len);
-	PG_RETURN_CUCKOOFILTER_P(v);
+	cfpg_open(&a, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0)));
+	cfpg_open(&b, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1)));
+	PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, "cf_union_agg cannot combine these cuckoo filters"));
 }

@@ -629,36 +629,47 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE));
 }
 
+/*
+ * A new varlena holding the union of a and b; errors carry errmsg_text and
+ * the core's reason (incompatible filters, or too many sub-filters).
+ */
+struct varlena *
+cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
+{
+	cf_filter	r;
+	char		err[CF_ERRLEN];
+	size_t		cap,
+				len;
+	struct varlena *v;
+
+	cap = cf_union_size(a, b, err, sizeof(err));
+	if (cap == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%s", cfpg_sentence(err))));
+	v = (struct varlena *) palloc(VARHDRSZ + cap);
+	len = cf_union(a, b, CF_VARDATA(v), cap, &r, err, sizeof(err));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%s", cfpg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return v;
+}
+
 /* cf_union(a, b): a filter holding the items of both */
 PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
 cuckoo_union(PG_FUNCTION_ARGS)
 {
 	cf_filter	a,
-				b,
-				r;
-	char		err[CF_ERRLEN];
-	size_t		cap,
-				len;
-	struct varlena *v;
+				b;
 
 	cfpg_read_datum(PG_GETARG_DATUM(0), &a);
 	cfpg_read_datum(PG_GETARG_DATUM(1), &b);
-	cap = cf_union_size(&a, &b, err, sizeof(err));
-	if (cap == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot combine these cuckoo filters"),
-				 errdetail("%s", cfpg_sentence(err))));
-	v = (struct varlena *) palloc(VARHDRSZ + cap);
-	len = cf_union(&a, &b, CF_VARDATA(v), cap, &r, err, sizeof(err));
-	if (len == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cannot combine these cuckoo filters"),
-				 errdetail("%s", cfpg_sentence(err))));
-	SET_VARSIZE(v, VARHDRSZ + len);
-	PG_RETURN_CUCKOOFILTER_P(v);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, "cannot combine these cuckoo filters"));
 }
 
 /* cf_info(filter): its parameters and statistics, as one row */

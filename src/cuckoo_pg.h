@@ -33,6 +33,10 @@ extern void cfpg_params(cf_params *p, uint64 capacity, double fpr);
 /* A core message ("lower case, no period") as an errdetail sentence. */
 extern char *cfpg_sentence(const char *msg);
 
+/* A new varlena with the union of a and b; errors say errmsg_text and why. */
+extern struct varlena *cfpg_union(const cf_filter *a, const cf_filter *b,
+								  const char *errmsg_text);
+
 /* cf_alloc_fn for growth: the payload of a new palloc'd varlena. */
 extern void *cfpg_alloc_varlena(size_t size, void *ctx);
 
