@@ -408,14 +408,14 @@ stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 		}
 		victim = slot_get(st, bucket_size, i, s);
 
+		/*
+		 * Evict: the victim moves on to its other bucket.  That bucket is
+		 * full (the lookahead just failed to put the victim there, or it is
+		 * this one), so the next step starts with its lookahead at once.
+		 */
 		slot_set(st, bucket_size, i, s, carry);
 		carry = victim;
 		i = alt_bucket(st, i, carry);
-		if (bucket_put(st, bucket_size, i, carry))
-		{
-			stage_set_nitems(st, st->nitems + 1);
-			return true;
-		}
 	}
 
 	/* undo: walk back to the first bucket, restoring each evicted victim */
