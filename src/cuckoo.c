@@ -217,10 +217,10 @@ slot_get(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s)
 	}
 }
 
+/* Writes fp into the slot that starts at bit of the table. */
 static inline void
-slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp)
+slot_write(cf_stage *st, uint64_t bit, uint32_t fp)
 {
-	uint64_t	bit = ((uint64_t) i * bucket_size + s) * st->fpbits;
 	size_t		off = bit >> 3;
 	unsigned	shift = bit & 7;
 	uint64_t	w;
@@ -250,6 +250,25 @@ slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp
 			w |= (uint64_t) fp << shift;
 			store_window(st->table, st->table_bytes, off, w);
 	}
+}
+
+static inline void
+slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp)
+{
+	slot_write(st, ((uint64_t) i * bucket_size + s) * st->fpbits, fp);
+}
+
+/*
+ * The top bit of every empty lane of bucket x (exact, unlike the borrow
+ * trick below): a lane's low bits plus all ones carry into its top bit
+ * unless they are all zero, and never out of the lane.
+ */
+static inline uint64_t
+swar_empty_lanes(const cf_stage *st, uint64_t x)
+{
+	uint64_t	low = ~st->lanes_hi & st->bucket_mask;
+
+	return ~(((x & low) + low) | x) & st->lanes_hi;
 }
 
 /*
@@ -292,7 +311,7 @@ bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 
 		if (z == 0)
 			return false;
-		slot_set(st, bucket_size, i, (uint32_t) __builtin_ctzll(z) / st->fpbits, fp);
+		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
 		return true;
 	}
 #endif
@@ -430,6 +449,309 @@ stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 		carry = placed;
 	}
 	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * bulk build
+ * ------------------------------------------------------------------- */
+
+/*
+ * An item waiting for a slot in a bulk build: the bucket it goes to next
+ * (high 32 bits) and its fingerprint (low 32 bits).
+ */
+#define PENDING(bucket, fp)		(((uint64_t) (bucket) << 32) | (fp))
+#define PENDING_BUCKET(x)		((uint32_t) ((x) >> 32))
+#define PENDING_FP(x)			((uint32_t) (x))
+
+/* below this many pending items a round visits them unsorted */
+#define BUILD_SORT_MIN			4096
+
+static inline uint32_t
+popcount64(uint64_t x)
+{
+#if defined(__GNUC__)
+	return (uint32_t) __builtin_popcountll(x);
+#else
+	uint32_t	n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+#endif
+}
+
+/*
+ * Puts fp into a free slot of bucket i.  Returns the free slots left after
+ * it, or -1 if the bucket was full.
+ */
+static inline int
+build_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	int			nfree = 0,
+				first = -1;
+
+#if defined(__GNUC__)
+	if (st->swar)
+	{
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
+			st->bucket_mask;
+		uint64_t	z = swar_empty_lanes(st, x);
+
+		if (z == 0)
+			return -1;
+		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
+		return (int) popcount64(z) - 1;
+	}
+#endif
+	for (uint32_t s = 0; s < bucket_size; s++)
+		if (slot_get(st, bucket_size, i, s) == 0)
+		{
+			if (first < 0)
+				first = (int) s;
+			nfree++;
+		}
+	if (first < 0)
+		return -1;
+	slot_set(st, bucket_size, i, (uint32_t) first, fp);
+	return nfree - 1;
+}
+
+/*
+ * Writes a table from its start as a stream of bits (the format's bit
+ * order: little-endian), one aligned-free 64-bit store per 64 bits.
+ */
+typedef struct bit_writer
+{
+	uint8_t    *p;				/* next byte to store */
+	uint64_t	acc;			/* bits not stored yet */
+	uint32_t	nbits;			/* how many: 0 .. 63 */
+} bit_writer;
+
+/* appends the low width bits of v (the rest zero), width <= 32 */
+static inline void
+bw_put(bit_writer *w, uint64_t v, uint32_t width)
+{
+	w->acc |= v << w->nbits;
+	w->nbits += width;
+	if (w->nbits >= 64)
+	{
+		put_le64(w->p, w->acc);
+		w->p += 8;
+		w->nbits -= 64;
+		w->acc = v >> (width - w->nbits);
+	}
+}
+
+static void
+bw_zeros(bit_writer *w, uint64_t nbits)
+{
+	for (; nbits >= 32; nbits -= 32)
+		bw_put(w, 0, 32);
+	if (nbits > 0)
+		bw_put(w, 0, (uint32_t) nbits);
+}
+
+/* stores the last, partial word byte by byte (the table may end there) */
+static void
+bw_flush(bit_writer *w)
+{
+	for (uint32_t k = 0; k < w->nbits; k += 8)
+		*w->p++ = (uint8_t) (w->acc >> k);
+	w->acc = 0;
+	w->nbits = 0;
+}
+
+/*
+ * Stable LSD radix sort of a[0 .. n) by bucket, buckets < 2^bits; tmp holds
+ * n items.  Digits of at most 11 bits keep the counts in L1.
+ */
+static void
+sort_pending(uint64_t *a, uint64_t *tmp, size_t n, uint32_t bits)
+{
+	uint32_t	passes = (bits + 10) / 11;
+	uint32_t	width = passes ? (bits + passes - 1) / passes : 0;
+	uint64_t   *src = a,
+			   *dst = tmp;
+
+	for (uint32_t p = 0; p < passes; p++)
+	{
+		size_t		count[1 << 11];
+		uint32_t	shift = 32 + p * width;
+		uint64_t	mask = (UINT64_C(1) << width) - 1;
+		size_t		sum = 0;
+		uint64_t   *swap;
+
+		memset(count, 0, sizeof(count[0]) << width);
+		for (size_t k = 0; k < n; k++)
+			count[(src[k] >> shift) & mask]++;
+		for (size_t d = 0; d < ((size_t) 1 << width); d++)
+		{
+			size_t		c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t k = 0; k < n; k++)
+			dst[count[(src[k] >> shift) & mask]++] = src[k];
+		check_interrupts(0);
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(uint64_t));
+}
+
+/* pending items cf_build has room for, for n items */
+static inline size_t
+build_pending_cap(uint64_t n)
+{
+	return (size_t) (n / 4 + 64);
+}
+
+size_t
+cf_build_work_size(const cf_filter *f, uint64_t n)
+{
+	return 2 * sizeof(uint64_t) * build_pending_cap(n) +
+		sizeof(uint64_t) * (size_t) ((f->stages[0].nbuckets + 63) / 64);
+}
+
+/*
+ * Bulk build, in rounds that each visit the buckets in order, so that no
+ * step waits for a cache miss.  Round 0 puts every item in its primary
+ * bucket if there is room: on input sorted by hash that writes the table
+ * front to back.  At the design load about 18% of the items find it full
+ * (bucket size 4) and become pending for their alternate bucket.  Each
+ * later round sorts the pending items by bucket and visits them in order:
+ * an item takes a free slot, or evicts an occupant, which becomes pending
+ * for its own other bucket.  The occupant is one whose other bucket has
+ * room if there is one (the lookahead of stage_insert, answered by a bitmap
+ * of the buckets with room, small enough to stay in cache), else one drawn
+ * at random.  The pending list shrinks by the items that found room; after
+ * max_kicks rounds any left finish with the one-at-a-time walk.
+ */
+bool
+cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
+{
+	cf_stage   *st = &f->stages[0];
+	uint32_t	b = f->bucket_size;
+	size_t		cap = build_pending_cap(n);
+	uint64_t   *pend = work;
+	uint64_t   *tmp = pend + cap;
+	uint64_t   *room = tmp + cap;
+	size_t		np = 0;
+	uint32_t	bits = 0;
+
+	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
+		n > (uint64_t) st->nbuckets * b || worklen < cf_build_work_size(f, n))
+		return false;
+	while (bits < 32 && (UINT64_C(1) << bits) < st->nbuckets)
+		bits++;
+	memset(room, 0xFF, sizeof(uint64_t) * (size_t) ((st->nbuckets + 63) / 64));
+
+	/*
+	 * Round 0 writes the table as a stream of bits while the primary
+	 * buckets come in order, and puts items one by one from the first that
+	 * does not (input not sorted by hash).
+	 */
+	{
+		bit_writer	w = {st->table, 0, 0};
+		uint32_t	cur = 0,
+					used = 0;
+		size_t		k;
+
+		for (k = 0; k < n; k++)
+		{
+			uint32_t	i = primary_bucket(st, h[k]);
+			uint32_t	fp = fingerprint(st, h[k]);
+
+			check_interrupts(k);
+			if (i < cur)
+				break;
+			if (i > cur)
+			{
+				if (used == b)
+					room[cur / 64] &= ~(UINT64_C(1) << (cur % 64));
+				bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+						 (uint64_t) (i - cur - 1) * st->bucket_bits);
+				cur = i;
+				used = 0;
+			}
+			if (used < b)
+			{
+				bw_put(&w, fp, st->fpbits);
+				used++;
+				continue;
+			}
+			if (np == cap)
+				return false;
+			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+		}
+		if (used == b)
+			room[cur / 64] &= ~(UINT64_C(1) << (cur % 64));
+		bw_zeros(&w, (uint64_t) (b - used) * st->fpbits);
+		bw_flush(&w);
+
+		for (; k < n; k++)
+		{
+			uint32_t	i = primary_bucket(st, h[k]);
+			uint32_t	fp = fingerprint(st, h[k]);
+			int			left = build_put(st, b, i, fp);
+
+			check_interrupts(k);
+			if (left == 0)
+				room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+			if (left >= 0)
+				continue;
+			if (np == cap)
+				return false;
+			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+		}
+	}
+
+	for (uint32_t round = 0; round < f->max_kicks && np > 0; round++)
+	{
+		size_t		kept = 0;
+
+		if (np >= BUILD_SORT_MIN)
+			sort_pending(pend, tmp, np, bits);
+		for (size_t k = 0; k < np; k++)
+		{
+			uint32_t	i = PENDING_BUCKET(pend[k]);
+			uint32_t	fp = PENDING_FP(pend[k]);
+			int			left = build_put(st, b, i, fp);
+			uint32_t	s,
+						victim;
+
+			check_interrupts(k);
+			if (left == 0)
+				room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+			if (left >= 0)
+				continue;
+			s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
+			for (uint32_t t = 0; t < b; t++)
+			{
+				uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
+
+				if (room[j / 64] & (UINT64_C(1) << (j % 64)))
+				{
+					s = t;
+					break;
+				}
+			}
+			victim = slot_get(st, b, i, s);
+			slot_set(st, b, i, s, fp);
+			pend[kept++] = PENDING(alt_bucket(st, i, victim), victim);
+		}
+		np = kept;
+	}
+
+	stage_set_nitems(st, (uint32_t) (n - np));
+	for (size_t k = 0; k < np; k++)
+		if (!stage_insert(st, b, f->max_kicks, PENDING_BUCKET(pend[k]), PENDING_FP(pend[k])))
+			return false;
+	return true;
 }
 
 /* ---------------------------------------------------------------------

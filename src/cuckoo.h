@@ -173,6 +173,20 @@ cf_status	cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ct
 /* Removes one copy; CF_NOT_FOUND leaves f unchanged. */
 cf_status	cf_delete(cf_filter *f, uint64_t h);
 
+/* ---- bulk build ---- */
+/* Bytes of scratch memory cf_build needs for n items into f. */
+size_t		cf_build_work_size(const cf_filter *f, uint64_t n);
+/*
+ * Puts the items with hashes h[0 .. n) into f, which must have one empty
+ * sub-filter, much faster than n cf_adds.  The result depends only on h and
+ * its order (pass distinct hashes sorted ascending for the fastest build and
+ * a result that depends on the set alone).  work holds worklen bytes,
+ * at least cf_build_work_size(f, n).  Returns false if the items do not all
+ * fit (or too many are pending for work); f's table is then garbage and the
+ * caller starts again, for example with a larger filter.
+ */
+bool		cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen);
+
 /* ---- growth ---- */
 /* Size after appending one sub-filter, or 0 with err set if it cannot grow. */
 size_t		cf_grow_size(const cf_filter *f, char *err, size_t errlen);

@@ -45,6 +45,12 @@ static const test_entry tests[] = {
 	T("unit", test_determinism),
 	T("unit", test_journal),
 	T("unit", test_duplicate_growth),
+	/* the bulk build */
+	T("build", test_build_geometries),
+	T("build", test_build_unsorted),
+	T("build", test_build_deterministic),
+	T("build", test_build_refusals),
+	T("build", test_build_small_sets),
 	/* adversarial validator */
 	T("validate", test_validate_truncated),
 	T("validate", test_validate_byte_corruption),

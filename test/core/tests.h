@@ -33,6 +33,13 @@ void		test_determinism(void);
 void		test_journal(void);
 void		test_duplicate_growth(void);
 
+/* test_build.c */
+void		test_build_geometries(void);
+void		test_build_unsorted(void);
+void		test_build_deterministic(void);
+void		test_build_refusals(void);
+void		test_build_small_sets(void);
+
 /* test_validate.c */
 void		test_validate_truncated(void);
 void		test_validate_byte_corruption(void);
