@@ -614,100 +614,86 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
  * ------------------------------------------------------------------- */
 
 /*
- * Inserts the sorted hashes h[0 .. n) into a filter of the given capacity.
- * With allow_growth false, stops at the first hash that does not fit and
- * returns NULL; otherwise the filter grows as needed and nothing is lost.
- *
- * Sorted hashes come in runs of one primary bucket each (FORMAT.md:
- * i1 = ((h >> 32) * m) >> 32, monotonic in h).  The first pass inserts the
- * first bucket_size hashes of every run: each lands in its own primary
- * bucket, front to back, without a cache miss or a kick.  The second pass
- * inserts the rest, which need their alternate buckets.  This order is a
- * function of the set alone, like the sort.  On 2M-10M values it measured
- * from even to about 20% faster than one sorted pass (noisy machine), and
- * both are much faster than random order, whose primary buckets miss the
- * cache too.
+ * The one-at-a-time fallback: inserts the sorted hashes h[0 .. n) into a
+ * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr, bool allow_growth)
+cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr)
 {
 	cf_params	p;
 	cf_filter	f;
 	struct varlena *v;
-	uint64		m;
 
 	cfpg_params(&p, capacity, fpr);
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
-	m = f.stages[0].nbuckets;
-
-	for (int pass = 0; pass < 2; pass++)
+	for (uint32 i = 0; i < n; i++)
 	{
-		uint64		cur = PG_UINT64_MAX;
-		uint32		run = 0;
+		uint8	   *oldbuf = f.buf;
+		char		err[CF_ERRLEN];
 
-		for (uint32 i = 0; i < n; i++)
+		if ((i & (CFAGG_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (cf_insert(&f, h[i], cfpg_alloc_varlena, NULL) != CF_OK)
 		{
-			uint64		b = ((h[i] >> 32) * m) >> 32;
-
-			if ((i & (CFAGG_CHUNK - 1)) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (b != cur)
-			{
-				cur = b;
-				run = 0;
-			}
-			if ((++run <= (uint32) p.bucket_size) != (pass == 0))
-				continue;
-			if (cf_add(&f, h[i]) == CF_OK)
-				continue;
-			if (!allow_growth)
-			{
-				pfree(v);
-				return NULL;
-			}
-			else
-			{
-				uint8	   *oldbuf = f.buf;
-				char		err[CF_ERRLEN];
-
-				if (cf_insert(&f, h[i], cfpg_alloc_varlena, NULL) != CF_OK)
-				{
-					if (cf_grow_size(&f, err, sizeof(err)) != 0)
-						strlcpy(err, "growth limit reached", sizeof(err));
-					ereport(ERROR,
-							(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-							 errmsg("cf_agg cannot build a filter of %u distinct values", n),
-							 errdetail("%s", cfpg_sentence(err))));
-				}
-				if (f.buf != oldbuf)
-				{
-					pfree(v);
-					v = (struct varlena *) (f.buf - VARHDRSZ);
-				}
-			}
+			if (cf_grow_size(&f, err, sizeof(err)) != 0)
+				strlcpy(err, "growth limit reached", sizeof(err));
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("cf_agg cannot build a filter of %u distinct values", n),
+					 errdetail("%s", cfpg_sentence(err))));
+		}
+		if (f.buf != oldbuf)
+		{
+			pfree(v);
+			v = (struct varlena *) (f.buf - VARHDRSZ);
 		}
 	}
 	return v;
 }
 
 /*
- * The filter for the sorted distinct hashes h[0 .. n): capacity n, so a
- * large filter sits at the core's design load.  Random-walk insertion
- * almost always places every hash at that load for large n, but small
- * filters (a few buckets) fail now and then: measured over 15,000 random
- * sets of 1 to 3,000 values, 1% did not fit at capacity n and none at
+ * The filter for the state's sorted distinct hashes: capacity n unless the
+ * call gave one, so a large filter sits at the core's design load.  The
+ * core's bulk build (cf_build) places them all in one sub-filter; its input
+ * is the sorted set, so the filter depends on the set alone.  Small filters
+ * (a few buckets) now and then do not fit at capacity n: measured over
+ * 15,000 random sets of 1 to 3,000 values, about 1% did not and none at
  * n + 4% + 8 (two more buckets), so that is the one rebuild.  If even that
- * fails the filter grows into a second sub-filter: no value is ever lost.
+ * fails, or a given capacity is too small, the hashes go in one at a time
+ * and the filter grows into more sub-filters: no value is ever lost.
  */
 static struct varlena *
-cfagg_build(const uint64 *h, uint32 n, double fpr)
+cfagg_build(CfAggState *st, CfAggCache *cache)
 {
-	struct varlena *v = cfagg_fill(h, n, n, fpr, false);
+	uint32		n = st->n;
+	uint64		sizes[2];
+	int			nsizes = 0;
 
-	if (v == NULL)
-		v = cfagg_fill(h, n, (uint64) n + n / 25 + 8, fpr, true);
-	return v;
+	if (st->capacity > 0)
+		sizes[nsizes++] = st->capacity;
+	else
+	{
+		sizes[nsizes++] = n;
+		sizes[nsizes++] = (uint64) n + n / 25 + 8;
+	}
+	for (int k = 0; k < nsizes; k++)
+	{
+		cf_params	p;
+		cf_filter	f;
+		struct varlena *v;
+		size_t		worklen;
+
+		cfpg_params(&p, sizes[k], st->fpr);
+		v = cfpg_create(&p);
+		cfpg_open(&f, v);
+		worklen = cf_build_work_size(&f, n);
+		if (cf_build(&f, st->hashes, n,
+					 cfagg_scratch(st, cache, (worklen + 7) / sizeof(uint64)), worklen))
+			return v;
+		pfree(v);
+	}
+	return cfagg_fill(st->hashes, n, sizes[nsizes - 1], st->fpr);
 }
 
 /* ---------------------------------------------------------------------
@@ -770,9 +756,7 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	cfagg_compact(st, cfagg_cache(fcinfo));
 	if (st->n == 0)
 		PG_RETURN_NULL();
-	if (st->capacity > 0)
-		PG_RETURN_CUCKOOFILTER_P(cfagg_fill(st->hashes, st->n, st->capacity, st->fpr, true));
-	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st->hashes, st->n, st->fpr));
+	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st, cfagg_cache(fcinfo)));
 }
 
 /* cf_agg combine: the union of two states (either may be NULL) */
