@@ -466,23 +466,9 @@ stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 /* below this many pending items a round visits them unsorted */
 #define BUILD_SORT_MIN			4096
 
-static inline uint32_t
-popcount64(uint64_t x)
-{
-#if defined(__GNUC__)
-	return (uint32_t) __builtin_popcountll(x);
-#else
-	uint32_t	n = 0;
-
-	for (; x != 0; x &= x - 1)
-		n++;
-	return n;
-#endif
-}
-
 /*
- * Puts fp into a free slot of bucket i.  Returns the free slots left after
- * it, or -1 if the bucket was full.
+ * Puts fp into a free slot of bucket i.  Returns 1 if the bucket still has
+ * room after it, 0 if that filled it, -1 if it was full.
  */
 static inline int
 build_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
@@ -501,7 +487,7 @@ build_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 		if (z == 0)
 			return -1;
 		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
-		return (int) popcount64(z) - 1;
+		return (z & (z - 1)) != 0;
 	}
 #endif
 	for (uint32_t s = 0; s < bucket_size; s++)
@@ -514,7 +500,7 @@ build_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 	if (first < 0)
 		return -1;
 	slot_set(st, bucket_size, i, (uint32_t) first, fp);
-	return nfree - 1;
+	return nfree > 1;
 }
 
 /*
