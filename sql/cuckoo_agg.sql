@@ -211,6 +211,34 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- the state's three forms (hashes inline, a hash set, a sorted array) give
+-- the same filter: cuckoo.agg_probe_limit = 0 sends every value through the
+-- sorted array.  600k rows: 200k distinct values three times (the set
+-- overflows into the array, which then drops duplicates), all distinct
+-- (the array grows without sorting), and 1,000 distinct (a set)
+CREATE TEMP TABLE agg_forms AS
+SELECT cf_agg(g % 200000) AS dup, cf_agg(g) AS uniq, cf_agg(g % 1000) AS small
+FROM generate_series(1, 600000) g;
+SELECT (cf_info(dup)).items AS dup_items, (cf_info(uniq)).items AS uniq_items,
+	   (cf_info(small)).items AS small_items
+FROM agg_forms;
+SELECT count(*) FILTER (WHERE NOT cf_contains(dup, g % 200000) OR NOT cf_contains(uniq, g)
+						OR NOT cf_contains(small, g % 1000)) AS misses
+FROM agg_forms, generate_series(1, 600000) g;
+SET cuckoo.agg_probe_limit = 0;
+SELECT f.dup::text = a.dup::text AS same_dup, f.uniq::text = a.uniq::text AS same_uniq,
+	   f.small::text = a.small::text AS same_small
+FROM agg_forms f,
+	 (SELECT cf_agg(g % 200000) AS dup, cf_agg(g) AS uniq, cf_agg(g % 1000) AS small
+	  FROM generate_series(1, 600000) g) a;
+RESET cuckoo.agg_probe_limit;
+-- nor does the order of the rows
+SELECT f.dup::text = a.dup::text AS same_reversed
+FROM agg_forms f,
+	 (SELECT cf_agg(g % 200000 ORDER BY g DESC) AS dup FROM generate_series(1, 600000) g) a;
+SET cuckoo.agg_probe_limit = 2000;
+SET cuckoo.agg_probe_limit = -1;
+
 -- larger: 1M rows of 100k distinct values; no value missed, and the
 -- measured false-positive rate on 1M absent values is within the target
 CREATE TEMP TABLE agg_big AS

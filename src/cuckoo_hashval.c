@@ -62,34 +62,6 @@
 
 #include "cuckoo_pg.h"
 
-/* values of CfHashInfo.kind */
-enum
-{
-	CFH_INT2 = 1,
-	CFH_INT4,
-	CFH_INT8,
-	CFH_FLOAT4,
-	CFH_FLOAT8,
-	CFH_NUMERIC,
-	CFH_VARLENA,				/* text, varchar: the payload bytes (UTF-8) */
-	CFH_BYTEA,					/* bytea: the payload bytes */
-	CFH_BPCHAR,
-	CFH_NAME,
-	CFH_CHAR,
-	CFH_UUID,
-	CFH_DATE,
-	CFH_TIMESTAMP,				/* timestamp and timestamptz */
-	CFH_BOOL,
-	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
-	CFH_ARRAY,					/* element by element */
-	CFH_RECORD,					/* column by column */
-	CFH_INTERVAL,				/* by the span interval equality compares */
-	CFH_JSONB,					/* token by token, numbers by value */
-	CFH_RANGE,					/* bound by bound */
-	CFH_MULTIRANGE,				/* range by range */
-	CFH_SEND					/* through the type's binary send function */
-};
-
 /* tags that start the canonical bytes of the values hashed by structure */
 #define CFH_TAG_ARRAY	'A'
 #define CFH_TAG_RECORD	'R'
@@ -659,9 +631,9 @@ cf_hash_multirange(CfHashInfo *hi, Datum value)
 	return h;
 }
 
-/* The 64-bit hash of a non-NULL value of hi->typid. */
+/* The 64-bit hash of a non-NULL value of hi->typid (see cf_hash_datum). */
 uint64
-cf_hash_datum(CfHashInfo *hi, Datum value)
+cf_hash_datum_any(CfHashInfo *hi, Datum value)
 {
 	switch (hi->kind)
 	{

@@ -8,6 +8,17 @@
 #include "postgres.h"
 #include "fmgr.h"
 
+/*
+ * Everything declared from here on is internal to cuckoo.so: hidden, so
+ * that calls between its files (the glue into the core, the aggregates
+ * into the value hashing) bind directly instead of through the PLT.  The
+ * fmgr entry points, declared by PG_FUNCTION_INFO_V1 in the .c files, stay
+ * visible.
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#pragma GCC visibility push(hidden)
+#endif
+
 #include "cuckoo.h"
 
 /*
@@ -48,10 +59,38 @@ extern struct varlena *cfpg_create(const cf_params *p);
  * takes.  Equal values hash equally across int2/int4/int8, float4/float8,
  * text/varchar, and the hash never depends on the platform.
  */
+/* values of CfHashInfo.kind */
+typedef enum CfHashKind
+{
+	CFH_INT2 = 1,
+	CFH_INT4,
+	CFH_INT8,
+	CFH_FLOAT4,
+	CFH_FLOAT8,
+	CFH_NUMERIC,
+	CFH_VARLENA,				/* text, varchar: the payload bytes (UTF-8) */
+	CFH_BYTEA,					/* bytea: the payload bytes */
+	CFH_BPCHAR,
+	CFH_NAME,
+	CFH_CHAR,
+	CFH_UUID,
+	CFH_DATE,
+	CFH_TIMESTAMP,				/* timestamp and timestamptz */
+	CFH_BOOL,
+	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
+	CFH_ARRAY,					/* element by element */
+	CFH_RECORD,					/* column by column */
+	CFH_INTERVAL,				/* by the span interval equality compares */
+	CFH_JSONB,					/* token by token, numbers by value */
+	CFH_RANGE,					/* bound by bound */
+	CFH_MULTIRANGE,				/* range by range */
+	CFH_SEND					/* through the type's binary send function */
+} CfHashKind;
+
 typedef struct CfHashInfo
 {
 	Oid			typid;			/* type this info was built for */
-	int			kind;			/* internal dispatch code */
+	int			kind;			/* CfHashKind: how the type is hashed */
 	bool		typbyval;
 	int16		typlen;
 	FmgrInfo	sendfn;			/* for types hashed through their send bytes */
@@ -79,7 +118,28 @@ typedef struct CfHashInfo
  */
 extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
 /* The 64-bit hash of a non-NULL value of hi->typid. */
-extern uint64 cf_hash_datum(CfHashInfo *hi, Datum value);
+extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value);
+
+/*
+ * The same, with the integer types (the most common keys) hashed without
+ * a call into the dispatcher: per-row cf_contains and cf_agg feel it.
+ */
+static inline uint64
+cf_hash_datum(CfHashInfo *hi, Datum value)
+{
+	switch (hi->kind)
+	{
+		case CFH_INT8:
+			return cf_hash_int64(DatumGetInt64(value));
+		case CFH_INT4:
+			return cf_hash_int64((int64) DatumGetInt32(value));
+		default:
+			return cf_hash_datum_any(hi, value);
+	}
+}
+
+/* cuckoo.agg_probe_limit (cuckoo_agg.c) */
+extern int	cfagg_probe_limit;
 
 /* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
 extern void cfpg_report_insert_failure(cf_filter *f, cf_status st) pg_attribute_noreturn();
@@ -99,5 +159,9 @@ typedef enum CfxOp
 extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op);
 /* Opens d in place if it is the newest state of an expanded filter. */
 extern bool cfx_open_current(Datum d, cf_filter *f);
+
+#if defined(__GNUC__) && !defined(_WIN32)
+#pragma GCC visibility pop
+#endif
 
 #endif							/* CUCKOO_PG_H */
