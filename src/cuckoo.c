@@ -706,9 +706,17 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 		{
 			uint32_t	i = PENDING_BUCKET(pend[k]);
 			uint32_t	fp = PENDING_FP(pend[k]);
-			int			left = build_put(st, b, i, fp);
+			int			left;
 			uint32_t	s,
 						victim;
+
+			/* the visits ahead are sparse late on: fetch their buckets early */
+#if defined(__GNUC__)
+			if (k + 16 < np)
+				__builtin_prefetch(st->table +
+								   (((uint64_t) PENDING_BUCKET(pend[k + 16]) * st->bucket_bits) >> 3));
+#endif
+			left = build_put(st, b, i, fp);
 
 			check_interrupts(k);
 			if (left == 0)

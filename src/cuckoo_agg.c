@@ -403,13 +403,15 @@ cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
 }
 
 /*
- * Scratch room for m elements: the free end of the state's array when it
- * is large enough, else the call site's cached buffer.
+ * Scratch room for m elements: the call site's cached buffer if it is large
+ * enough already (its pages are mapped: the final sort leaves one for the
+ * build), else the free end of the state's array if that is, else the
+ * cached buffer, grown.
  */
 static uint64 *
 cfagg_scratch(CfAggState *st, CfAggCache *c, size_t m)
 {
-	if (st->form == CFAGG_FORM_ARRAY && (size_t) (st->cap - st->n) >= m)
+	if (c->scratch_len < m && st->form == CFAGG_FORM_ARRAY && (size_t) (st->cap - st->n) >= m)
 		return st->hashes + st->n;
 	return cfagg_buffer(c, &c->scratch, &c->scratch_len, m);
 }
