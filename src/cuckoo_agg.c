@@ -1157,6 +1157,7 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_combine");
 	CfAggState *a = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggState *b = PG_ARGISNULL(1) ? NULL : (CfAggState *) PG_GETARG_POINTER(1);
+	CfAggCache *cache = cfagg_cache(fcinfo);
 
 	if (b == NULL || cfagg_held(b) == 0)
 	{
@@ -1171,7 +1172,24 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 		cfagg_fpr_mismatch(a->fpr, b->fpr);
 	if (a->capacity != b->capacity)
 		cfagg_capacity_mismatch(a->capacity, b->capacity);
-	cfagg_add_state(a, b, cfagg_cache(fcinfo));
+	if (b->form == CFAGG_FORM_ARRAY && b->nsorted == b->n)
+	{
+		/*
+		 * A sorted run (a worker's state, deserialized): append it to a's
+		 * sorted distinct hashes and merge, instead of sorting it again.
+		 */
+		if (a->form != CFAGG_FORM_ARRAY)
+			cfagg_to_array(a, cxt);
+		cfagg_compact(a, cache);
+		cfagg_reserve(a, (uint64) a->n + b->n, cxt);
+		memcpy(a->hashes + a->n, b->hashes, b->n * sizeof(uint64));
+		for (uint32 k = 0; k < b->n; k++)
+			cfagg_hll_add(a->u.hll, b->hashes[k]);
+		a->n += b->n;
+		cfagg_compact(a, cache);
+	}
+	else
+		cfagg_add_state(a, b, cache);
 	PG_RETURN_POINTER(a);
 }
 
@@ -1239,8 +1257,9 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 
 	/*
 	 * In the current (per-tuple) context: the combine function reads it and
-	 * never keeps it.  An ARRAY state of the hashes as they are: nothing
-	 * here relies on their being sorted or distinct.
+	 * never keeps it.  An ARRAY state of the hashes as they are, whose
+	 * sorted distinct prefix (all of it, from cf_agg_serial) is measured,
+	 * not trusted.
 	 */
 	if (n > CFAGG_MAX_HASHES)
 		ereport(ERROR,
@@ -1251,6 +1270,9 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	cfagg_reserve(st, n, CurrentMemoryContext);
 	cfagg_get_le64s(st->hashes, p, n);
 	st->n = (uint32) n;
+	st->nsorted = n > 0 ? 1 : 0;
+	while (st->nsorted < st->n && st->hashes[st->nsorted - 1] < st->hashes[st->nsorted])
+		st->nsorted++;
 	PG_RETURN_POINTER(st);
 }
 
