@@ -839,19 +839,32 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
 	nb = st->nsorted;
 	memcpy(batch, cfagg_batch(st), nb * sizeof(uint64));
 	st->nsorted = 0;
-	for (uint32 k = 0; k < nb; k++)
+	for (uint32 k = 0; k < nb;)
 	{
-		uint64		h = batch[k];
-		uint32		pos = cfagg_set_home(st, h);
-
 		/*
-		 * The common case inline: a repeat, in its home slot or the next
-		 * (0 would match a free slot: cfagg_set_add refuses it).
+		 * The common case in a tight loop: repeats, each in its home slot or
+		 * the next (0 would match a free slot: cfagg_set_add refuses it).
+		 * The first hash that needs more takes the full path, which may
+		 * change the table, and the loop starts over.
 		 */
-		if (likely(st->form == CFAGG_FORM_SET && h != 0 && cfagg_probe_limit > 0) &&
-			((st->hashes[pos] == h) | (st->hashes[(pos + 1) & (st->cap - 1)] == h)))
-			continue;
-		cfagg_add_now(st, h, cache);
+		if (st->form == CFAGG_FORM_SET && cfagg_probe_limit > 0)
+		{
+			const uint64 *t = st->hashes;
+			uint64		cap = st->cap;
+			uint32		mask = st->cap - 1;
+
+			for (; k < nb; k++)
+			{
+				uint64		h = batch[k];
+				uint32		pos = (uint32) (((h >> 32) * cap) >> 32);
+
+				if (h == 0 || !((t[pos] == h) | (t[(pos + 1) & mask] == h)))
+					break;
+			}
+			if (k == nb)
+				break;
+		}
+		cfagg_add_now(st, batch[k++], cache);
 	}
 }
 
