@@ -293,37 +293,48 @@ bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 	return false;
 }
 
+/*
+ * Puts fp into the first free slot of bucket i.  Returns 1 if the bucket
+ * still has room after it, 0 if that filled it, -1 if it was full.
+ */
+static inline int
+bucket_fill(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	int			nfree = 0,
+				first = -1;
+
+#if defined(__GNUC__)
+	if (st->swar)
+	{
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
+			st->bucket_mask;
+		uint64_t	z = swar_empty_lanes(st, x);
+
+		if (z == 0)
+			return -1;
+		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
+		return (z & (z - 1)) != 0;
+	}
+#endif
+	for (uint32_t s = 0; s < bucket_size; s++)
+		if (slot_get(st, bucket_size, i, s) == 0)
+		{
+			if (first < 0)
+				first = (int) s;
+			nfree++;
+		}
+	if (first < 0)
+		return -1;
+	slot_set(st, bucket_size, i, (uint32_t) first, fp);
+	return nfree > 1;
+}
+
 /* Puts fp into a free slot of bucket i; false if the bucket is full. */
 static inline bool
 bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
-#if defined(__GNUC__)
-	if (st->swar)
-	{
-		/*
-		 * The zero-lane test of bucket_has with fp = 0: its lowest flag is
-		 * exact, so it marks the first empty slot.
-		 */
-		uint64_t	bit = (uint64_t) i * st->bucket_bits;
-		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
-			st->bucket_mask;
-		uint64_t	z = (x - st->lanes_lo) & ~x & st->lanes_hi;
-
-		if (z == 0)
-			return false;
-		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
-		return true;
-	}
-#endif
-	for (uint32_t s = 0; s < bucket_size; s++)
-	{
-		if (slot_get(st, bucket_size, i, s) == 0)
-		{
-			slot_set(st, bucket_size, i, s, fp);
-			return true;
-		}
-	}
-	return false;
+	return bucket_fill(st, bucket_size, i, fp) >= 0;
 }
 
 /* Clears one slot of bucket i holding fp; false if there is none. */
@@ -467,45 +478,8 @@ stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 #define BUILD_SORT_MIN			4096
 
 /*
- * Puts fp into a free slot of bucket i.  Returns 1 if the bucket still has
- * room after it, 0 if that filled it, -1 if it was full.
- */
-static inline int
-build_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
-{
-	int			nfree = 0,
-				first = -1;
-
-#if defined(__GNUC__)
-	if (st->swar)
-	{
-		uint64_t	bit = (uint64_t) i * st->bucket_bits;
-		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
-			st->bucket_mask;
-		uint64_t	z = swar_empty_lanes(st, x);
-
-		if (z == 0)
-			return -1;
-		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
-		return (z & (z - 1)) != 0;
-	}
-#endif
-	for (uint32_t s = 0; s < bucket_size; s++)
-		if (slot_get(st, bucket_size, i, s) == 0)
-		{
-			if (first < 0)
-				first = (int) s;
-			nfree++;
-		}
-	if (first < 0)
-		return -1;
-	slot_set(st, bucket_size, i, (uint32_t) first, fp);
-	return nfree > 1;
-}
-
-/*
  * Writes a table from its start as a stream of bits (the format's bit
- * order: little-endian), one aligned-free 64-bit store per 64 bits.
+ * order: little-endian), one unaligned 64-bit store per 64 bits.
  */
 typedef struct bit_writer
 {
@@ -683,7 +657,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 		{
 			uint32_t	i = primary_bucket(st, h[k]);
 			uint32_t	fp = fingerprint(st, h[k]);
-			int			left = build_put(st, b, i, fp);
+			int			left = bucket_fill(st, b, i, fp);
 
 			check_interrupts(k);
 			if (left == 0)
@@ -716,7 +690,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 				__builtin_prefetch(st->table +
 								   (((uint64_t) PENDING_BUCKET(pend[k + 16]) * st->bucket_bits) >> 3));
 #endif
-			left = build_put(st, b, i, fp);
+			left = bucket_fill(st, b, i, fp);
 
 			check_interrupts(k);
 			if (left == 0)
