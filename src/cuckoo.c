@@ -563,6 +563,19 @@ sort_pending(uint64_t *a, uint64_t *tmp, size_t n, uint32_t bits)
 		memcpy(a, src, n * sizeof(uint64_t));
 }
 
+/* the build's bitmap of the buckets with a free slot */
+static inline bool
+room_has(const uint64_t *room, uint32_t i)
+{
+	return (room[i / 64] >> (i % 64)) & 1;
+}
+
+static inline void
+room_clear(uint64_t *room, uint32_t i)
+{
+	room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
+
 /* pending items cf_build has room for, for n items */
 static inline size_t
 build_pending_cap(uint64_t n)
@@ -632,7 +645,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 			if (i > cur)
 			{
 				if (used == b)
-					room[cur / 64] &= ~(UINT64_C(1) << (cur % 64));
+					room_clear(room, cur);
 				bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
 						 (uint64_t) (i - cur - 1) * st->bucket_bits);
 				cur = i;
@@ -649,7 +662,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
 		}
 		if (used == b)
-			room[cur / 64] &= ~(UINT64_C(1) << (cur % 64));
+			room_clear(room, cur);
 		bw_zeros(&w, (uint64_t) (b - used) * st->fpbits);
 		bw_flush(&w);
 
@@ -661,7 +674,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 
 			check_interrupts(k);
 			if (left == 0)
-				room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+				room_clear(room, i);
 			if (left >= 0)
 				continue;
 			if (np == cap)
@@ -694,7 +707,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 
 			check_interrupts(k);
 			if (left == 0)
-				room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+				room_clear(room, i);
 			if (left >= 0)
 				continue;
 			s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
@@ -702,7 +715,7 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 			{
 				uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
 
-				if (room[j / 64] & (UINT64_C(1) << (j % 64)))
+				if (room_has(room, j))
 				{
 					s = t;
 					break;
