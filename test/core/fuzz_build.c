@@ -14,15 +14,6 @@
 
 #define MAX_ITEMS	2048
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *) a,
-				y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* a fresh filter for p and cf_build of h; *out gets the buffer */
 static int
 build(const cf_params *p, const uint64_t *h, size_t n, int short_work, uint8_t **out, size_t *len)
@@ -114,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (flags & 1)
-		qsort(h, n, sizeof(uint64_t), cmp_u64);
+		qsort(h, n, sizeof(uint64_t), t_cmp_u64);
 
 	if (build(&p, h, n, (flags & 6) == 6, &a, &la))
 	{

@@ -317,3 +317,12 @@ t_fpr_for_width(int f, int b)
 	/* 2b/2^f is the largest fpr of width f; 1% above it is still width f */
 	return 2.0 * b / (double) (UINT64_C(1) << f) * 1.01;
 }
+
+int
+t_cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}

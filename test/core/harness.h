@@ -94,5 +94,7 @@ cf_params	t_params(uint64_t capacity, double fpr, int b, int max_kicks, int expa
 /* an fpr that cf_fpbits_for maps to width f for bucket size b */
 double		t_fpr_for_width(int f, int b);
 double		t_now(void);
+/* qsort comparator: uint64_t ascending */
+int			t_cmp_u64(const void *a, const void *b);
 
 #endif							/* CF_TEST_HARNESS_H */

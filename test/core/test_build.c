@@ -6,15 +6,6 @@
 #include "ref.h"
 #include "tests.h"
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *) a,
-				y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* n distinct random hashes, sorted ascending */
 static uint64_t *
 distinct_hashes(uint64_t *rng, size_t n)
@@ -28,7 +19,7 @@ distinct_hashes(uint64_t *rng, size_t n)
 	{
 		for (; k < n; k++)
 			h[k] = splitmix64(rng);
-		qsort(h, n, sizeof(uint64_t), cmp_u64);
+		qsort(h, n, sizeof(uint64_t), t_cmp_u64);
 		/* drop the (astronomically rare) repeats and draw again */
 		for (size_t i = k = 1; i < n; i++)
 			if (h[i] != h[k - 1])
@@ -284,7 +275,7 @@ test_build_refusals(void)
 			abort();
 		for (int k = 0; k < 1000; k++)
 			one[k] = (UINT64_C(0xABCD1234) << 32) | (splitmix64(&rng) >> 32);
-		qsort(one, 1000, sizeof(uint64_t), cmp_u64);
+		qsort(one, 1000, sizeof(uint64_t), t_cmp_u64);
 		for (int k = 1; k < 1000; k++)
 			CHECK(one[k] != one[k - 1]);
 		CHECK(cf_build(&g, one, 40, work, wl));
