@@ -619,11 +619,29 @@ cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 
 /* ---- SET ---- */
 
-/* the home slot of h: its top bits, scaled to the table */
+/* the home slot of h in a table of cap slots: its top bits, scaled */
+static inline uint32
+cfagg_home(uint64 h, uint32 cap)
+{
+	return (uint32) (((h >> 32) * cap) >> 32);
+}
+
 static inline uint32
 cfagg_set_home(const CfAggState *st, uint64 h)
 {
-	return (uint32) (((h >> 32) * st->cap) >> 32);
+	return cfagg_home(h, st->cap);
+}
+
+/*
+ * Is h in slot pos or the next of table t (mask = slots - 1)?  At most half
+ * full, a present hash is one of the two 97% of the time: both are tested
+ * at once, so that a column of repeated values takes a branch that is
+ * nearly always predicted right.
+ */
+static inline bool
+cfagg_set_near(const uint64 *t, uint32 mask, uint32 pos, uint64 h)
+{
+	return (t[pos] == h) | (t[(pos + 1) & mask] == h);
 }
 
 /*
@@ -641,12 +659,7 @@ cfagg_set_add(CfAggState *st, uint64 h)
 
 	if (unlikely(h == 0))
 		return false;
-	/*
-	 * At most half full, a present hash is in its home slot or the next one
-	 * 97% of the time: test both at once, so that a column of repeated
-	 * values takes a branch that is nearly always predicted right.
-	 */
-	if (((t[pos] == h) | (t[(pos + 1) & mask] == h)) && cfagg_probe_limit > 0)
+	if (cfagg_set_near(t, mask, pos, h) && cfagg_probe_limit > 0)
 		return true;
 	for (int probe = 0; probe < cfagg_probe_limit; probe++)
 	{
@@ -771,7 +784,6 @@ cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 			ok &= cfagg_set_add(st, held[k]);
 	else
 	{
-		st->n = 0;
 		for (uint32 i = 0; i < oldcap && ok; i++)
 			if (old[i] != 0)
 				ok = cfagg_set_add(st, old[i]);
@@ -850,15 +862,13 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
 		if (st->form == CFAGG_FORM_SET && cfagg_probe_limit > 0)
 		{
 			const uint64 *t = st->hashes;
-			uint64		cap = st->cap;
-			uint32		mask = st->cap - 1;
+			uint32		cap = st->cap;
 
 			for (; k < nb; k++)
 			{
 				uint64		h = batch[k];
-				uint32		pos = (uint32) (((h >> 32) * cap) >> 32);
 
-				if (h == 0 || !((t[pos] == h) | (t[(pos + 1) & mask] == h)))
+				if (h == 0 || !cfagg_set_near(t, cap - 1, cfagg_home(h, cap), h))
 					break;
 			}
 			if (k == nb)
