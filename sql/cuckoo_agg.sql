@@ -171,6 +171,21 @@ SELECT count(*) AS groups,
 FROM agg_par_tiny p
 JOIN (SELECT grp, cf_agg(v) AS f FROM agg_par GROUP BY grp) s USING (grp);
 
+-- partitionwise aggregation: partial states per partition, combined by the
+-- finalize step, give the same filters as one plain aggregate
+CREATE TABLE agg_pt (k int, v int) PARTITION BY LIST (k);
+CREATE TABLE agg_pt0 PARTITION OF agg_pt FOR VALUES IN (0);
+CREATE TABLE agg_pt1 PARTITION OF agg_pt FOR VALUES IN (1);
+INSERT INTO agg_pt SELECT g % 2, g % 300 FROM generate_series(1, 20000) g;
+ANALYZE agg_pt;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT v % 7, cf_agg(v) FROM agg_pt GROUP BY 1;
+SELECT count(*) AS groups, count(*) FILTER (WHERE a.f::text <> b.f::text) AS differ
+FROM (SELECT v % 7 AS g, cf_agg(v) AS f FROM agg_pt GROUP BY 1) a
+JOIN (SELECT v % 7 AS g, cf_agg(v) AS f FROM (SELECT * FROM agg_pt OFFSET 0) s GROUP BY 1) b USING (g);
+RESET enable_partitionwise_aggregate;
+DROP TABLE agg_pt;
+
 -- cf_union_agg: the union of per-group filters answers for every value
 CREATE TEMP TABLE agg_parts AS
 SELECT g % 10 AS part, cf_agg(g) AS f FROM generate_series(1, 20000) g GROUP BY 1;

@@ -895,22 +895,23 @@ cfagg_add(CfAggState *st, uint64 h, CfAggCache *cache)
 	cfagg_add_now(st, h, cache);
 }
 
-/* adds every hash of src to dst */
+/* adds every hash of src to dst (a SET's through the gather buffer) */
 static void
 cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache)
 {
+	const uint64 *h = src->hashes;
+	uint32		n = src->n;
+
 	if (src->form == CFAGG_FORM_SET)
 	{
-		for (uint32 i = 0; i < src->cap; i++)
-			if (src->hashes[i] != 0)
-				cfagg_add(dst, src->hashes[i], cache);
-		for (uint32 k = 0; k < src->nsorted; k++)
-			cfagg_add(dst, cfagg_batch(src)[k], cache);
-		return;
+		uint64	   *g = cfagg_buffer(cache, &cache->gather, &cache->gather_len, cfagg_held(src));
+
+		n = cfagg_gather(src, g);
+		h = g;
 	}
-	for (uint32 k = 0; k < src->n; k++)
+	for (uint32 k = 0; k < n; k++)
 	{
-		cfagg_add(dst, src->hashes[k], cache);
+		cfagg_add(dst, h[k], cache);
 		if ((k & (CFAGG_CHUNK - 1)) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
