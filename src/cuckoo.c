@@ -607,15 +607,40 @@ cf_build_work_size(const cf_filter *f, uint64_t n)
 bool
 cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 {
+	cf_run		run = {h, n};
+
+	return cf_build_runs(f, &run, 1, work, worklen);
+}
+
+/* ends round 0's stream of bits: the rest of the current bucket is empty */
+static void
+build_stream_end(const cf_stage *st, uint32_t b, bit_writer *w, uint64_t *room,
+				 uint32_t cur, uint32_t used)
+{
+	if (used == b)
+		room_clear(room, cur);
+	bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
+	bw_flush(w);
+}
+
+bool
+cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
+{
 	cf_stage   *st = &f->stages[0];
 	uint32_t	b = f->bucket_size;
-	size_t		cap = build_pending_cap(n);
+	uint64_t	n = 0;
+	size_t		cap;
 	uint64_t   *pend = work;
-	uint64_t   *tmp = pend + cap;
-	uint64_t   *room = tmp + cap;
+	uint64_t   *tmp;
+	uint64_t   *room;
 	size_t		np = 0;
 	uint32_t	bits = 0;
 
+	for (size_t r = 0; r < nruns; r++)
+		n += runs[r].n;
+	cap = build_pending_cap(n);
+	tmp = pend + cap;
+	room = tmp + cap;
 	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
 		n > (uint64_t) st->nbuckets * b || worklen < cf_build_work_size(f, n))
 		return false;
@@ -632,55 +657,64 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 		bit_writer	w = {st->table, 0, 0};
 		uint32_t	cur = 0,
 					used = 0;
-		size_t		k;
+		bool		streaming = true;
+		uint64_t	done = 0;
 
-		for (k = 0; k < n; k++)
+		for (size_t r = 0; r < nruns; done += runs[r++].n)
 		{
-			uint32_t	i = primary_bucket(st, h[k]);
-			uint32_t	fp = fingerprint(st, h[k]);
+			const uint64_t *h = runs[r].h;
+			size_t		m = runs[r].n,
+						k = 0;
 
-			check_interrupts(k);
-			if (i < cur)
-				break;
-			if (i > cur)
+			for (; streaming && k < m; k++)
 			{
-				if (used == b)
-					room_clear(room, cur);
-				bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
-						 (uint64_t) (i - cur - 1) * st->bucket_bits);
-				cur = i;
-				used = 0;
+				uint32_t	i = primary_bucket(st, h[k]);
+				uint32_t	fp = fingerprint(st, h[k]);
+
+				check_interrupts(done + k);
+				if (i < cur)
+				{
+					build_stream_end(st, b, &w, room, cur, used);
+					streaming = false;
+					break;
+				}
+				if (i > cur)
+				{
+					if (used == b)
+						room_clear(room, cur);
+					bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+							 (uint64_t) (i - cur - 1) * st->bucket_bits);
+					cur = i;
+					used = 0;
+				}
+				if (used < b)
+				{
+					bw_put(&w, fp, st->fpbits);
+					used++;
+					continue;
+				}
+				if (np == cap)
+					return false;
+				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
 			}
-			if (used < b)
+			for (; k < m; k++)
 			{
-				bw_put(&w, fp, st->fpbits);
-				used++;
-				continue;
+				uint32_t	i = primary_bucket(st, h[k]);
+				uint32_t	fp = fingerprint(st, h[k]);
+				int			left = bucket_fill(st, b, i, fp);
+
+				check_interrupts(done + k);
+				if (left == 0)
+					room_clear(room, i);
+				if (left >= 0)
+					continue;
+				if (np == cap)
+					return false;
+				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
 			}
-			if (np == cap)
-				return false;
-			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
 		}
-		if (used == b)
-			room_clear(room, cur);
-		bw_zeros(&w, (uint64_t) (b - used) * st->fpbits);
-		bw_flush(&w);
-
-		for (; k < n; k++)
-		{
-			uint32_t	i = primary_bucket(st, h[k]);
-			uint32_t	fp = fingerprint(st, h[k]);
-			int			left = bucket_fill(st, b, i, fp);
-
-			check_interrupts(k);
-			if (left == 0)
-				room_clear(room, i);
-			if (left >= 0)
-				continue;
-			if (np == cap)
-				return false;
-			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
-		}
+		if (streaming)
+			build_stream_end(st, b, &w, room, cur, used);
 	}
 
 	for (uint32_t round = 0; round < f->max_kicks && np > 0; round++)

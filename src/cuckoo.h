@@ -187,6 +187,21 @@ size_t		cf_build_work_size(const cf_filter *f, uint64_t n);
  */
 bool		cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen);
 
+/* one run of the items cf_build_runs reads: h[0 .. n) */
+typedef struct cf_run
+{
+	const uint64_t *h;
+	size_t		n;
+} cf_run;
+
+/*
+ * cf_build of the items of runs[0 .. nruns) one after the other, as if they
+ * were one array (the same result, byte for byte): for a caller whose
+ * sorted hashes sit in several blocks.  work is sized for their total.
+ */
+bool		cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns,
+						  void *work, size_t worklen);
+
 /* ---- growth ---- */
 /* Size after appending one sub-filter, or 0 with err set if it cannot grow. */
 size_t		cf_grow_size(const cf_filter *f, char *err, size_t errlen);

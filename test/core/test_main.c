@@ -49,6 +49,7 @@ static const test_entry tests[] = {
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),
 	T("build", test_build_deterministic),
+	T("build", test_build_runs),
 	T("build", test_build_refusals),
 	T("build", test_build_small_sets),
 	/* adversarial validator */

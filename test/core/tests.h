@@ -37,6 +37,7 @@ void		test_duplicate_growth(void);
 void		test_build_geometries(void);
 void		test_build_unsorted(void);
 void		test_build_deterministic(void);
+void		test_build_runs(void);
 void		test_build_refusals(void);
 void		test_build_small_sets(void);
 
