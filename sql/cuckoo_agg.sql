@@ -246,6 +246,12 @@ SELECT f.dup::text = a.dup::text AS same_dup, f.uniq::text = a.uniq::text AS sam
 FROM agg_forms f,
 	 (SELECT cf_agg(g % 200000) AS dup, cf_agg(g) AS uniq, cf_agg(g % 1000) AS small
 	  FROM generate_series(1, 600000) g) a;
+-- as a window aggregate the array is sorted for each row's filter, then
+-- takes more rows: every filter holds the distinct values so far
+SELECT count(*) AS rows_checked,
+	   count(*) FILTER (WHERE (cf_info(f)).items <> least(g, 1000) OR NOT cf_contains(f, g % 1000)) AS wrong
+FROM (SELECT g, cf_agg(g % 1000) OVER (ORDER BY g) AS f
+	  FROM generate_series(1, 3000) g) w;
 RESET cuckoo.agg_probe_limit;
 -- nor does the order of the rows
 SELECT f.dup::text = a.dup::text AS same_reversed

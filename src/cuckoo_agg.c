@@ -31,14 +31,18 @@
  *    cache misses then overlap instead of stalling each row (measured:
  *    10M rows of 100k values, 0.72 s probing each row at once, 0.49 s in
  *    batches).
- *  - ARRAY: beyond that (or if probes ever run long), an array with a
- *    sorted distinct prefix hashes[0 .. nsorted) and an unsorted tail of
- *    new hashes.  When it fills, a HyperLogLog sketch of the hashes seen
- *    (1,024 one-byte registers, about 3% error) says whether they are
- *    mostly distinct: then the array just doubles, and the one sort happens
- *    at the end; otherwise the tail is sorted and merged into the prefix,
- *    duplicates dropped, and the array doubles only if that did not free
- *    half of it.  Memory stays at 8-16 bytes per distinct value.
+ *  - ARRAY: beyond that (or if probes ever run long), the hashes are
+ *    appended to one of CFAGG_NPARTS parts by their top bits (the radix
+ *    sort's first pass, done as they arrive), each part a chain of blocks
+ *    of up to CFAGG_BLOCK_MAX hashes.  Every CFAGG_NPARTS-th of the hashes
+ *    then sorts in cache, one part at a time, and the parts in order are
+ *    the sorted whole, with no second copy of it.  When the hashes held
+ *    reach a limit, a HyperLogLog sketch of them (1,024 one-byte registers,
+ *    about 3% error) says whether they are mostly distinct: then the limit
+ *    doubles and the one sort happens at the end; otherwise each part is
+ *    sorted and its duplicates dropped, and the limit doubles only if that
+ *    did not free half of it.  Memory: 8 bytes per hash held and a part of
+ *    blocks not full yet.
  *
  * The final function sorts the distinct hashes and bulk-builds a filter of
  * capacity ndistinct.  Its input depends only on the set of values, not on
@@ -60,6 +64,10 @@ int			cfagg_probe_limit = 64;
 #define CFAGG_BATCH			64		/* SET: hashes probed together, at most */
 #define CFAGG_HLL_BITS		10
 #define CFAGG_HLL_REGS		(1 << CFAGG_HLL_BITS)
+#define CFAGG_PART_BITS		8		/* ARRAY: parts by the top 8 bits */
+#define CFAGG_NPARTS		(1 << CFAGG_PART_BITS)
+#define CFAGG_BLOCK_MIN		64		/* hashes in a part's first block */
+#define CFAGG_BLOCK_MAX		1024	/* and in its largest: 8 kB */
 
 typedef enum CfAggForm
 {
@@ -68,20 +76,39 @@ typedef enum CfAggForm
 	CFAGG_FORM_ARRAY
 } CfAggForm;
 
+/* ARRAY: a block of one part's hashes */
+typedef struct CfAggBlock
+{
+	struct CfAggBlock *next;
+	uint32		n;				/* hashes in h (the part's last block: see pos) */
+	uint32		cap;
+	uint64		h[FLEXIBLE_ARRAY_MEMBER];
+} CfAggBlock;
+
+/* ARRAY: the parts, and the sketch */
+typedef struct CfAggArray
+{
+	uint64	   *pos[CFAGG_NPARTS];	/* free end of each part's last block */
+	uint64	   *end[CFAGG_NPARTS];	/* and where it ends (pos == end: full) */
+	CfAggBlock *first[CFAGG_NPARTS];
+	CfAggBlock *last[CFAGG_NPARTS];
+	bool		sorted;			/* every part sorted and distinct */
+	uint8		hll[CFAGG_HLL_REGS];
+} CfAggArray;
+
 typedef struct CfAggState
 {
-	uint64	   *hashes;			/* INLINE: inline_buf; SET: the table; ARRAY: the array */
+	uint64	   *hashes;			/* INLINE: inline_buf; SET: the table */
 	uint32		n;				/* distinct hashes held (ARRAY: hashes held) */
-	uint32		cap;			/* slots in hashes */
-	uint32		nsorted;		/* ARRAY: hashes[0 .. nsorted) sorted and distinct;
-								 * SET: hashes waiting in the batch */
+	uint32		cap;			/* SET: slots in hashes; ARRAY: the limit */
+	uint32		nbatch;			/* SET: hashes waiting in the batch */
 	uint8		form;			/* CfAggForm */
 	double		fpr;			/* target false-positive rate */
 	uint64		capacity;		/* filter capacity; 0: sized by the data */
 	union
 	{
 		uint64		inline_buf[CFAGG_INLINE];	/* INLINE */
-		uint8	   *hll;		/* ARRAY: CFAGG_HLL_REGS registers */
+		CfAggArray *arr;		/* ARRAY */
 	}			u;
 } CfAggState;
 
@@ -127,7 +154,7 @@ cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 
 #define CFAGG_SMALL			32		/* insertion sort up to this many */
 #define CFAGG_L1_MAXBITS	11		/* first split: at most 2048 parts */
-#define CFAGG_L2_MAXBITS	12		/* second split: at most 4096 parts */
+#define CFAGG_L2_MAXBITS	16		/* second split: at most 65536 parts */
 #define CFAGG_CHUNK			65536	/* elements between interrupt checks */
 
 static void
@@ -209,6 +236,12 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 }
 
 /*
+ * The second split's cursors: 64 kB, so not on the stack; a backend sorts
+ * one thing at a time.
+ */
+static uint32 cfagg_split_pos[1 << CFAGG_L2_MAXBITS];
+
+/*
  * Sorts src[0 .. m), whose bits above nbits are equal, into dst: a split on
  * the next bits into parts of about one element, then each part in place.
  * src is clobbered.
@@ -216,8 +249,10 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 static void
 cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
 {
-	uint32		start[(1 << CFAGG_L2_MAXBITS) + 1];
-	uint32		pos[1 << CFAGG_L2_MAXBITS];
+	uint32	   *pos = cfagg_split_pos;
+	uint32		largest = 0,
+				sum = 0;
+	size_t		nparts;
 	int			b,
 				shift;
 	uint64		mask;
@@ -228,43 +263,44 @@ cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
 		cfagg_insertion_sort(dst, m);
 		return;
 	}
-	b = Min(cfagg_log2(m), CFAGG_L2_MAXBITS);
+	b = Min(cfagg_log2(m) + 1, CFAGG_L2_MAXBITS);
 	b = Min(b, nbits);
 	shift = nbits - b;
 	mask = ((uint64) 1 << b) - 1;
-	memset(start, 0, sizeof(uint32) * (((size_t) 1 << b) + 1));
+	nparts = (size_t) 1 << b;
+	memset(pos, 0, sizeof(uint32) * nparts);
 	for (size_t i = 0; i < m; i++)
-		start[((src[i] >> shift) & mask) + 1]++;
-	for (size_t k = 0; k < ((size_t) 1 << b); k++)
-		start[k + 1] += start[k];
-	memcpy(pos, start, sizeof(uint32) << b);
+		pos[(src[i] >> shift) & mask]++;
+	for (size_t k = 0; k < nparts; k++)
+	{
+		uint32		c = pos[k];
+
+		largest = Max(largest, c);
+		pos[k] = sum;
+		sum += c;
+	}
 	for (size_t i = 0; i < m; i++)
 	{
 		uint64		v = src[i];
 
 		dst[pos[(v >> shift) & mask]++] = v;
 	}
-	if (m < ((size_t) 4 << b))
-	{
-		/*
-		 * A few elements a part (random hashes): one insertion pass over
-		 * the whole, now nearly sorted, beats thousands of tiny sorts, as
-		 * long as no part is large (chosen values could make one).
-		 */
-		uint32		largest = 0;
 
-		for (size_t k = 0; k < ((size_t) 1 << b); k++)
-			largest = Max(largest, start[k + 1] - start[k]);
-		if (largest <= CFAGG_SMALL)
-		{
-			cfagg_insertion_sort(dst, m);
-			return;
-		}
-	}
-	for (size_t k = 0; k < ((size_t) 1 << b); k++)
+	/*
+	 * A few elements a part (random hashes): one insertion pass over the
+	 * whole, now nearly sorted, beats thousands of tiny sorts, as long as no
+	 * part is large (chosen values could make one).  Part k now ends at
+	 * pos[k].
+	 */
+	if (largest <= CFAGG_SMALL && m < ((size_t) 4 << b))
 	{
-		size_t		lo = start[k],
-					sz = start[k + 1] - lo;
+		cfagg_insertion_sort(dst, m);
+		return;
+	}
+	for (size_t k = 0; k < nparts; k++)
+	{
+		size_t		lo = k == 0 ? 0 : pos[k - 1],
+					sz = pos[k] - lo;
 
 		if (sz <= 1)
 			continue;
@@ -347,15 +383,6 @@ cfagg_unique(uint64 *a, size_t n)
 	return w;
 }
 
-static bool
-cfagg_is_sorted(const uint64 *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (a[i - 1] > a[i])
-			return false;
-	return true;
-}
-
 /*
  * Per-call-site cache in fn_extra: the column's hashing info, and a scratch
  * buffer that every sort of this call site reuses, so that repeated
@@ -370,6 +397,8 @@ typedef struct CfAggCache
 	size_t		scratch_len;	/* elements */
 	uint64	   *gather;			/* the hashes of a small state, to sort */
 	size_t		gather_len;
+	cf_run	   *runs;			/* the blocks of an ARRAY state, for cf_build_runs */
+	size_t		runs_len;
 } CfAggCache;
 
 static CfAggCache *
@@ -400,81 +429,6 @@ cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
 		*len = Max(m, 64);
 	}
 	return *buf;
-}
-
-/*
- * Scratch room for m elements: the call site's cached buffer if it is large
- * enough already (its pages are mapped: the final sort leaves one for the
- * build), else the free end of the state's array if that is, else the
- * cached buffer, grown.
- */
-static uint64 *
-cfagg_scratch(CfAggState *st, CfAggCache *c, size_t m)
-{
-	if (c->scratch_len < m && st->form == CFAGG_FORM_ARRAY && (size_t) (st->cap - st->n) >= m)
-		return st->hashes + st->n;
-	return cfagg_buffer(c, &c->scratch, &c->scratch_len, m);
-}
-
-/*
- * Brings an ARRAY state to its canonical form: all hashes sorted and
- * distinct.  The tail is sorted on its own, then merged into the sorted run from the
- * back, so the scratch space is the size of the tail only.
- */
-static void
-cfagg_compact(CfAggState *st, CfAggCache *cache)
-{
-	uint64	   *a = st->hashes;
-	size_t		p = st->nsorted;
-	size_t		m = st->n - p;
-	uint64	   *tail = a + p;
-	uint64	   *tmp = NULL;
-
-	if (m == 0)
-		return;
-	if (!cfagg_is_sorted(tail, m))
-	{
-		tmp = cfagg_scratch(st, cache, m);
-		cfagg_sort(tail, tmp, m);
-	}
-	m = cfagg_unique(tail, m);
-
-	if (p > 0 && a[p - 1] >= tail[0])
-	{
-		/*
-		 * The runs overlap: merge them backwards, dropping duplicates.  The
-		 * loop is branch-free (the order of random hashes is unpredictable):
-		 * it writes the larger head, and steps past both on a tie.  The
-		 * write position w never passes an unread element of the run.
-		 */
-		size_t		i = p,
-					j = m,
-					w = p + m;
-
-		if (tmp == NULL)
-			tmp = cfagg_scratch(st, cache, m);
-		memcpy(tmp, tail, m * sizeof(uint64));
-		while (i > 0 && j > 0)
-		{
-			uint64		x = a[i - 1];
-			uint64		y = tmp[j - 1];
-			size_t		take_a = x > y;
-
-			a[--w] = take_a ? x : y;
-			i -= take_a | (x == y);
-			j -= take_a ^ 1;
-			if ((w & (CFAGG_CHUNK - 1)) == 0)
-				CHECK_FOR_INTERRUPTS();
-		}
-		memcpy(a + w - j, tmp, j * sizeof(uint64));
-		w -= j;
-		/* a[0 .. i) is in place; close the gap the duplicates left */
-		if (w > i)
-			memmove(a + i, a + w, (p + m - w) * sizeof(uint64));
-		st->n = st->nsorted = (uint32) (i + p + m - w);
-		return;
-	}
-	st->n = st->nsorted = (uint32) (p + m);
 }
 
 /* ---------------------------------------------------------------------
@@ -561,60 +515,192 @@ cfagg_hll_estimate(const uint8 *reg)
 
 /* ---- ARRAY ---- */
 
-/* makes room for need hashes in an ARRAY state's array, in cxt */
-static void
-cfagg_reserve(CfAggState *st, uint64 need, MemoryContext cxt)
-{
-	uint64		cap = st->cap;
-
-	Assert(st->form == CFAGG_FORM_ARRAY);
-	if (need <= cap)
-		return;
-	if (need > CFAGG_MAX_HASHES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
-	while (cap < need)
-		cap *= 2;
-	if (cap > CFAGG_MAX_HASHES)
-		cap = CFAGG_MAX_HASHES;
-	st->hashes = repalloc_huge(st->hashes, cap * sizeof(uint64));
-	st->cap = (uint32) cap;
-}
-
-/*
- * The array is full.  If the sketch says that most of it is distinct, it
- * doubles at once (sorting now would find little to drop); otherwise
- * duplicates are dropped, and it doubles if it is still over half full.
- */
-static void
-cfagg_make_room(CfAggState *st, CfAggCache *cache, MemoryContext cxt)
-{
-	uint32		oldcap = st->cap;
-
-	if (oldcap < CFAGG_MAX_HASHES && cfagg_hll_estimate(st->u.hll) >= 0.7 * oldcap)
-	{
-		cfagg_reserve(st, (uint64) oldcap + 1, cxt);
-		return;
-	}
-	cfagg_compact(st, cache);
-	if (st->n > oldcap / 2)
-		cfagg_reserve(st, (uint64) oldcap + 1, cxt);
-}
-
 /*
  * The aggregate memory context a state lives in, where its arrays go too:
  * looked up only when something must be allocated.
  */
 #define CFAGG_CXT(st)	GetMemoryChunkContext(st)
 
+static inline int
+cfagg_part(uint64 h)
+{
+	return (int) (h >> (64 - CFAGG_PART_BITS));
+}
+
+/* hashes in blk, one of part p's blocks (the last one fills up to pos) */
+static inline uint32
+cfagg_block_len(const CfAggArray *a, int p, const CfAggBlock *blk)
+{
+	return blk == a->last[p] ? (uint32) (a->pos[p] - blk->h) : blk->n;
+}
+
+/* hashes in part p */
+static size_t
+cfagg_part_size(const CfAggArray *a, int p)
+{
+	size_t		m = 0;
+
+	for (const CfAggBlock *blk = a->first[p]; blk != NULL; blk = blk->next)
+		m += cfagg_block_len(a, p, blk);
+	return m;
+}
+
+/* starts a new last block for part p, twice the size of the one before */
+static pg_noinline void
+cfagg_new_block(CfAggState *st, int p)
+{
+	CfAggArray *a = st->u.arr;
+	uint32		cap = a->last[p] ? Min(2 * a->last[p]->cap, CFAGG_BLOCK_MAX) : CFAGG_BLOCK_MIN;
+	CfAggBlock *blk = MemoryContextAlloc(CFAGG_CXT(st),
+										 offsetof(CfAggBlock, h) + cap * sizeof(uint64));
+
+	blk->next = NULL;
+	blk->n = 0;
+	blk->cap = cap;
+	if (a->last[p] != NULL)
+	{
+		a->last[p]->n = a->last[p]->cap;
+		a->last[p]->next = blk;
+	}
+	else
+		a->first[p] = blk;
+	a->last[p] = blk;
+	a->pos[p] = blk->h;
+	a->end[p] = blk->h + cap;
+}
+
+/*
+ * Sorts every part and drops its duplicates, in place: a part is copied
+ * into the call site's scratch, sorted there (in cache: a part is a
+ * CFAGG_NPARTS-th of the hashes), and written back into its first blocks;
+ * the blocks it no longer needs are freed.
+ */
+static void
+cfagg_array_compact(CfAggState *st, CfAggCache *cache)
+{
+	CfAggArray *a = st->u.arr;
+	size_t		largest = 0;
+	uint64	   *buf,
+			   *tmp;
+	uint64		total = 0;
+
+	if (a->sorted)
+		return;
+	for (int p = 0; p < CFAGG_NPARTS; p++)
+		largest = Max(largest, cfagg_part_size(a, p));
+	buf = cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * largest);
+	tmp = buf + largest;
+	for (int p = 0; p < CFAGG_NPARTS; p++)
+	{
+		CfAggBlock *blk;
+		size_t		m = 0,
+					k;
+
+		for (blk = a->first[p]; blk != NULL; blk = blk->next)
+		{
+			uint32		len = cfagg_block_len(a, p, blk);
+
+			memcpy(buf + m, blk->h, len * sizeof(uint64));
+			m += len;
+		}
+		if (m == 0)
+			continue;
+		if (m > 1)
+		{
+			cfagg_sort_part(buf, tmp, m, 64 - CFAGG_PART_BITS);
+			m = cfagg_unique(tmp, m);
+		}
+		else
+			tmp[0] = buf[0];
+		total += m;
+
+		/* back into the blocks, from the first; free the ones left over */
+		k = 0;
+		for (blk = a->first[p];; blk = blk->next)
+		{
+			blk->n = (uint32) Min(blk->cap, m - k);
+			memcpy(blk->h, tmp + k, blk->n * sizeof(uint64));
+			k += blk->n;
+			if (k == m)
+				break;
+			Assert(blk->next != NULL);
+		}
+		a->last[p] = blk;
+		a->pos[p] = blk->h + blk->n;
+		a->end[p] = blk->h + blk->cap;
+		for (CfAggBlock *next = blk->next; next != NULL;)
+		{
+			CfAggBlock *dead = next;
+
+			next = next->next;
+			pfree(dead);
+		}
+		blk->next = NULL;
+		CHECK_FOR_INTERRUPTS();
+	}
+	st->n = (uint32) total;
+	a->sorted = true;
+}
+
+/* raises the limit of an ARRAY state to at least need hashes */
+static void
+cfagg_raise_limit(CfAggState *st, uint64 need)
+{
+	uint64		limit = st->cap;
+
+	if (need <= limit)
+		return;
+	if (need > CFAGG_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
+	while (limit < need)
+		limit *= 2;
+	st->cap = (uint32) Min(limit, CFAGG_MAX_HASHES);
+}
+
+/*
+ * The hashes held reached the limit.  If the sketch says that most of them
+ * are distinct, the limit doubles at once (sorting now would find little to
+ * drop); otherwise duplicates are dropped, and it doubles if the state is
+ * still over half of it.
+ */
+static void
+cfagg_make_room(CfAggState *st, CfAggCache *cache)
+{
+	uint32		limit = st->cap;
+
+	if (limit < CFAGG_MAX_HASHES && cfagg_hll_estimate(st->u.arr->hll) >= 0.7 * limit)
+	{
+		cfagg_raise_limit(st, (uint64) limit + 1);
+		return;
+	}
+	cfagg_array_compact(st, cache);
+	if (st->n > limit / 2)
+		cfagg_raise_limit(st, (uint64) limit + 1);
+}
+
+/* appends h to its part of an ARRAY state, whatever the limit */
+static inline void
+cfagg_array_put(CfAggState *st, uint64 h)
+{
+	CfAggArray *a = st->u.arr;
+	int			p = cfagg_part(h);
+
+	if (unlikely(a->pos[p] == a->end[p]))
+		cfagg_new_block(st, p);
+	*a->pos[p]++ = h;
+	st->n++;
+	cfagg_hll_add(a->hll, h);
+	a->sorted = false;
+}
+
 static inline void
 cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 {
-	if (st->n == st->cap)
-		cfagg_make_room(st, cache, CFAGG_CXT(st));
-	cfagg_hll_add(st->u.hll, h);
-	st->hashes[st->n++] = h;
+	if (unlikely(st->n >= st->cap))
+		cfagg_make_room(st, cache);
+	cfagg_array_put(st, h);
 }
 
 /* ---- SET ---- */
@@ -696,7 +782,7 @@ cfagg_batch_cap(uint32 setcap)
 static inline uint64
 cfagg_held(const CfAggState *st)
 {
-	return (uint64) st->n + (st->form == CFAGG_FORM_SET ? st->nsorted : 0);
+	return (uint64) st->n + (st->form == CFAGG_FORM_SET ? st->nbatch : 0);
 }
 
 /*
@@ -716,39 +802,34 @@ cfagg_gather(const CfAggState *st, uint64 *dst)
 	for (uint32 i = 0; i < st->cap; i++)
 		if (st->hashes[i] != 0)
 			dst[k++] = st->hashes[i];
-	memcpy(dst + k, cfagg_batch(st), st->nsorted * sizeof(uint64));
-	return k + st->nsorted;
+	memcpy(dst + k, cfagg_batch(st), st->nbatch * sizeof(uint64));
+	return k + st->nbatch;
 }
 
 /*
- * Turns an INLINE or SET state into an ARRAY state of the same hashes
- * (unsorted), with room to spare and a sketch of them.
+ * Turns an INLINE or SET state into an ARRAY state of the same hashes,
+ * with a limit of twice as many and a sketch of them.
  */
 static void
 cfagg_to_array(CfAggState *st, MemoryContext cxt)
 {
-	uint64		cap = CFAGG_SET_MIN_SLOTS;
-	uint64	   *a;
-	uint8	   *hll;
-	uint32		n;
+	uint64		limit = CFAGG_SET_MIN_SLOTS;
+	uint64	   *held = MemoryContextAlloc(cxt, (Size) Max(cfagg_held(st), 1) * sizeof(uint64));
+	uint32		n = cfagg_gather(st, held);
 
-	while (cap < 2 * cfagg_held(st))
-		cap *= 2;
-	if (cap > CFAGG_MAX_HASHES)
-		cap = CFAGG_MAX_HASHES;
-	a = MemoryContextAllocHuge(cxt, cap * sizeof(uint64));
-	n = cfagg_gather(st, a);
-	hll = MemoryContextAllocZero(cxt, CFAGG_HLL_REGS);
-	for (uint32 k = 0; k < n; k++)
-		cfagg_hll_add(hll, a[k]);
 	if (st->form == CFAGG_FORM_SET)
 		pfree(st->hashes);
-	st->hashes = a;
-	st->cap = (uint32) cap;
-	st->n = n;
-	st->nsorted = 0;
+	st->hashes = NULL;
+	st->n = 0;
+	st->nbatch = 0;
 	st->form = CFAGG_FORM_ARRAY;
-	st->u.hll = hll;
+	st->u.arr = MemoryContextAllocZero(cxt, sizeof(CfAggArray));
+	while (limit < 2 * (uint64) n)
+		limit *= 2;
+	st->cap = (uint32) Min(limit, CFAGG_MAX_HASHES);
+	for (uint32 k = 0; k < n; k++)
+		cfagg_array_put(st, held[k]);
+	pfree(held);
 }
 
 /*
@@ -771,11 +852,11 @@ cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 		cfagg_to_array(st, cxt);
 		return;
 	}
-	Assert(oldform == CFAGG_FORM_INLINE || st->nsorted == 0);
+	Assert(oldform == CFAGG_FORM_INLINE || st->nbatch == 0);
 	if (oldform == CFAGG_FORM_INLINE)
 		memcpy(held, old, n * sizeof(uint64));
 	st->hashes = MemoryContextAllocZero(cxt, (Size) (newcap + cfagg_batch_cap(newcap)) * sizeof(uint64));
-	st->nsorted = 0;
+	st->nbatch = 0;
 	st->cap = newcap;
 	st->form = CFAGG_FORM_SET;
 	st->n = 0;
@@ -846,11 +927,11 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
 	uint64		batch[CFAGG_BATCH];
 	uint32		nb;
 
-	if (st->form != CFAGG_FORM_SET || st->nsorted == 0)
+	if (st->form != CFAGG_FORM_SET || st->nbatch == 0)
 		return;
-	nb = st->nsorted;
+	nb = st->nbatch;
 	memcpy(batch, cfagg_batch(st), nb * sizeof(uint64));
-	st->nsorted = 0;
+	st->nbatch = 0;
 	for (uint32 k = 0; k < nb;)
 	{
 		/*
@@ -887,58 +968,105 @@ cfagg_add(CfAggState *st, uint64 h, CfAggCache *cache)
 #if defined(__GNUC__)
 		__builtin_prefetch(&st->hashes[cfagg_set_home(st, h)]);
 #endif
-		cfagg_batch(st)[st->nsorted++] = h;
-		if (st->nsorted == cfagg_batch_cap(st->cap))
+		cfagg_batch(st)[st->nbatch++] = h;
+		if (st->nbatch == cfagg_batch_cap(st->cap))
 			cfagg_flush(st, cache);
+		return;
+	}
+	if (likely(st->form == CFAGG_FORM_ARRAY))
+	{
+		cfagg_array_add(st, h, cache);
 		return;
 	}
 	cfagg_add_now(st, h, cache);
 }
 
-/* adds every hash of src to dst (a SET's through the gather buffer) */
+/*
+ * The hashes a state holds, as runs in the call site's buffers: an ARRAY
+ * state's blocks part by part (sorted if the state is compacted), another
+ * state's copied into one run.  Sets *n to how many hashes.
+ */
+static const cf_run *
+cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
+{
+	size_t		k = 0;
+
+	*n = 0;
+	if (st->form == CFAGG_FORM_ARRAY)
+	{
+		const CfAggArray *a = st->u.arr;
+		size_t		nblocks = 0;
+
+		for (int p = 0; p < CFAGG_NPARTS; p++)
+			for (const CfAggBlock *blk = a->first[p]; blk != NULL; blk = blk->next)
+				nblocks++;
+		if (cache->runs_len < Max(nblocks, 1))
+		{
+			if (cache->runs != NULL)
+				pfree(cache->runs);
+			cache->runs = NULL;
+			cache->runs_len = 0;
+			cache->runs = MemoryContextAllocHuge(cache->mcxt, Max(nblocks, 1) * sizeof(cf_run));
+			cache->runs_len = Max(nblocks, 1);
+		}
+		for (int p = 0; p < CFAGG_NPARTS; p++)
+			for (const CfAggBlock *blk = a->first[p]; blk != NULL; blk = blk->next)
+			{
+				cache->runs[k].h = blk->h;
+				cache->runs[k].n = cfagg_block_len(a, p, blk);
+				*n += cache->runs[k++].n;
+			}
+	}
+	else
+	{
+		if (cache->runs_len == 0)
+		{
+			cache->runs = MemoryContextAlloc(cache->mcxt, sizeof(cf_run));
+			cache->runs_len = 1;
+		}
+		cache->runs[0].h = cfagg_buffer(cache, &cache->gather, &cache->gather_len, cfagg_held(st));
+		cache->runs[0].n = cfagg_gather(st, (uint64 *) cache->runs[0].h);
+		*n = cache->runs[k++].n;
+	}
+	*nruns = k;
+	return cache->runs;
+}
+
+/* adds every hash of src to dst */
 static void
 cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache)
 {
-	const uint64 *h = src->hashes;
-	uint32		n = src->n;
+	size_t		nruns;
+	uint64		n;
+	const cf_run *runs = cfagg_runs(src, cache, &nruns, &n);
 
-	if (src->form == CFAGG_FORM_SET)
+	for (size_t r = 0; r < nruns; r++)
 	{
-		uint64	   *g = cfagg_buffer(cache, &cache->gather, &cache->gather_len, cfagg_held(src));
-
-		n = cfagg_gather(src, g);
-		h = g;
-	}
-	for (uint32 k = 0; k < n; k++)
-	{
-		cfagg_add(dst, h[k], cache);
-		if ((k & (CFAGG_CHUNK - 1)) == 0)
-			CHECK_FOR_INTERRUPTS();
+		for (size_t k = 0; k < runs[r].n; k++)
+			cfagg_add(dst, runs[r].h[k], cache);
+		CHECK_FOR_INTERRUPTS();
 	}
 }
 
 /*
- * The state's distinct hashes, sorted: an ARRAY state is compacted in
- * place (it stays a valid state); the others are copied into the call
- * site's buffer and sorted there.
+ * The state's distinct hashes, sorted, as runs: an ARRAY state is compacted
+ * in place (it stays a valid state); another is copied into the call
+ * site's buffer and sorted there.  Sets *n to how many.
  */
-static const uint64 *
-cfagg_sorted(CfAggState *st, CfAggCache *cache, uint32 *n)
+static const cf_run *
+cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 {
-	uint64	   *g;
-	uint32		m;
+	cf_run	   *runs;
 
 	if (st->form == CFAGG_FORM_ARRAY)
 	{
-		cfagg_compact(st, cache);
-		*n = st->n;
-		return st->hashes;
+		cfagg_array_compact(st, cache);
+		return cfagg_runs(st, cache, nruns, n);
 	}
-	g = cfagg_buffer(cache, &cache->gather, &cache->gather_len, cfagg_held(st));
-	m = cfagg_gather(st, g);
-	cfagg_sort(g, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, m), m);
-	*n = (uint32) cfagg_unique(g, m);
-	return g;
+	runs = (cf_run *) cfagg_runs(st, cache, nruns, n);
+	cfagg_sort((uint64 *) runs[0].h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, *n), *n);
+	runs[0].n = *n = cfagg_unique((uint64 *) runs[0].h, *n);
+	return runs;
 }
 
 /* the hashing info for the aggregated column, cached in fn_extra */
@@ -1027,11 +1155,11 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
  * ------------------------------------------------------------------- */
 
 /*
- * The one-at-a-time fallback: inserts the sorted hashes h[0 .. n) into a
+ * The one-at-a-time fallback: inserts the n sorted hashes of runs into a
  * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr)
+cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr)
 {
 	cf_params	p;
 	cf_filter	f;
@@ -1040,28 +1168,29 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr)
 	cfpg_params(&p, capacity, fpr);
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint8	   *oldbuf = f.buf;
-		char		err[CF_ERRLEN];
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].n; i++)
+		{
+			uint8	   *oldbuf = f.buf;
+			char		err[CF_ERRLEN];
 
-		if ((i & (CFAGG_CHUNK - 1)) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (cf_insert(&f, h[i], cfpg_alloc_varlena, NULL) != CF_OK)
-		{
-			if (cf_grow_size(&f, err, sizeof(err)) != 0)
-				strlcpy(err, "growth limit reached", sizeof(err));
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("cf_agg cannot build a filter of %u distinct values", n),
-					 errdetail("%s", cfpg_sentence(err))));
+			if ((i & (CFAGG_CHUNK - 1)) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (cf_insert(&f, runs[r].h[i], cfpg_alloc_varlena, NULL) != CF_OK)
+			{
+				if (cf_grow_size(&f, err, sizeof(err)) != 0)
+					strlcpy(err, "growth limit reached", sizeof(err));
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
+						 errdetail("%s", cfpg_sentence(err))));
+			}
+			if (f.buf != oldbuf)
+			{
+				pfree(v);
+				v = (struct varlena *) (f.buf - VARHDRSZ);
+			}
 		}
-		if (f.buf != oldbuf)
-		{
-			pfree(v);
-			v = (struct varlena *) (f.buf - VARHDRSZ);
-		}
-	}
 	return v;
 }
 
@@ -1077,7 +1206,7 @@ cfagg_fill(const uint64 *h, uint32 n, uint64 capacity, double fpr)
  * and the filter grows into more sub-filters: no value is ever lost.
  */
 static struct varlena *
-cfagg_build(CfAggState *st, CfAggCache *cache, const uint64 *h, uint32 n)
+cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
 	uint64		sizes[2];
 	int			nsizes = 0;
@@ -1100,11 +1229,14 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const uint64 *h, uint32 n)
 		v = cfpg_create(&p);
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
-		if (cf_build(&f, h, n, cfagg_scratch(st, cache, (worklen + 7) / sizeof(uint64)), worklen))
+		if (cf_build_runs(&f, runs, nruns,
+						  cfagg_buffer(cache, &cache->scratch, &cache->scratch_len,
+									   (worklen + 7) / sizeof(uint64)),
+						  worklen))
 			return v;
 		pfree(v);
 	}
-	return cfagg_fill(h, n, sizes[nsizes - 1], st->fpr);
+	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr);
 }
 
 /* ---------------------------------------------------------------------
@@ -1160,8 +1292,9 @@ cf_agg_final(PG_FUNCTION_ARGS)
 {
 	CfAggState *st;
 	CfAggCache *cache = cfagg_cache(fcinfo);
-	const uint64 *h;
-	uint32		n;
+	const cf_run *runs;
+	size_t		nruns;
+	uint64		n;
 
 	cfagg_context(fcinfo, "cf_agg_final");
 	if (PG_ARGISNULL(0))
@@ -1169,8 +1302,8 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	st = (CfAggState *) PG_GETARG_POINTER(0);
 	if (cfagg_held(st) == 0)
 		PG_RETURN_NULL();
-	h = cfagg_sorted(st, cache, &n);
-	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st, cache, h, n));
+	runs = cfagg_sorted(st, cache, &nruns, &n);
+	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st, cache, runs, nruns, n));
 }
 
 /* cf_agg combine: the union of two states (either may be NULL) */
@@ -1196,24 +1329,7 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 		cfagg_fpr_mismatch(a->fpr, b->fpr);
 	if (a->capacity != b->capacity)
 		cfagg_capacity_mismatch(a->capacity, b->capacity);
-	if (b->form == CFAGG_FORM_ARRAY && b->nsorted == b->n)
-	{
-		/*
-		 * A sorted run (a worker's state, deserialized): append it to a's
-		 * sorted distinct hashes and merge, instead of sorting it again.
-		 */
-		if (a->form != CFAGG_FORM_ARRAY)
-			cfagg_to_array(a, cxt);
-		cfagg_compact(a, cache);
-		cfagg_reserve(a, (uint64) a->n + b->n, cxt);
-		memcpy(a->hashes + a->n, b->hashes, b->n * sizeof(uint64));
-		for (uint32 k = 0; k < b->n; k++)
-			cfagg_hll_add(a->u.hll, b->hashes[k]);
-		a->n += b->n;
-		cfagg_compact(a, cache);
-	}
-	else
-		cfagg_add_state(a, b, cache);
+	cfagg_add_state(a, b, cache);
 	PG_RETURN_POINTER(a);
 }
 
@@ -1223,19 +1339,20 @@ Datum
 cf_agg_serial(PG_FUNCTION_ARGS)
 {
 	CfAggState *st;
-	const uint64 *h;
-	uint32		n;
+	const cf_run *runs;
+	size_t		nruns;
+	uint64		n;
 	bytea	   *out;
 	uint8	   *p;
 	uint64		bits;
 
 	cfagg_context(fcinfo, "cf_agg_serial");
 	st = (CfAggState *) PG_GETARG_POINTER(0);
-	h = cfagg_sorted(st, cfagg_cache(fcinfo), &n);
+	runs = cfagg_sorted(st, cfagg_cache(fcinfo), &nruns, &n);
 	if (n > CFAGG_MAX_SERIAL_HASHES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg state of %u distinct values is too large to pass between parallel workers", n),
+				 errmsg("cf_agg state of " UINT64_FORMAT " distinct values is too large to pass between parallel workers", n),
 				 errhint("Run the query with max_parallel_workers_per_gather = 0.")));
 	out = palloc(VARHDRSZ + CFAGG_SERIAL_HEADER + (Size) n * sizeof(uint64));
 	SET_VARSIZE(out, VARHDRSZ + CFAGG_SERIAL_HEADER + (Size) n * sizeof(uint64));
@@ -1243,11 +1360,16 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	memcpy(&bits, &st->fpr, sizeof(bits));
 	cfagg_put_le64s(p, &bits, 1);
 	cfagg_put_le64s(p + 8, &st->capacity, 1);
-	cfagg_put_le64s(p + CFAGG_SERIAL_HEADER, h, n);
+	p += CFAGG_SERIAL_HEADER;
+	for (size_t r = 0; r < nruns; r++)
+	{
+		cfagg_put_le64s(p, runs[r].h, runs[r].n);
+		p += runs[r].n * sizeof(uint64);
+	}
 	PG_RETURN_BYTEA_P(out);
 }
 
-/* cf_agg deserialize: checks the length and fpr; sortedness is re-derived */
+/* cf_agg deserialize: checks the length, fpr and capacity */
 PG_FUNCTION_INFO_V1(cf_agg_deserial);
 Datum
 cf_agg_deserial(PG_FUNCTION_ARGS)
@@ -1281,22 +1403,19 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 
 	/*
 	 * In the current (per-tuple) context: the combine function reads it and
-	 * never keeps it.  An ARRAY state of the hashes as they are, whose
-	 * sorted distinct prefix (all of it, from cf_agg_serial) is measured,
-	 * not trusted.
+	 * never keeps it.  An ARRAY state of the hashes as they are: nothing
+	 * about them (sorted, distinct) is trusted.
 	 */
-	if (n > CFAGG_MAX_HASHES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
 	st = cfagg_new(CurrentMemoryContext, fpr, capacity);
 	cfagg_to_array(st, CurrentMemoryContext);
-	cfagg_reserve(st, n, CurrentMemoryContext);
-	cfagg_get_le64s(st->hashes, p, n);
-	st->n = (uint32) n;
-	st->nsorted = n > 0 ? 1 : 0;
-	while (st->nsorted < st->n && st->hashes[st->nsorted - 1] < st->hashes[st->nsorted])
-		st->nsorted++;
+	cfagg_raise_limit(st, n);
+	for (size_t k = 0; k < n; k++)
+	{
+		uint64		h;
+
+		cfagg_get_le64s(&h, p + k * sizeof(uint64), 1);
+		cfagg_array_put(st, h);
+	}
 	PG_RETURN_POINTER(st);
 }
 
