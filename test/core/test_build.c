@@ -385,9 +385,9 @@ test_build_refusals(void)
 }
 
 /*
- * How often a filter of capacity n (the design load) does not build, for
- * sets of 1 to 3,000 hashes (cf_agg's case), and never at n + 4% + 8 (the
- * size cf_agg retries with).
+ * How often a filter of cf_agg's first size, capacity n + n/16 (94% of the
+ * design load), does not build, for sets of 1 to 3,000 hashes, and never at
+ * n + n/16 + n/25 + 8 (the size cf_agg retries with).
  */
 void
 test_build_small_sets(void)
@@ -401,7 +401,7 @@ test_build_small_sets(void)
 	{
 		size_t		n = (size_t) rnd_below(&rng, 3000) + 1;
 		uint64_t   *h = distinct_hashes(&rng, n);
-		cf_params	p = t_params(n, 0.01, 4, 500, 2);
+		cf_params	p = t_params(n + n / 16, 0.01, 4, 500, 2);
 		uint8_t    *buf;
 		size_t		len;
 
@@ -409,14 +409,14 @@ test_build_small_sets(void)
 		{
 			fail_n++;
 			free(buf);
-			p = t_params(n + n / 25 + 8, 0.01, 4, 500, 2);
+			p = t_params(n + n / 16 + n / 25 + 8, 0.01, 4, 500, 2);
 			if (!try_build(&p, h, n, &buf, &len))
 				fail_retry++;
 		}
 		free(buf);
 		free(h);
 	}
-	t_note("%llu sets of 1..3000: %llu did not fit at capacity n, %llu at n + 4%% + 8",
+	t_note("%llu sets of 1..3000: %llu did not fit at capacity n + n/16, %llu at n + n/16 + n/25 + 8",
 		   (unsigned long long) sets, (unsigned long long) fail_n, (unsigned long long) fail_retry);
 	CHECK(fail_retry == 0);
 }
