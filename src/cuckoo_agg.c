@@ -4,8 +4,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "port/pg_bswap.h"
@@ -34,15 +32,15 @@
  *  - ARRAY: beyond that (or if probes ever run long), the hashes are
  *    appended to one of CFAGG_NPARTS parts by their top bits (the radix
  *    sort's first pass, done as they arrive), each part a chain of blocks
- *    of up to CFAGG_BLOCK_MAX hashes.  Every CFAGG_NPARTS-th of the hashes
- *    then sorts in cache, one part at a time, and the parts in order are
- *    the sorted whole, with no second copy of it.  When the hashes held
- *    reach a limit, a HyperLogLog sketch of them (1,024 one-byte registers,
- *    about 3% error) says whether they are mostly distinct: then the limit
- *    doubles and the one sort happens at the end; otherwise each part is
- *    sorted and its duplicates dropped, and the limit doubles only if that
- *    did not free half of it.  Memory: 8 bytes per hash held and a part of
- *    blocks not full yet.
+ *    of up to CFAGG_BLOCK_MAX hashes.  A part sorts in cache on its own, and
+ *    the parts in order are the sorted whole, with no second copy of it.
+ *    When the hashes held reach a limit, the part the next hash goes to
+ *    drops its duplicates: what share it keeps says whether the whole is
+ *    mostly distinct (the parts split the hashes at random).  If so, the
+ *    limit doubles, and the one sort happens at the end; otherwise every
+ *    part drops its duplicates, and the limit doubles only if that did not
+ *    free half of it.  Memory: 8 bytes per hash held, and the unused end of
+ *    each part's last block.
  *
  * The final function sorts the distinct hashes and bulk-builds a filter for
  * them (see cfagg_build).  Its input depends only on the set of values, not on
@@ -62,12 +60,11 @@
  */
 int			cfagg_probe_limit = 64;
 #define CFAGG_BATCH			64		/* SET: hashes probed together, at most */
-#define CFAGG_HLL_BITS		10
-#define CFAGG_HLL_REGS		(1 << CFAGG_HLL_BITS)
 #define CFAGG_PART_BITS		8		/* ARRAY: parts by the top 8 bits */
 #define CFAGG_NPARTS		(1 << CFAGG_PART_BITS)
 #define CFAGG_BLOCK_MIN		64		/* hashes in a part's first block */
 #define CFAGG_BLOCK_MAX		1024	/* and in its largest: 8 kB */
+#define CFAGG_SAMPLE_MIN	256		/* a part that tells how distinct the whole is */
 
 typedef enum CfAggForm
 {
@@ -85,7 +82,7 @@ typedef struct CfAggBlock
 	uint64		h[FLEXIBLE_ARRAY_MEMBER];
 } CfAggBlock;
 
-/* ARRAY: the parts, and the sketch */
+/* ARRAY: the parts */
 typedef struct CfAggArray
 {
 	uint64	   *pos[CFAGG_NPARTS];	/* free end of each part's last block */
@@ -93,7 +90,6 @@ typedef struct CfAggArray
 	CfAggBlock *first[CFAGG_NPARTS];
 	CfAggBlock *last[CFAGG_NPARTS];
 	bool		sorted;			/* every part sorted and distinct */
-	uint8		hll[CFAGG_HLL_REGS];
 } CfAggArray;
 
 typedef struct CfAggState
@@ -154,7 +150,7 @@ cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 
 #define CFAGG_SMALL			32		/* insertion sort up to this many */
 #define CFAGG_L1_MAXBITS	11		/* first split: at most 2048 parts */
-#define CFAGG_L2_MAXBITS	16		/* second split: at most 65536 parts */
+#define CFAGG_L2_MAXBITS	12		/* second split: at most 4096 parts */
 #define CFAGG_CHUNK			65536	/* elements between interrupt checks */
 
 static void
@@ -174,6 +170,32 @@ cfagg_insertion_sort(uint64 *a, size_t n)
 	}
 }
 
+/*
+ * Insertion sort that gives up after budget moves (a few per element on
+ * nearly sorted input; chosen values could make it quadratic).  Returns
+ * false if it gave up: a is then in some order, to sort another way.
+ */
+static bool
+cfagg_insertion_sort_budget(uint64 *a, size_t n, size_t budget)
+{
+	for (size_t i = 1; i < n; i++)
+	{
+		uint64		v = a[i];
+		size_t		j = i;
+
+		while (j > 0 && a[j - 1] > v)
+		{
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+		if (i - j > budget)
+			return false;
+		budget -= i - j;
+	}
+	return true;
+}
+
 static int
 cfagg_log2(size_t x)
 {
@@ -185,13 +207,13 @@ cfagg_log2(size_t x)
 }
 
 /*
- * Sorts a[0 .. n) by its low nbits bits (the bits above are equal) with an
- * LSD radix sort, 8 bits a pass; tmp has room for n.  A pass whose digit is
- * the same everywhere is skipped, so runs of one repeated hash cost one
- * counting pass.
+ * Sorts a[0 .. n) stably by bits lo .. lo + nbits - 1 with an LSD radix
+ * sort, 8 bits a pass; tmp has room for n.  (lo = 0 and the bits above
+ * equal: sorted.)  A pass whose digit is the same everywhere is skipped, so
+ * runs of one repeated hash cost one counting pass.
  */
 static void
-cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
+cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int lo, int nbits)
 {
 	int			passes = (nbits + 7) / 8;
 	uint32		count[8][256];
@@ -204,7 +226,7 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 		uint64		v = a[i];
 
 		for (int d = 0; d < passes; d++)
-			count[d][(v >> (8 * d)) & 0xFF]++;
+			count[d][(v >> (lo + 8 * d)) & 0xFF]++;
 	}
 	for (int d = 0; d < passes; d++)
 	{
@@ -212,7 +234,7 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 		uint32		sum = 0;
 		uint64	   *t;
 
-		if (c[(src[0] >> (8 * d)) & 0xFF] == n)
+		if (c[(src[0] >> (lo + 8 * d)) & 0xFF] == n)
 			continue;
 		for (int k = 0; k < 256; k++)
 		{
@@ -225,7 +247,7 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 		{
 			uint64		v = src[i];
 
-			dst[c[(v >> (8 * d)) & 0xFF]++] = v;
+			dst[c[(v >> (lo + 8 * d)) & 0xFF]++] = v;
 		}
 		t = src;
 		src = dst;
@@ -236,12 +258,6 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int nbits)
 }
 
 /*
- * The second split's cursors: 64 kB, so not on the stack; a backend sorts
- * one thing at a time.
- */
-static uint32 cfagg_split_pos[1 << CFAGG_L2_MAXBITS];
-
-/*
  * Sorts src[0 .. m), whose bits above nbits are equal, into dst: a split on
  * the next bits into parts of about one element, then each part in place.
  * src is clobbered.
@@ -249,7 +265,7 @@ static uint32 cfagg_split_pos[1 << CFAGG_L2_MAXBITS];
 static void
 cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
 {
-	uint32	   *pos = cfagg_split_pos;
+	uint32		pos[1 << CFAGG_L2_MAXBITS];
 	uint32		largest = 0,
 				sum = 0;
 	size_t		nparts;
@@ -261,6 +277,19 @@ cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
 	{
 		memcpy(dst, src, m * sizeof(uint64));
 		cfagg_insertion_sort(dst, m);
+		return;
+	}
+	if (m > ((size_t) 1 << CFAGG_L2_MAXBITS) && nbits >= 16)
+	{
+		/*
+		 * Too many for one split in cache (a part of a large ARRAY state):
+		 * two radix passes on the next 16 bits, which leave random hashes
+		 * about one to a run of equal 16 bits, then an insertion pass.
+		 */
+		cfagg_lsd_sort(src, dst, m, nbits - 16, 16);
+		if (!cfagg_insertion_sort_budget(src, m, 4 * m))
+			cfagg_lsd_sort(src, dst, m, 0, nbits);
+		memcpy(dst, src, m * sizeof(uint64));
 		return;
 	}
 	b = Min(cfagg_log2(m) + 1, CFAGG_L2_MAXBITS);
@@ -307,7 +336,7 @@ cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
 		if (sz <= CFAGG_SMALL)
 			cfagg_insertion_sort(dst + lo, sz);
 		else
-			cfagg_lsd_sort(dst + lo, src + lo, sz, shift);
+			cfagg_lsd_sort(dst + lo, src + lo, sz, 0, shift);
 	}
 }
 
@@ -479,40 +508,6 @@ cfagg_check_capacity(int64 capacity, double fpr)
 	cfagg_check_params((uint64) capacity, fpr, ERRCODE_PROGRAM_LIMIT_EXCEEDED);
 }
 
-/* ---- the HyperLogLog sketch of an ARRAY state ---- */
-
-static inline void
-cfagg_hll_add(uint8 *reg, uint64 h)
-{
-	/* the rank of the first one bit after the register index, 1 .. 55 */
-	uint64		w = (h << CFAGG_HLL_BITS) | ((uint64) 1 << (CFAGG_HLL_BITS - 1));
-	uint8		rank = (uint8) (64 - pg_leftmost_one_pos64(w));
-	uint8	   *r = &reg[h >> (64 - CFAGG_HLL_BITS)];
-
-	if (*r < rank)
-		*r = rank;
-}
-
-/* estimated distinct hashes added (Flajolet et al., small-range corrected) */
-static double
-cfagg_hll_estimate(const uint8 *reg)
-{
-	const double m = CFAGG_HLL_REGS;
-	double		sum = 0,
-				e;
-	int			zeros = 0;
-
-	for (int k = 0; k < CFAGG_HLL_REGS; k++)
-	{
-		sum += ldexp(1.0, -reg[k]);
-		zeros += reg[k] == 0;
-	}
-	e = 0.7213 / (1 + 1.079 / m) * m * m / sum;
-	if (e <= 2.5 * m && zeros > 0)
-		e = m * log(m / zeros);
-	return e;
-}
-
 /* ---- ARRAY ---- */
 
 /*
@@ -570,75 +565,80 @@ cfagg_new_block(CfAggState *st, int p)
 }
 
 /*
- * Sorts every part and drops its duplicates, in place: a part is copied
- * into the call site's scratch, sorted there (in cache: a part is a
+ * Sorts part p and drops its duplicates, in place: the part is copied into
+ * the call site's scratch, sorted there (in cache: a part is a
  * CFAGG_NPARTS-th of the hashes), and written back into its first blocks;
- * the blocks it no longer needs are freed.
+ * the blocks it no longer needs are freed.  Returns how many it keeps.
  */
+static size_t
+cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
+{
+	CfAggArray *a = st->u.arr;
+	size_t		m = cfagg_part_size(a, p),
+				kept,
+				k;
+	uint64	   *buf,
+			   *out;
+	CfAggBlock *blk;
+
+	if (m == 0)
+		return 0;
+	buf = cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * m);
+	out = buf + m;
+	m = 0;
+	for (blk = a->first[p]; blk != NULL; blk = blk->next)
+	{
+		uint32		len = cfagg_block_len(a, p, blk);
+
+		memcpy(buf + m, blk->h, len * sizeof(uint64));
+		m += len;
+	}
+	cfagg_sort_part(buf, out, m, 64 - CFAGG_PART_BITS);
+	kept = cfagg_unique(out, m);
+
+	k = 0;
+	for (blk = a->first[p];; blk = blk->next)
+	{
+		blk->n = (uint32) Min(blk->cap, kept - k);
+		memcpy(blk->h, out + k, blk->n * sizeof(uint64));
+		k += blk->n;
+		if (k == kept)
+			break;
+		Assert(blk->next != NULL);
+	}
+	a->last[p] = blk;
+	a->pos[p] = blk->h + blk->n;
+	a->end[p] = blk->h + blk->cap;
+	for (CfAggBlock *next = blk->next; next != NULL;)
+	{
+		CfAggBlock *dead = next;
+
+		next = next->next;
+		pfree(dead);
+	}
+	blk->next = NULL;
+	st->n -= (uint32) (m - kept);
+	return kept;
+}
+
+/* sorts every part and drops its duplicates: the canonical form */
 static void
 cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 {
 	CfAggArray *a = st->u.arr;
 	size_t		largest = 0;
-	uint64	   *buf,
-			   *tmp;
-	uint64		total = 0;
 
 	if (a->sorted)
 		return;
+	/* the scratch at its largest from the start, so it is allocated once */
 	for (int p = 0; p < CFAGG_NPARTS; p++)
 		largest = Max(largest, cfagg_part_size(a, p));
-	buf = cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * largest);
-	tmp = buf + largest;
+	(void) cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * largest);
 	for (int p = 0; p < CFAGG_NPARTS; p++)
 	{
-		CfAggBlock *blk;
-		size_t		m = 0,
-					k;
-
-		for (blk = a->first[p]; blk != NULL; blk = blk->next)
-		{
-			uint32		len = cfagg_block_len(a, p, blk);
-
-			memcpy(buf + m, blk->h, len * sizeof(uint64));
-			m += len;
-		}
-		if (m == 0)
-			continue;
-		if (m > 1)
-		{
-			cfagg_sort_part(buf, tmp, m, 64 - CFAGG_PART_BITS);
-			m = cfagg_unique(tmp, m);
-		}
-		else
-			tmp[0] = buf[0];
-		total += m;
-
-		/* back into the blocks, from the first; free the ones left over */
-		k = 0;
-		for (blk = a->first[p];; blk = blk->next)
-		{
-			blk->n = (uint32) Min(blk->cap, m - k);
-			memcpy(blk->h, tmp + k, blk->n * sizeof(uint64));
-			k += blk->n;
-			if (k == m)
-				break;
-			Assert(blk->next != NULL);
-		}
-		a->last[p] = blk;
-		a->pos[p] = blk->h + blk->n;
-		a->end[p] = blk->h + blk->cap;
-		for (CfAggBlock *next = blk->next; next != NULL;)
-		{
-			CfAggBlock *dead = next;
-
-			next = next->next;
-			pfree(dead);
-		}
-		blk->next = NULL;
+		cfagg_part_compact(st, cache, p);
 		CHECK_FOR_INTERRUPTS();
 	}
-	st->n = (uint32) total;
 	a->sorted = true;
 }
 
@@ -660,17 +660,24 @@ cfagg_raise_limit(CfAggState *st, uint64 need)
 }
 
 /*
- * The hashes held reached the limit.  If the sketch says that most of them
- * are distinct, the limit doubles at once (sorting now would find little to
- * drop); otherwise duplicates are dropped, and it doubles if the state is
- * still over half of it.
+ * The hashes held reached the limit.  One part, the one h goes to, drops
+ * its duplicates first: the parts split the hashes at random, so the share
+ * it keeps is the share of the whole that is distinct.  If that is most of
+ * it, the limit doubles at once (sorting the rest now would find little to
+ * drop); otherwise every part drops its duplicates, and the limit doubles
+ * if the state is still over half of it.  Too small a part to tell (a young
+ * state, or chosen values) is compacted with the rest.
  */
 static void
-cfagg_make_room(CfAggState *st, CfAggCache *cache)
+cfagg_make_room(CfAggState *st, CfAggCache *cache, uint64 h)
 {
+	CfAggArray *a = st->u.arr;
 	uint32		limit = st->cap;
+	int			p = cfagg_part(h);
+	size_t		before = cfagg_part_size(a, p);
 
-	if (limit < CFAGG_MAX_HASHES && cfagg_hll_estimate(st->u.arr->hll) >= 0.7 * limit)
+	if (limit < CFAGG_MAX_HASHES && before >= CFAGG_SAMPLE_MIN &&
+		cfagg_part_compact(st, cache, p) >= 0.7 * before)
 	{
 		cfagg_raise_limit(st, (uint64) limit + 1);
 		return;
@@ -689,9 +696,12 @@ cfagg_array_put(CfAggState *st, uint64 h)
 
 	if (unlikely(a->pos[p] == a->end[p]))
 		cfagg_new_block(st, p);
+#if defined(__GNUC__)
+	/* the part's next cache line, for writing: 256 streams defeat hardware prefetch */
+	__builtin_prefetch(a->pos[p] + 8, 1);
+#endif
 	*a->pos[p]++ = h;
 	st->n++;
-	cfagg_hll_add(a->hll, h);
 	a->sorted = false;
 }
 
@@ -699,7 +709,7 @@ static inline void
 cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 {
 	if (unlikely(st->n >= st->cap))
-		cfagg_make_room(st, cache);
+		cfagg_make_room(st, cache, h);
 	cfagg_array_put(st, h);
 }
 
