@@ -34,13 +34,13 @@
  *    sort's first pass, done as they arrive), each part a chain of blocks
  *    of up to CFAGG_BLOCK_MAX hashes.  A part sorts in cache on its own, and
  *    the parts in order are the sorted whole, with no second copy of it.
- *    When the hashes held reach a limit, the part the next hash goes to
- *    drops its duplicates: what share it keeps says whether the whole is
- *    mostly distinct (the parts split the hashes at random).  If so, the
- *    limit doubles, and the one sort happens at the end; otherwise every
- *    part drops its duplicates, and the limit doubles only if that did not
- *    free half of it.  Memory: 8 bytes per hash held, and the unused end of
- *    each part's last block.
+ *    When the hashes held pass a limit (checked as blocks fill), the part
+ *    the next hash goes to drops its duplicates: the share it keeps says
+ *    whether the whole is mostly distinct (the parts split the hashes at
+ *    random).  If so, the limit doubles, and the one sort happens at the
+ *    end; otherwise every part drops its duplicates, and the limit doubles
+ *    only if that did not free half of it.  Memory: 8 bytes per hash held,
+ *    and the unused end of each part's last block.
  *
  * The final function sorts the distinct hashes and bulk-builds a filter for
  * them (see cfagg_build).  Its input depends only on the set of values, not on
@@ -89,7 +89,9 @@ typedef struct CfAggArray
 	uint64	   *end[CFAGG_NPARTS];	/* and where it ends (pos == end: full) */
 	CfAggBlock *first[CFAGG_NPARTS];
 	CfAggBlock *last[CFAGG_NPARTS];
-	bool		sorted;			/* every part sorted and distinct */
+	uint32		sorted_n;		/* the state's n when every part was last sorted
+								 * and distinct (adds only raise n); UINT32_MAX:
+								 * one part was sorted since */
 } CfAggArray;
 
 typedef struct CfAggState
@@ -618,6 +620,7 @@ cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
 	}
 	blk->next = NULL;
 	st->n -= (uint32) (m - kept);
+	a->sorted_n = PG_UINT32_MAX;
 	return kept;
 }
 
@@ -628,7 +631,7 @@ cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 	CfAggArray *a = st->u.arr;
 	size_t		largest = 0;
 
-	if (a->sorted)
+	if (a->sorted_n == st->n)
 		return;
 	/* the scratch at its largest from the start, so it is allocated once */
 	for (int p = 0; p < CFAGG_NPARTS; p++)
@@ -639,7 +642,7 @@ cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 		cfagg_part_compact(st, cache, p);
 		CHECK_FOR_INTERRUPTS();
 	}
-	a->sorted = true;
+	a->sorted_n = st->n;
 }
 
 /* raises the limit of an ARRAY state to at least need hashes */
@@ -702,13 +705,16 @@ cfagg_array_put(CfAggState *st, uint64 h)
 #endif
 	*a->pos[p]++ = h;
 	st->n++;
-	a->sorted = false;
 }
 
+/* cfagg_array_put, and the limit, checked when h's part needs a new block */
 static inline void
 cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 {
-	if (unlikely(st->n >= st->cap))
+	CfAggArray *a = st->u.arr;
+	int			p = cfagg_part(h);
+
+	if (unlikely(a->pos[p] == a->end[p]) && st->n >= st->cap)
 		cfagg_make_room(st, cache, h);
 	cfagg_array_put(st, h);
 }
