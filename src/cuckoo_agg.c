@@ -645,6 +645,16 @@ cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 	a->sorted_n = st->n;
 }
 
+/* an ARRAY state holds at most CFAGG_MAX_HASHES */
+static void
+cfagg_check_count(uint64 need)
+{
+	if (need > CFAGG_MAX_HASHES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
+}
+
 /* raises the limit of an ARRAY state to at least need hashes */
 static void
 cfagg_raise_limit(CfAggState *st, uint64 need)
@@ -653,10 +663,7 @@ cfagg_raise_limit(CfAggState *st, uint64 need)
 
 	if (need <= limit)
 		return;
-	if (need > CFAGG_MAX_HASHES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg cannot hold more than %u distinct values", CFAGG_MAX_HASHES)));
+	cfagg_check_count(need);
 	while (limit < need)
 		limit *= 2;
 	st->cap = (uint32) Min(limit, CFAGG_MAX_HASHES);
@@ -717,6 +724,61 @@ cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 	if (unlikely(a->pos[p] == a->end[p]) && st->n >= st->cap)
 		cfagg_make_room(st, cache, h);
 	cfagg_array_put(st, h);
+}
+
+/* the hash at s: little-endian bytes if le, else a uint64 (unaligned) */
+static inline uint64
+cfagg_read_hash(const uint8 *s, bool le)
+{
+	uint64		h;
+
+	if (le)
+		cfagg_get_le64s(&h, s, 1);
+	else
+		memcpy(&h, s, sizeof(h));
+	return h;
+}
+
+/*
+ * Appends the n hashes at src (little-endian bytes if le, else uint64s) to
+ * an ARRAY state, a run of one part at a time copied block by block: how a
+ * worker's state, which comes sorted, joins the leader's.  No limit check.
+ */
+static void
+cfagg_array_append(CfAggState *st, const void *src, size_t n, bool le)
+{
+	CfAggArray *a = st->u.arr;
+	const uint8 *s = src;
+
+	cfagg_check_count((uint64) st->n + n);
+	while (n > 0)
+	{
+		int			p;
+		size_t		run = 1;
+
+		/* the run of hashes of one part */
+		p = cfagg_part(cfagg_read_hash(s, le));
+		while (run < n && cfagg_part(cfagg_read_hash(s + run * sizeof(uint64), le)) == p)
+			run++;
+		n -= run;
+		while (run > 0)
+		{
+			size_t		take;
+
+			if (a->pos[p] == a->end[p])
+				cfagg_new_block(st, p);
+			take = Min((size_t) (a->end[p] - a->pos[p]), run);
+			if (le)
+				cfagg_get_le64s(a->pos[p], s, take);
+			else
+				memcpy(a->pos[p], s, take * sizeof(uint64));
+			a->pos[p] += take;
+			st->n += (uint32) take;
+			s += take * sizeof(uint64);
+			run -= take;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
 }
 
 /* ---- SET ---- */
@@ -1349,7 +1411,25 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 		cfagg_fpr_mismatch(a->fpr, b->fpr);
 	if (a->capacity != b->capacity)
 		cfagg_capacity_mismatch(a->capacity, b->capacity);
-	cfagg_add_state(a, b, cache);
+	if (b->form == CFAGG_FORM_ARRAY)
+	{
+		/*
+		 * A large state (a worker's, deserialized): its blocks are copied
+		 * whole, then the limit is checked once.
+		 */
+		size_t		nruns;
+		uint64		n;
+		const cf_run *runs = cfagg_runs(b, cache, &nruns, &n);
+
+		if (a->form != CFAGG_FORM_ARRAY)
+			cfagg_to_array(a, cxt);
+		for (size_t r = 0; r < nruns; r++)
+			cfagg_array_append(a, runs[r].h, runs[r].n, false);
+		if (a->n >= a->cap && nruns > 0)
+			cfagg_make_room(a, cache, runs[nruns - 1].h[0]);
+	}
+	else
+		cfagg_add_state(a, b, cache);
 	PG_RETURN_POINTER(a);
 }
 
@@ -1429,13 +1509,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	st = cfagg_new(CurrentMemoryContext, fpr, capacity);
 	cfagg_to_array(st, CurrentMemoryContext);
 	cfagg_raise_limit(st, n);
-	for (size_t k = 0; k < n; k++)
-	{
-		uint64		h;
-
-		cfagg_get_le64s(&h, p + k * sizeof(uint64), 1);
-		cfagg_array_put(st, h);
-	}
+	cfagg_array_append(st, p, n, true);
 	PG_RETURN_POINTER(st);
 }
 
