@@ -4,7 +4,8 @@
  * sharing one fingerprint, repeated, or raw bytes), sorted or not.  A build
  * that says yes must hold exactly those hashes: each present, counts no
  * lower than its copies, a valid filter that every delete empties, and the
- * same bytes when built again.  A build that says no must not crash or
+ * same bytes when built again, from the same hashes cut into runs
+ * (cf_build_runs).  A build that says no must not crash or
  * write outside its buffers (ASan), whatever the input or work space.
  *
  * Input: b, width, capacity (2 bytes), max_kicks, flags, then items: one
@@ -14,10 +15,16 @@
 
 #define MAX_ITEMS	2048
 
-/* a fresh filter for p and cf_build of h; *out gets the buffer */
+/*
+ * A fresh filter for p and cf_build of h, or, if cut > 0, cf_build_runs of h
+ * in runs of 0, 1, .. cut hashes in turn; *out gets the buffer.
+ */
 static int
-build(const cf_params *p, const uint64_t *h, size_t n, int short_work, uint8_t **out, size_t *len)
+build(const cf_params *p, const uint64_t *h, size_t n, int short_work, int cut,
+	  uint8_t **out, size_t *len)
 {
+	cf_run		runs[2 * MAX_ITEMS + 2];
+	size_t		nruns = 0;
 	cf_filter	f;
 	char		err[CF_ERRLEN];
 	uint8_t    *buf = t_create(p, len);
@@ -31,7 +38,21 @@ build(const cf_params *p, const uint64_t *h, size_t n, int short_work, uint8_t *
 	if (short_work)
 		wl = wl / 2;
 	work = malloc(wl ? wl : 1);
-	ok = cf_build(&f, h, n, work, wl);
+	if (cut > 0)
+	{
+		for (size_t k = 0; k < n || nruns == 0;)
+		{
+			size_t		m = nruns % ((size_t) cut + 1);
+
+			m = m > n - k ? n - k : m;
+			runs[nruns].h = h + k;
+			runs[nruns++].n = m;
+			k += m;
+		}
+		ok = cf_build_runs(&f, runs, nruns, work, wl);
+	}
+	else
+		ok = cf_build(&f, h, n, work, wl);
 	FUZZ_ASSERT(!(ok && short_work && n > 0 && wl < cf_build_work_size(&f, n)),
 				"built with too little work space");
 	free(work);
@@ -107,7 +128,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (flags & 1)
 		qsort(h, n, sizeof(uint64_t), t_cmp_u64);
 
-	if (build(&p, h, n, (flags & 6) == 6, &a, &la))
+	if (build(&p, h, n, (flags & 6) == 6, 0, &a, &la))
 	{
 		cf_filter	f;
 		cf_stats	st;
@@ -128,8 +149,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(st.items == n && st.subfilters == 1, "items %llu, built %zu",
 					(unsigned long long) st.items, n);
 
-		/* the same input builds the same bytes */
-		FUZZ_ASSERT(build(&p, h, n, 0, &a2, &la2), "second build failed");
+		/* the same input builds the same bytes, in runs too */
+		FUZZ_ASSERT(build(&p, h, n, 0, 1 + (flags >> 3) % 7, &a2, &la2), "second build failed");
 		FUZZ_ASSERT(la == la2 && memcmp(a, a2, la) == 0, "two builds differ");
 		free(a2);
 
