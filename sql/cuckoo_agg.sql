@@ -227,9 +227,9 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
--- the state's three forms (hashes inline, a hash set, a sorted array) give
+-- the state's three forms (hashes inline, a hash set, an array of parts) give
 -- the same filter: cuckoo.agg_probe_limit = 0 sends every value through the
--- sorted array.  600k rows: 200k distinct values three times (the set
+-- array.  600k rows: 200k distinct values three times (the set
 -- overflows into the array, which then drops duplicates), all distinct
 -- (the array grows without sorting), and 1,000 distinct (a set)
 CREATE TEMP TABLE agg_forms AS

@@ -55,7 +55,7 @@
 /*
  * The longest probe of the hash set (cuckoo.agg_probe_limit, 64): random
  * hashes at half load never get near it, so a longer one means chosen
- * values, and the state turns into a sorted array, which no input slows
+ * values, and the state turns into the array of parts, which no input slows
  * down.  Tests set it to 0 to run every aggregate through the array.
  */
 int			cfagg_probe_limit = 64;
