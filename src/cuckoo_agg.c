@@ -155,23 +155,6 @@ cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 #define CFAGG_L2_MAXBITS	12		/* second split: at most 4096 parts */
 #define CFAGG_CHUNK			65536	/* elements between interrupt checks */
 
-static void
-cfagg_insertion_sort(uint64 *a, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-	{
-		uint64		v = a[i];
-		size_t		j = i;
-
-		while (j > 0 && a[j - 1] > v)
-		{
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-	}
-}
-
 /*
  * Insertion sort that gives up after budget moves (a few per element on
  * nearly sorted input; chosen values could make it quadratic).  Returns
@@ -196,6 +179,12 @@ cfagg_insertion_sort_budget(uint64 *a, size_t n, size_t budget)
 		budget -= i - j;
 	}
 	return true;
+}
+
+static void
+cfagg_insertion_sort(uint64 *a, size_t n)
+{
+	(void) cfagg_insertion_sort_budget(a, n, SIZE_MAX);
 }
 
 static int
