@@ -137,16 +137,20 @@ SELECT g % 50000 AS grp, (g::int8 * 7919) % 300007 AS v, md5(g::text) AS t
 FROM generate_series(1, 300000) g;
 ANALYZE agg_par;
 CREATE TEMP TABLE agg_serial AS
-SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft FROM agg_par;
+SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft, cf_agg(v % 150000) AS fd FROM agg_par;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT cf_agg(v), cf_agg(t, 0.001) FROM agg_par;
+-- (fd: each value twice, so the workers' arrays overlap and the leader's
+-- combine drops the repeats)
 SELECT p.f::text = s.f::text AS same_int, p.ft::text = s.ft::text AS same_text,
-	   (cf_info(p.f)).items AS items
-FROM (SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft FROM agg_par) p, agg_serial s;
+	   p.fd::text = s.fd::text AS same_overlapping, (cf_info(p.f)).items AS items,
+	   (cf_info(p.fd)).items AS items_overlapping
+FROM (SELECT cf_agg(v) AS f, cf_agg(t, 0.001) AS ft, cf_agg(v % 150000) AS fd FROM agg_par) p,
+	 agg_serial s;
 SET parallel_leader_participation = on;
 SELECT p.f::text = s.f::text AS same_with_leader
 FROM (SELECT cf_agg(v) AS f FROM agg_par) p, agg_serial s;
