@@ -951,7 +951,7 @@ cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 }
 
 /* adds the hash h to the state now, in whatever form it is */
-static void
+static pg_noinline void
 cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
 {
 	switch ((CfAggForm) st->form)
@@ -988,7 +988,7 @@ cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
  * as the hashes came in; adding them may grow the table or turn the state
  * into an ARRAY, so the batch is copied out first.
  */
-static void
+static pg_noinline void
 cfagg_flush(CfAggState *st, CfAggCache *cache)
 {
 	uint64		batch[CFAGG_BATCH];
@@ -1185,8 +1185,13 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
 			 errdetail("Rows gave " UINT64_FORMAT " and " UINT64_FORMAT ".", a, b)));
 }
 
-static Datum
-cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+/*
+ * The transition: the first row, a row whose fpr or capacity differs (an
+ * error), and NULLs before any value take cfagg_trans_slow, out of line,
+ * so that the common row's path stays short.
+ */
+static pg_noinline Datum
+cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	CfAggState *st = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggCache *cache = cfagg_cache(fcinfo);
@@ -1214,6 +1219,24 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (st == NULL)
 		st = cfagg_new(cxt, fpr, capacity);
 	cfagg_add(st, h, cache);
+	PG_RETURN_POINTER(st);
+}
+
+static inline Datum
+cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+{
+	CfAggState *st;
+	CfAggCache *cache;
+
+	if (unlikely(PG_ARGISNULL(0)))
+		return cfagg_trans_slow(fcinfo, fpr, capacity);
+	st = (CfAggState *) PG_GETARG_POINTER(0);
+	if (unlikely(st->fpr != fpr || st->capacity != capacity))
+		return cfagg_trans_slow(fcinfo, fpr, capacity);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(st);
+	cache = cfagg_cache(fcinfo);
+	cfagg_add(st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1)), cache);
 	PG_RETURN_POINTER(st);
 }
 
