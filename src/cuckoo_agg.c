@@ -240,6 +240,7 @@ cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int lo, int nbits)
 
 			dst[c[(v >> (lo + 8 * d)) & 0xFF]++] = v;
 		}
+		CHECK_FOR_INTERRUPTS();
 		t = src;
 		src = dst;
 		dst = t;
@@ -875,7 +876,7 @@ cfagg_gather(const CfAggState *st, uint64 *dst)
 
 /*
  * Turns an INLINE or SET state into an ARRAY state of the same hashes,
- * with a limit of twice as many and a sketch of them.
+ * with a limit of twice as many.
  */
 static void
 cfagg_to_array(CfAggState *st, MemoryContext cxt)
