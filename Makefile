@@ -3,7 +3,7 @@
 
 EXTENSION = cuckoo
 MODULE_big = cuckoo
-OBJS = src/cuckoo.o src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o
+OBJS = src/cuckoo.o src/cuckoo_sort.o src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o
 DATA = cuckoo--1.0.sql
 HEADERS_cuckoo = src/cuckoo.h
 

@@ -202,6 +202,17 @@ typedef struct cf_run
 bool		cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns,
 						  void *work, size_t worklen);
 
+/* ---- sorting hashes, for cf_build's input (cuckoo_sort.c) ---- */
+/* Sorts a[0 .. n) ascending; tmp has room for n. */
+void		cf_sort_hashes(uint64_t *a, uint64_t *tmp, size_t n);
+/*
+ * Sorts src[0 .. m), whose bits above the low nbits are all equal (a part
+ * split off by its top bits), ascending into dst; src is clobbered.
+ */
+void		cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits);
+/* Drops adjacent repeats from sorted a[0 .. n); returns how many remain. */
+size_t		cf_unique_hashes(uint64_t *a, size_t n);
+
 /* ---- growth ---- */
 /* Size after appending one sub-filter, or 0 with err set if it cannot grow. */
 size_t		cf_grow_size(const cf_filter *f, char *err, size_t errlen);

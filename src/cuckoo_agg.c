@@ -142,267 +142,10 @@ cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 #endif
 }
 
+#define CFAGG_FILL_CHUNK	65536	/* inserts between interrupt checks */
+
 /* largest state that fits one bytea */
 #define CFAGG_MAX_SERIAL_HASHES	((MaxAllocSize - VARHDRSZ - CFAGG_SERIAL_HEADER) / sizeof(uint64))
-
-/* ---------------------------------------------------------------------
- * sorting: an MSD radix split on the top bits, then each part sorted in
- * cache (a second split, then insertion sort or an LSD radix sort)
- * ------------------------------------------------------------------- */
-
-#define CFAGG_SMALL			32		/* insertion sort up to this many */
-#define CFAGG_L1_MAXBITS	11		/* first split: at most 2048 parts */
-#define CFAGG_L2_MAXBITS	12		/* second split: at most 4096 parts */
-#define CFAGG_CHUNK			65536	/* elements between interrupt checks */
-
-/*
- * Insertion sort that gives up after budget moves (a few per element on
- * nearly sorted input; chosen values could make it quadratic).  Returns
- * false if it gave up: a is then in some order, to sort another way.
- */
-static bool
-cfagg_insertion_sort_budget(uint64 *a, size_t n, size_t budget)
-{
-	for (size_t i = 1; i < n; i++)
-	{
-		uint64		v = a[i];
-		size_t		j = i;
-
-		while (j > 0 && a[j - 1] > v)
-		{
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-		if (i - j > budget)
-			return false;
-		budget -= i - j;
-	}
-	return true;
-}
-
-static void
-cfagg_insertion_sort(uint64 *a, size_t n)
-{
-	(void) cfagg_insertion_sort_budget(a, n, SIZE_MAX);
-}
-
-static int
-cfagg_log2(size_t x)
-{
-	int			b = 0;
-
-	while (x >>= 1)
-		b++;
-	return b;
-}
-
-/*
- * Sorts a[0 .. n) stably by bits lo .. lo + nbits - 1 with an LSD radix
- * sort, 8 bits a pass; tmp has room for n.  (lo = 0 and the bits above
- * equal: sorted.)  A pass whose digit is the same everywhere is skipped, so
- * runs of one repeated hash cost one counting pass.
- */
-static void
-cfagg_lsd_sort(uint64 *a, uint64 *tmp, size_t n, int lo, int nbits)
-{
-	int			passes = (nbits + 7) / 8;
-	uint32		count[8][256];
-	uint64	   *src = a,
-			   *dst = tmp;
-
-	memset(count, 0, sizeof(count));
-	for (size_t i = 0; i < n; i++)
-	{
-		uint64		v = a[i];
-
-		for (int d = 0; d < passes; d++)
-			count[d][(v >> (lo + 8 * d)) & 0xFF]++;
-	}
-	for (int d = 0; d < passes; d++)
-	{
-		uint32	   *c = count[d];
-		uint32		sum = 0;
-		uint64	   *t;
-
-		if (c[(src[0] >> (lo + 8 * d)) & 0xFF] == n)
-			continue;
-		for (int k = 0; k < 256; k++)
-		{
-			uint32		x = c[k];
-
-			c[k] = sum;
-			sum += x;
-		}
-		for (size_t i = 0; i < n; i++)
-		{
-			uint64		v = src[i];
-
-			dst[c[(v >> (lo + 8 * d)) & 0xFF]++] = v;
-		}
-		CHECK_FOR_INTERRUPTS();
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(uint64));
-}
-
-/*
- * Sorts src[0 .. m), whose bits above nbits are equal, into dst: a split on
- * the next bits into parts of about one element, then each part in place.
- * src is clobbered.
- */
-static void
-cfagg_sort_part(uint64 *src, uint64 *dst, size_t m, int nbits)
-{
-	uint32		pos[1 << CFAGG_L2_MAXBITS];
-	uint32		largest = 0,
-				sum = 0;
-	size_t		nparts;
-	int			b,
-				shift;
-	uint64		mask;
-
-	if (m <= CFAGG_SMALL)
-	{
-		memcpy(dst, src, m * sizeof(uint64));
-		cfagg_insertion_sort(dst, m);
-		return;
-	}
-	if (m > ((size_t) 1 << CFAGG_L2_MAXBITS) && nbits >= 16)
-	{
-		/*
-		 * Too many for one split in cache (a part of a large ARRAY state):
-		 * two radix passes on the next 16 bits, which leave random hashes
-		 * about one to a run of equal 16 bits, then an insertion pass.
-		 */
-		cfagg_lsd_sort(src, dst, m, nbits - 16, 16);
-		if (!cfagg_insertion_sort_budget(src, m, 4 * m))
-			cfagg_lsd_sort(src, dst, m, 0, nbits);
-		memcpy(dst, src, m * sizeof(uint64));
-		return;
-	}
-	b = Min(cfagg_log2(m) + 1, CFAGG_L2_MAXBITS);
-	b = Min(b, nbits);
-	shift = nbits - b;
-	mask = ((uint64) 1 << b) - 1;
-	nparts = (size_t) 1 << b;
-	memset(pos, 0, sizeof(uint32) * nparts);
-	for (size_t i = 0; i < m; i++)
-		pos[(src[i] >> shift) & mask]++;
-	for (size_t k = 0; k < nparts; k++)
-	{
-		uint32		c = pos[k];
-
-		largest = Max(largest, c);
-		pos[k] = sum;
-		sum += c;
-	}
-	for (size_t i = 0; i < m; i++)
-	{
-		uint64		v = src[i];
-
-		dst[pos[(v >> shift) & mask]++] = v;
-	}
-
-	/*
-	 * A few elements a part (random hashes): one insertion pass over the
-	 * whole, now nearly sorted, beats thousands of tiny sorts, as long as no
-	 * part is large (chosen values could make one).  Part k now ends at
-	 * pos[k].
-	 */
-	if (largest <= CFAGG_SMALL && m < ((size_t) 4 << b))
-	{
-		cfagg_insertion_sort(dst, m);
-		return;
-	}
-	for (size_t k = 0; k < nparts; k++)
-	{
-		size_t		lo = k == 0 ? 0 : pos[k - 1],
-					sz = pos[k] - lo;
-
-		if (sz <= 1)
-			continue;
-		if (sz <= CFAGG_SMALL)
-			cfagg_insertion_sort(dst + lo, sz);
-		else
-			cfagg_lsd_sort(dst + lo, src + lo, sz, 0, shift);
-	}
-}
-
-/* Sorts a[0 .. n) ascending; tmp has room for n elements. */
-static void
-cfagg_sort(uint64 *a, uint64 *tmp, size_t n)
-{
-	uint32	   *start,
-			   *pos;
-	int			b,
-				shift;
-	size_t		nparts;
-
-	Assert(n <= PG_UINT32_MAX);
-	if (n <= CFAGG_SMALL)
-	{
-		cfagg_insertion_sort(a, n);
-		return;
-	}
-	if (n <= ((size_t) 1 << CFAGG_L2_MAXBITS))
-	{
-		memcpy(tmp, a, n * sizeof(uint64));
-		cfagg_sort_part(tmp, a, n, 64);
-		return;
-	}
-
-	/* parts of about 1024 elements (8 kB), so each is sorted in cache */
-	b = cfagg_log2(n / 1024);
-	b = Max(b, 1);
-	b = Min(b, CFAGG_L1_MAXBITS);
-	shift = 64 - b;
-	nparts = (size_t) 1 << b;
-	start = palloc0(sizeof(uint32) * (nparts + 1));
-	pos = palloc(sizeof(uint32) * nparts);
-	for (size_t i = 0; i < n; i++)
-	{
-		start[(a[i] >> shift) + 1]++;
-		if ((i & (CFAGG_CHUNK - 1)) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	for (size_t k = 0; k < nparts; k++)
-		start[k + 1] += start[k];
-	memcpy(pos, start, sizeof(uint32) * nparts);
-	for (size_t i = 0; i < n; i++)
-	{
-		uint64		v = a[i];
-
-		tmp[pos[v >> shift]++] = v;
-		if ((i & (CFAGG_CHUNK - 1)) == 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	for (size_t k = 0; k < nparts; k++)
-	{
-		cfagg_sort_part(tmp + start[k], a + start[k], start[k + 1] - start[k], shift);
-		CHECK_FOR_INTERRUPTS();
-	}
-	pfree(start);
-	pfree(pos);
-}
-
-/* drops adjacent duplicates of sorted a[0 .. n); returns the new length */
-static size_t
-cfagg_unique(uint64 *a, size_t n)
-{
-	size_t		w;
-
-	if (n == 0)
-		return 0;
-	w = 1;
-	for (size_t i = 1; i < n; i++)
-		if (a[i] != a[w - 1])
-			a[w++] = a[i];
-	return w;
-}
 
 /*
  * Per-call-site cache in fn_extra: the column's hashing info, and a scratch
@@ -585,8 +328,8 @@ cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
 		memcpy(buf + m, blk->h, len * sizeof(uint64));
 		m += len;
 	}
-	cfagg_sort_part(buf, out, m, 64 - CFAGG_PART_BITS);
-	kept = cfagg_unique(out, m);
+	cf_sort_hashes_below(buf, out, m, 64 - CFAGG_PART_BITS);
+	kept = cf_unique_hashes(out, m);
 
 	k = 0;
 	for (blk = a->first[p];; blk = blk->next)
@@ -1132,8 +875,8 @@ cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 		return cfagg_runs(st, cache, nruns, n);
 	}
 	runs = (cf_run *) cfagg_runs(st, cache, nruns, n);
-	cfagg_sort((uint64 *) runs[0].h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, *n), *n);
-	runs[0].n = *n = cfagg_unique((uint64 *) runs[0].h, *n);
+	cf_sort_hashes((uint64 *) runs[0].h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, *n), *n);
+	runs[0].n = *n = cf_unique_hashes((uint64 *) runs[0].h, *n);
 	return runs;
 }
 
@@ -1265,7 +1008,7 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 			uint8	   *oldbuf = f.buf;
 			char		err[CF_ERRLEN];
 
-			if ((i & (CFAGG_CHUNK - 1)) == 0)
+			if ((i & (CFAGG_FILL_CHUNK - 1)) == 0)
 				CHECK_FOR_INTERRUPTS();
 			if (cf_insert(&f, runs[r].h[i], cfpg_alloc_varlena, NULL) != CF_OK)
 			{

@@ -52,6 +52,10 @@ static const test_entry tests[] = {
 	T("build", test_build_runs),
 	T("build", test_build_refusals),
 	T("build", test_build_small_sets),
+	/* sorting hashes for the bulk build */
+	T("sort", test_sort_random),
+	T("sort", test_sort_repeats),
+	T("sort", test_sort_chosen),
 	/* adversarial validator */
 	T("validate", test_validate_truncated),
 	T("validate", test_validate_byte_corruption),

@@ -41,6 +41,11 @@ void		test_build_runs(void);
 void		test_build_refusals(void);
 void		test_build_small_sets(void);
 
+/* test_sort.c */
+void		test_sort_random(void);
+void		test_sort_repeats(void);
+void		test_sort_chosen(void);
+
 /* test_validate.c */
 void		test_validate_truncated(void);
 void		test_validate_byte_corruption(void);
