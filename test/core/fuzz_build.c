@@ -5,7 +5,8 @@
  * that says yes must hold exactly those hashes: each present, counts no
  * lower than its copies, a valid filter that every delete empties, and the
  * same bytes when built again, from the same hashes cut into runs
- * (cf_build_runs).  A build that says no must not crash or
+ * (cf_build_runs).  Sorted input is sorted by cf_sort_hashes, checked
+ * against qsort.  A build that says no must not crash or
  * write outside its buffers (ASan), whatever the input or work space.
  *
  * Input: b, width, capacity (2 bytes), max_kicks, flags, then items: one
@@ -126,7 +127,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (flags & 1)
-		qsort(h, n, sizeof(uint64_t), t_cmp_u64);
+	{
+		/* sorted the way cf_agg sorts, which must agree with qsort */
+		uint64_t   *want = malloc((n + 1) * sizeof(uint64_t));
+		uint64_t   *tmp = malloc((n + 1) * sizeof(uint64_t));
+
+		FUZZ_ASSERT(want != NULL && tmp != NULL, "malloc");
+		memcpy(want, h, n * sizeof(uint64_t));
+		qsort(want, n, sizeof(uint64_t), t_cmp_u64);
+		cf_sort_hashes(h, tmp, n);
+		FUZZ_ASSERT(n == 0 || memcmp(h, want, n * sizeof(uint64_t)) == 0,
+					"cf_sort_hashes differs from qsort");
+		free(want);
+		free(tmp);
+	}
 
 	if (build(&p, h, n, (flags & 6) == 6, 0, &a, &la))
 	{
