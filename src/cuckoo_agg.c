@@ -62,7 +62,7 @@ int			cfagg_probe_limit = 64;
 #define CFAGG_BATCH			64		/* SET: hashes probed together, at most */
 #define CFAGG_PART_BITS		8		/* ARRAY: parts by the top 8 bits */
 #define CFAGG_NPARTS		(1 << CFAGG_PART_BITS)
-#define CFAGG_BLOCK_MIN		64		/* hashes in a part's first block */
+#define CFAGG_BLOCK_MIN		16		/* hashes in a part's first block */
 #define CFAGG_BLOCK_MAX		1024	/* and in its largest: 8 kB */
 #define CFAGG_SAMPLE_MIN	256		/* a part that tells how distinct the whole is */
 
