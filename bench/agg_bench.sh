@@ -66,38 +66,54 @@ sql "CREATE TABLE t_unique AS SELECT g::bigint AS id FROM generate_series(1, $N)
 sql "VACUUM ANALYZE t_unique"
 sql "VACUUM ANALYZE t_dup"
 
-# best of REPS, in ms, for query $2 with $1 workers (after one warm-up run)
+# best of REPS, in ms, of each query "$@" with $1 workers: the queries run
+# in turn (q1 q2 q3 q1 q2 q3 ...) after one warm-up each, so that a machine
+# that speeds up or slows down during the run moves all of them alike
 best_ms() {
-	local workers=$1 q=$2
+	local workers=$1 q
+	shift
+	local nq=$#
 	{
 		echo "SET max_parallel_workers_per_gather = $workers;"
-		echo "$q;"
+		for q in "$@"; do echo "$q;"; done
 		echo '\timing on'
-		for _ in $(seq "$REPS"); do echo "$q;"; done
-	} | "${PSQL[@]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | sort -n | head -1
+		for _ in $(seq "$REPS"); do
+			for q in "$@"; do echo "$q;"; done
+		done
+	} | "${PSQL[@]}" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' |
+		awk -v nq="$nq" '{ k = (NR - 1) % nq; if (!(k in b) || $1 < b[k]) b[k] = $1 }
+			END { for (k = 0; k < nq; k++) printf "%s%s", b[k], (k < nq - 1 ? " " : "\n") }'
 }
 
-# best of REPS backend CPU time (user + system), in ms, for serial query $1:
-# less disturbed than wall time when other work shares the machine
+# best of REPS backend CPU time (user + system), in ms, of each serial query
+# "$@", run in turn as best_ms does: less disturbed than wall time when
+# other work shares the machine (10 ms resolution)
 best_cpu_ms() {
-	local q=$1 pid c0 c1 best="" ms tck
+	local pid c0 c1 ms tck q k nq=$#
+	local -a best=()
 	tck=$(getconf CLK_TCK)
 	coproc C { "${PSQL[@]}" 2>&1; }
 	echo "SET max_parallel_workers_per_gather = 0; SELECT pg_backend_pid();" >&"${C[1]}"
 	read -r pid <&"${C[0]}"
-	echo "$q;" >&"${C[1]}"			# warm-up
-	read -r _ <&"${C[0]}"
-	for _ in $(seq "$REPS"); do
-		c0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+	for q in "$@"; do				# warm-up
 		echo "$q;" >&"${C[1]}"
 		read -r _ <&"${C[0]}"
-		c1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
-		ms=$(( (c1 - c0) * 1000 / tck ))
-		if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+	done
+	for _ in $(seq "$REPS"); do
+		k=0
+		for q in "$@"; do
+			c0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+			echo "$q;" >&"${C[1]}"
+			read -r _ <&"${C[0]}"
+			c1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+			ms=$(( (c1 - c0) * 1000 / tck ))
+			if [ -z "${best[k]:-}" ] || [ "$ms" -lt "${best[k]}" ]; then best[k]=$ms; fi
+			k=$((k + 1))
+		done
 	done
 	echo '\q' >&"${C[1]}"
 	wait "$C_PID" 2>/dev/null || true
-	echo "$best"
+	echo "${best[*]:0:nq}"
 }
 
 # checks the plan of $2 with $1 workers is (not) parallel, as intended
@@ -128,14 +144,12 @@ for t in t_unique t_dup; do
 		q_cf="SELECT cf_agg(id) IS NOT NULL FROM $t"
 		pw=$(plan_workers "$w" "$q_cf")
 		plan=$([ "$w" -eq 0 ] && echo serial || echo "${pw:-0} workers")
-		c=$(best_ms "$w" "$q_count")
-		h=$(best_ms "$w" "$q_hll")
-		f=$(best_ms "$w" "$q_cf")
+		read -r c h f < <(best_ms "$w" "$q_count" "$q_hll" "$q_cf")
 		echo "| $label | $plan | $(sec "$c") | $(sec "$h") | $(sec "$f") | $(ratio "$f" "$c") | $(ratio "$f" "$h") |"
 	done
-	c=$(best_cpu_ms "SELECT count(id) FROM $t")
-	h=$(best_cpu_ms "SELECT hll_add_agg(hll_hash_bigint(id)) IS NOT NULL FROM $t")
-	f=$(best_cpu_ms "SELECT cf_agg(id) IS NOT NULL FROM $t")
+	read -r c h f < <(best_cpu_ms "SELECT count(id) FROM $t" \
+		"SELECT hll_add_agg(hll_hash_bigint(id)) IS NOT NULL FROM $t" \
+		"SELECT cf_agg(id) IS NOT NULL FROM $t")
 	echo "| $label | serial, backend CPU | $(sec "$c") | $(sec "$h") | $(sec "$f") | $(ratio "$f" "$c") | $(ratio "$f" "$h") |"
 done
 echo
