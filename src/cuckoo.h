@@ -207,7 +207,8 @@ bool		cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns,
 void		cf_sort_hashes(uint64_t *a, uint64_t *tmp, size_t n);
 /*
  * Sorts src[0 .. m), whose bits above the low nbits are all equal (a part
- * split off by its top bits), ascending into dst; src is clobbered.
+ * split off by its top bits), ascending into dst; src is clobbered.  A src
+ * of up to 8 ascending runs one after the other is merged.
  */
 void		cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits);
 /* Drops adjacent repeats from sorted a[0 .. n); returns how many remain. */

@@ -7,7 +7,9 @@
  * about one cache's worth), then each part in cache: a second split and one
  * insertion pass over the nearly sorted result, or LSD radix passes.
  * Random hashes never make them slow; chosen ones (many equal top bits)
- * take the LSD path, whose cost does not depend on the values.
+ * take the LSD path, whose cost does not depend on the values.  A part that
+ * is a few sorted runs one after the other (cf_agg's parts after a parallel
+ * plan's combine: one run a worker) is merged instead.
  */
 #include "cuckoo.h"
 
@@ -19,6 +21,7 @@
 #define SORT_L1_MAXBITS		11		/* first split: at most 2048 parts */
 #define SORT_L2_MAXBITS		12		/* second split: at most 4096 parts */
 #define SORT_CHUNK			65536	/* elements between interrupt checks */
+#define SORT_MERGE_MAX_RUNS	8		/* merge parts of at most this many runs */
 
 #define SORT_MIN(a, b)		((a) < (b) ? (a) : (b))
 #define SORT_MAX(a, b)		((a) > (b) ? (a) : (b))
@@ -124,9 +127,90 @@ lsd_sort(uint64_t *a, uint64_t *tmp, size_t n, int lo, int nbits)
 		memcpy(a, src, n * sizeof(uint64_t));
 }
 
+/*
+ * Finds the ascending runs of a[0 .. n): run r is a[start[r] .. start[r + 1]).
+ * Returns how many, or 0 if there are more than SORT_MERGE_MAX_RUNS, which
+ * random input shows within a few dozen elements.
+ */
+static size_t
+find_runs(const uint64_t *a, size_t n, size_t *start)
+{
+	size_t		nruns = 1;
+
+	start[0] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (a[i] < a[i - 1])
+		{
+			if (nruns == SORT_MERGE_MAX_RUNS)
+				return 0;
+			start[nruns++] = i;
+		}
+	start[nruns] = n;
+	return nruns;
+}
+
+/* merges ascending a[0 .. na) and b[0 .. nb) into out, without branching on the values */
+static void
+merge_two(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, uint64_t *out)
+{
+	size_t		i = 0,
+				j = 0;
+
+	while (i < na && j < nb)
+	{
+		uint64_t	x = a[i],
+					y = b[j];
+		bool		take_b = y < x;
+
+		*out++ = take_b ? y : x;
+		j += take_b;
+		i += !take_b;
+	}
+	memcpy(out, a + i, (na - i) * sizeof(uint64_t));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(uint64_t));
+}
+
+/*
+ * Sorts src[0 .. m), the nruns ascending runs that start[] marks, into dst
+ * by merging neighbouring runs in pairs until one is left; src is
+ * clobbered, start[] too.
+ */
+static void
+merge_runs(uint64_t *src, uint64_t *dst, size_t m, size_t *start, size_t nruns)
+{
+	uint64_t   *from = src,
+			   *to = dst;
+
+	while (nruns > 1)
+	{
+		size_t		kept = 0;
+		uint64_t   *t;
+
+		for (size_t r = 0; r < nruns; r += 2)
+		{
+			size_t		lo = start[r],
+						mid = start[SORT_MIN(r + 1, nruns)],
+						hi = start[SORT_MIN(r + 2, nruns)];
+
+			merge_two(from + lo, mid - lo, from + mid, hi - mid, to + lo);
+			start[kept++] = lo;
+		}
+		start[kept] = m;
+		nruns = kept;
+		sort_interrupt();
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != dst)
+		memcpy(dst, from, m * sizeof(uint64_t));
+}
+
 void
 cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits)
 {
+	size_t		start[SORT_MERGE_MAX_RUNS + 1],
+				nruns;
 	size_t		pos[1 << SORT_L2_MAXBITS];
 	size_t		largest = 0,
 				sum = 0;
@@ -139,6 +223,11 @@ cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits)
 	{
 		memcpy(dst, src, m * sizeof(uint64_t));
 		insertion_sort(dst, m);
+		return;
+	}
+	if ((nruns = find_runs(src, m, start)) > 0)
+	{
+		merge_runs(src, dst, m, start, nruns);
 		return;
 	}
 	if (m > ((size_t) 1 << SORT_L2_MAXBITS) && nbits >= 16)

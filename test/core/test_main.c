@@ -56,6 +56,7 @@ static const test_entry tests[] = {
 	T("sort", test_sort_random),
 	T("sort", test_sort_repeats),
 	T("sort", test_sort_chosen),
+	T("sort", test_sort_runs),
 	/* adversarial validator */
 	T("validate", test_validate_truncated),
 	T("validate", test_validate_byte_corruption),

@@ -165,3 +165,61 @@ test_sort_chosen(void)
 	free(h);
 	free(r);
 }
+
+/*
+ * A part made of sorted runs one after the other, as cf_agg's parts are
+ * after a parallel plan's combine (one run a worker): 1 to 8 runs take the
+ * merge, 9 the radix path.  Runs of uneven and tiny lengths, the same
+ * values in several runs, and runs that do not overlap at all.
+ */
+void
+test_sort_runs(void)
+{
+	uint64_t	rng = 8004;
+	size_t		n = 30000;
+	uint64_t   *pool = random_hashes(&rng, n);
+	uint64_t   *h = malloc(n * sizeof(uint64_t));
+
+	if (!h)
+		abort();
+	for (size_t nruns = 1; nruns <= 9; nruns++)
+	{
+		for (int shape = 0; shape < 4; shape++)
+		{
+			uint64_t	cut[10];
+			char		what[80];
+
+			/* run boundaries: even, random, one long run and tiny ones, or near-empty */
+			cut[0] = 0;
+			cut[nruns] = n;
+			for (size_t r = 1; r < nruns; r++)
+				cut[r] = shape == 0 ? n * r / nruns :
+					shape == 1 ? rnd_below(&rng, n) :
+					shape == 2 ? n - (nruns - r) * 3 : r;
+			qsort(cut + 1, nruns - 1, sizeof(uint64_t), t_cmp_u64);
+			for (size_t r = 0; r < nruns; r++)
+			{
+				size_t		len = (size_t) (cut[r + 1] - cut[r]);
+
+				/* odd runs draw from the whole pool, even ones from its first tenth: repeats across runs */
+				for (size_t i = 0; i < len; i++)
+					h[cut[r] + i] = pool[rnd_below(&rng, r % 2 ? n : n / 10)];
+				qsort(h + cut[r], len, sizeof(uint64_t), t_cmp_u64);
+			}
+			snprintf(what, sizeof(what), "%zu sorted runs, shape %d", nruns, shape);
+			check_sort_below(what, h, n, 64, 0);
+			check_sort_below(what, h, 4097, 64, 0);
+			check_sort_below(what, h, 40, 64, 0);
+			check_sort(what, h, n);
+		}
+	}
+
+	/* runs that do not overlap: already sorted, and sorted blocks in reverse */
+	qsort(pool, n, sizeof(uint64_t), t_cmp_u64);
+	for (size_t r = 0; r < 4; r++)
+		memcpy(h + r * (n / 4), pool + (3 - r) * (n / 4), (n / 4) * sizeof(uint64_t));
+	check_sort_below("4 disjoint runs in reverse", h, n, 64, 0);
+	check_sort_below("one sorted run", pool, n, 64, 0);
+	free(h);
+	free(pool);
+}

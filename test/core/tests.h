@@ -45,6 +45,7 @@ void		test_build_small_sets(void);
 void		test_sort_random(void);
 void		test_sort_repeats(void);
 void		test_sort_chosen(void);
+void		test_sort_runs(void);
 
 /* test_validate.c */
 void		test_validate_truncated(void);
