@@ -65,6 +65,20 @@ insertion_sort(uint64_t *a, size_t n)
 	(void) insertion_sort_budget(a, n, SIZE_MAX);
 }
 
+/*
+ * After a pass that read *from and wrote *to: the next pass reads what this
+ * one wrote, and may write over what it read.
+ */
+static inline void
+next_pass(uint64_t **from, uint64_t **to)
+{
+	uint64_t   *t = *from;
+
+	sort_interrupt();
+	*from = *to;
+	*to = t;
+}
+
 static int
 log2_floor(size_t x)
 {
@@ -101,7 +115,6 @@ lsd_sort(uint64_t *a, uint64_t *tmp, size_t n, int lo, int nbits)
 	{
 		size_t	   *c = count[d];
 		size_t		sum = 0;
-		uint64_t   *t;
 
 		if (c[(src[0] >> (lo + 8 * d)) & 0xFF] == n)
 			continue;
@@ -118,10 +131,7 @@ lsd_sort(uint64_t *a, uint64_t *tmp, size_t n, int lo, int nbits)
 
 			dst[c[(v >> (lo + 8 * d)) & 0xFF]++] = v;
 		}
-		sort_interrupt();
-		t = src;
-		src = dst;
-		dst = t;
+		next_pass(&src, &dst);
 	}
 	if (src != a)
 		memcpy(a, src, n * sizeof(uint64_t));
@@ -184,7 +194,6 @@ merge_runs(uint64_t *src, uint64_t *dst, size_t m, size_t *start, size_t nruns)
 	while (nruns > 1)
 	{
 		size_t		kept = 0;
-		uint64_t   *t;
 
 		for (size_t r = 0; r < nruns; r += 2)
 		{
@@ -197,10 +206,7 @@ merge_runs(uint64_t *src, uint64_t *dst, size_t m, size_t *start, size_t nruns)
 		}
 		start[kept] = m;
 		nruns = kept;
-		sort_interrupt();
-		t = from;
-		from = to;
-		to = t;
+		next_pass(&from, &to);
 	}
 	if (from != dst)
 		memcpy(dst, from, m * sizeof(uint64_t));
