@@ -204,6 +204,16 @@ SELECT split_part(e, ' | ', 1) AS sqlstate, split_part(e, ' | ', 2) AS unique_re
 DROP INDEX vl_f_unique;
 INSERT INTO vl_f VALUES (9, cf_create(1000));
 
+-- a btree index entry holds about 2.7 kB, a hash index entry any filter
+CREATE TABLE vl_wide (f cuckoofilter);
+INSERT INTO vl_wide VALUES (cf_create(10000));
+SELECT vl_try('CREATE INDEX vl_wide_btree ON vl_wide (f)') AS btree_too_wide;
+CREATE INDEX vl_wide_hash ON vl_wide USING hash (f);
+SET enable_seqscan = off;
+SELECT count(*) AS found_by_hash FROM vl_wide WHERE f = (SELECT cf_create(10000));
+RESET enable_seqscan;
+DROP TABLE vl_wide;
+
 -- REPLICA IDENTITY FULL: the publisher logs the whole old row; a
 -- subscriber finds it again by each column's default equality, which is
 -- what whole-row = (record_eq) uses too
@@ -248,6 +258,9 @@ DROP TABLE vl_big;
 SELECT (a || b) @> 'a' AS has_a, (a || b) @> 'b' AS has_b, (a || b) = cf_union(a, b) AS is_union
   FROM (SELECT cf_add(cf_create(10), 'a') AS a, cf_add(cf_create(10), 'b') AS b) s;
 SELECT vl_try('SELECT cf_create(10) || cf_create(10, 0.0001)');
+-- || is the union, so a text label must be concatenated with the text form
+SELECT vl_try($$SELECT 'label: ' || cf_create(1)$$) AS label_is_not_a_filter;
+SELECT 'label: ' || cf_create(1)::text AS label_with_text;
 
 -- to bytea: the bytes; from bytea: the bytes, validated like binary input
 SELECT f::bytea = cuckoofilter_send(f) AS to_bytea_is_send,
