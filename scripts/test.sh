@@ -36,6 +36,7 @@ run "extension: build with -Wall -Wextra -Werror" \
 run "extension: install" make -s PG_CONFIG="$PG_CONFIG" install
 run "extension: pg_regress suite" bash test/pg/regress.sh
 run "extension: pg_dump and restore keep every answer" bash test/pg/dump_restore.sh
+run "extension: logical replication with REPLICA IDENTITY FULL" bash test/pg/replica_identity.sh
 # the backend under valgrind with a UBSan build of the extension (the full suite
 # takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 run "extension: pg_regress under valgrind + UBSan" bash test/pg/sanitize.sh \
