@@ -385,6 +385,7 @@ CREATE DOMAIN vl_text_ci AS text COLLATE vl_ci;
 CREATE TYPE vl_row_dom AS (s vl_text_ci);
 CREATE TYPE vl_row_arr AS (a text[] COLLATE vl_ci);
 CREATE DOMAIN vl_row_ci_dom AS vl_row_ci;
+CREATE DOMAIN vl_range_ci_dom AS vl_range_ci;
 -- equality says these are equal, so a filter must not say absent
 SELECT ROW('A', 1)::vl_row_ci = ROW('a', 1)::vl_row_ci AS composite_equal,
        vl_range_ci('A', 'C') = vl_range_ci('a', 'c') AS range_equal,
@@ -401,6 +402,7 @@ SELECT vl_try($$SELECT cf_add(NULL, ROW(ARRAY['A'])::vl_row_arr)$$) AS array_col
 SELECT vl_try($$SELECT cf_add(NULL, 'A'::vl_text_ci)$$) AS domain;
 SELECT vl_try($$SELECT cf_add(NULL, ROW('A')::vl_row_dom)$$) AS domain_column;
 SELECT vl_try($$SELECT cf_add(NULL, ROW('A', 1)::vl_row_ci_dom)$$) AS domain_over_composite;
+SELECT vl_try($$SELECT cf_add(NULL, vl_range_ci('A', 'C')::vl_range_ci_dom)$$) AS domain_over_range;
 SELECT vl_try($$SELECT cf_add(NULL, ARRAY[ROW('A', 1)::vl_row_ci])$$) AS array_of_composite;
 SELECT vl_try($$SELECT cf_add(NULL, ROW(ROW('A', 1)::vl_row_ci, 2))$$) AS nested_composite;
 SELECT vl_try($$SELECT cf_agg(r) FROM (VALUES (ROW('A', 1)::vl_row_ci)) v(r)$$) AS cf_agg_composite;
@@ -412,7 +414,7 @@ SELECT cf_contains(cf_add(NULL, ROW('A', 1)::vl_row_c), ROW('A', 1)::vl_row_c) A
        cf_contains(cf_add(NULL, ARRAY['A'] COLLATE "C"), ARRAY['A']) AS c_array,
        cf_contains(cf_add(NULL, vl_range_c('a', 'c')), vl_range_c('a', 'c')) AS c_range,
        cf_contains(cf_add(NULL, ROW(NULL, 1)::vl_row_c), ROW(NULL, 1)::vl_row_c) AS null_column;
-DROP DOMAIN vl_row_ci_dom;
+DROP DOMAIN vl_row_ci_dom, vl_range_ci_dom;
 DROP TYPE vl_row_arr, vl_row_dom, vl_range_ci, vl_range_c, vl_row_c, vl_row_ci;
 DROP DOMAIN vl_text_ci;
 DROP COLLATION vl_ci;

@@ -23,6 +23,10 @@
 
 #include "cuckoo_pg.h"
 
+/* ---------------------------------------------------------------------
+ * formatting
+ * ------------------------------------------------------------------- */
+
 /* appends a rate in (0, 1) as a percentage with two significant digits */
 static void
 cfpg_append_percent(StringInfo buf, double rate)
@@ -403,7 +407,11 @@ cfpg_compute_stats(VacAttrStatsP stats, AnalyzeAttrFetchFunc fetchfunc,
 
 		if (isnull)
 			continue;
+#if PG_VERSION_NUM >= 180000
+		vacuum_delay_point(true);
+#else
 		vacuum_delay_point();
+#endif
 		v = (struct varlena *) PG_DETOAST_DATUM_PACKED(value);
 		bytes += VARSIZE_ANY(v);
 		/* a corrupted value is skipped here; reading it reports it */
