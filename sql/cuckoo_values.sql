@@ -351,6 +351,16 @@ SELECT round(vl_est('SELECT * FROM vl_keys t JOIN vl_lists w ON w.f @> t.key') /
        round(vl_est('SELECT * FROM vl_keys t JOIN vl_lists w ON cf_contains(w.f, t.key)') / 100) * 100 AS function_estimate,
        vl_est('SELECT * FROM vl_keys t JOIN vl_lists w ON w.f @> t.key') BETWEEN 16789 * 0.95 AND 16789 * 1.05 AS within_5_percent;
 EXPLAIN (COSTS OFF) SELECT * FROM vl_keys t JOIN vl_lists w ON w.f @> t.key;
+-- EXISTS and NOT EXISTS (semi and anti joins): the fraction of outer rows
+-- with a match, 1 - (1 - sel)^inner rows (it was sel: 1.7% here).  Every
+-- key is in a list; lists with a key below 500: 5 hold one, and among 499
+-- keys at a rate near 0.7% most others have a false positive
+SELECT count(*) AS keys_in_a_list FROM vl_keys t WHERE EXISTS (SELECT 1 FROM vl_lists w WHERE w.f @> t.key);
+SELECT round(vl_est('SELECT * FROM vl_keys t WHERE EXISTS (SELECT 1 FROM vl_lists w WHERE w.f @> t.key)') / 100) * 100 AS estimate,
+       vl_est('SELECT * FROM vl_keys t WHERE NOT EXISTS (SELECT 1 FROM vl_lists w WHERE w.f @> t.key)') < 2000 AS keys_in_no_list_few;
+SELECT count(*) AS lists_with_small_key
+  FROM vl_lists w WHERE EXISTS (SELECT 1 FROM vl_keys t WHERE t.key < 500 AND w.f @> t.key);
+SELECT vl_est('SELECT * FROM vl_lists w WHERE EXISTS (SELECT 1 FROM vl_keys t WHERE t.key < 500 AND w.f @> t.key)') AS estimate;
 -- the statistics ANALYZE stores: the standard ones and the mean items and rate
 SELECT s.stakind1, s.stakind2, s.stakind3, s.stakind4,
        round(v.n[1]) AS mean_items, v.n[2] BETWEEN 0.001 AND 0.01 AS mean_fpr_sane

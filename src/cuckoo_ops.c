@@ -17,6 +17,7 @@
 #include "nodes/pathnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -468,6 +469,20 @@ cfpg_nullfrac(VariableStatData *vardata)
 	return 0.0;
 }
 
+/* estimated rows of the relation (base or join) made of relids, or -1 */
+static double
+cfpg_rel_rows(PlannerInfo *root, Relids relids)
+{
+	int			relid;
+	RelOptInfo *rel;
+
+	if (bms_get_singleton_member(relids, &relid))
+		rel = find_base_rel(root, relid);
+	else
+		rel = find_join_rel(root, relids);
+	return rel != NULL ? rel->rows : -1.0;
+}
+
 /*
  * Join selectivity of filter @> value (args: the filter, the value): the
  * fraction of (filter row, value row) pairs that pass.  A pair passes if the
@@ -475,7 +490,8 @@ cfpg_nullfrac(VariableStatData *vardata)
  * items and rate of the filter column (or of a constant filter) and the
  * value's distinct count it is (hit + (1 - hit) fpr), hit = min(1, items /
  * distinct), as cf_contains_sel estimates it; NULLs on either side never
- * pass.  Without those statistics: CF_DEFAULT_JOIN_SEL.
+ * pass.  Without those statistics: CF_DEFAULT_JOIN_SEL.  Semi and anti
+ * joins turn it into the fraction of outer rows with a match.
  */
 double
 cfpg_contains_joinsel(PlannerInfo *root, List *args, int jointype,
@@ -542,6 +558,19 @@ cfpg_contains_joinsel(PlannerInfo *root, List *args, int jointype,
 		}
 	}
 	sel *= (1.0 - cfpg_nullfrac(&kvar)) * (1.0 - fnullfrac);
+
+	/*
+	 * EXISTS / NOT EXISTS (semi and anti joins) want the fraction of outer
+	 * rows with at least one match among the inner side's rows: with pairs
+	 * passing independently, 1 - (1 - sel)^inner rows.
+	 */
+	if ((jointype == JOIN_SEMI || jointype == JOIN_ANTI) && sjinfo != NULL)
+	{
+		double		inner = cfpg_rel_rows(root, sjinfo->min_righthand);
+
+		if (inner >= 1.0)
+			sel = 1.0 - pow(1.0 - Min(sel, 1.0), inner);
+	}
 	ReleaseVariableStats(fvar);
 	ReleaseVariableStats(kvar);
 	CLAMP_PROBABILITY(sel);
