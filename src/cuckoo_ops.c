@@ -107,7 +107,7 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 					rate.data, trate.data),
 			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
 					   (unsigned long long) s.items, s.subfilters),
-			 errhint("Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values; or build each of n parts at fpr / n.")));
+			 errhint("Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values.")));
 }
 
 /* ---------------------------------------------------------------------
