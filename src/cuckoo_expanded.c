@@ -346,7 +346,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 			else
 				rec->status = cf_add(&f, h);
 			cf_set_journal(&f, NULL);
-			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND)
+			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
+				rec->status == CF_RETAINED)
 				rec->result = cfx_new_object(s);
 		}
 		PG_CATCH();
@@ -399,7 +400,16 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
 
 		cfpg_open(&f, v);		/* checks the header before trusting it */
-		y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+		if (f.version < 2)
+		{
+			/* a version-1 filter is written as version 2 (FORMAT.md) */
+			CfStore    *s = cfx_new_store(cf_upgrade_size(&f));
+
+			cf_upgrade(&f, s->buf, &f);
+			y = cfx_new_object(s);
+		}
+		else
+			y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	}
 	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
 		elog(ERROR, "cuckoo filter expanded object is corrupted");

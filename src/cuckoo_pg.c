@@ -40,6 +40,9 @@ _PG_init(void)
 	MarkGUCPrefixReserved("cuckoo");
 }
 
+/* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
+#define CFPG_INFO_COLUMNS	18
+
 /* what cf_add(NULL, v) creates */
 #define CFPG_DEFAULT_CAPACITY	1000
 
@@ -276,7 +279,7 @@ typedef struct CfCallCache
 	const uint8 *plain_buf;		/* scratch views this plain value, or NULL */
 	size_t		plain_len;
 	size_t		plain_hdrlen;
-	uint8		plain_hdr[CF_HEADER_SIZE + CF_STAGE_SIZE * CF_MAX_STAGES];
+	uint8		plain_hdr[CF_MAX_HEADER_BYTES];
 } CfCallCache;
 
 static CfCallCache *
@@ -401,7 +404,7 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 			memcmp(c->plain_hdr, buf, c->plain_hdrlen) == 0)
 			return &c->scratch;
 		cfpg_open(&c->scratch, raw);
-		c->plain_hdrlen = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * c->scratch.nstages;
+		c->plain_hdrlen = c->scratch.hdrlen;
 		memcpy(c->plain_hdr, buf, c->plain_hdrlen);
 		c->plain_buf = buf;
 		c->plain_len = len;
@@ -515,6 +518,29 @@ cuckoo_add_unique(PG_FUNCTION_ARGS)
 	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
 }
 
+/*
+ * A private copy of the filter d that the core can write: detoasted, and a
+ * version-1 filter rewritten as version 2 (its answers unchanged).
+ */
+struct varlena *
+cfpg_writable_copy(Datum d)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_COPY(d);
+	struct varlena *w;
+	cf_filter	f;
+	size_t		len;
+
+	cfpg_open(&f, v);
+	if (f.version >= 2)
+		return v;
+	len = cf_upgrade_size(&f);
+	w = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(w, VARHDRSZ + len);
+	cf_upgrade(&f, CF_VARDATA(w), &f);
+	pfree(v);
+	return w;
+}
+
 /* allocator for cf_insert's growth: the payload of a new varlena */
 void *
 cfpg_alloc_varlena(size_t size, void *ctx)
@@ -562,7 +588,7 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		v = cfpg_create(&p);
 	}
 	else
-		v = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
 
 	it = array_create_iterator(arr, 0, NULL);
@@ -687,11 +713,15 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	cf_filter	f;
 	cf_stats	s;
 	TupleDesc	tupdesc;
-	Datum		values[9];
-	bool		nulls[9] = {0};
+	Datum		values[CFPG_INFO_COLUMNS];
+	bool		nulls[CFPG_INFO_COLUMNS] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* version 1.0's definition has the first 9 columns, 1.1's all of them */
+	if (tupdesc->natts > CFPG_INFO_COLUMNS)
+		elog(ERROR, "cf_info returns %d columns, this library knows %d",
+			 tupdesc->natts, CFPG_INFO_COLUMNS);
 	tupdesc = BlessTupleDesc(tupdesc);
 	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
 	cf_get_stats(&f, &s);
@@ -704,6 +734,16 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	values[6] = Float8GetDatum(s.fpr);
 	values[7] = Int64GetDatum((int64) (s.bytes + VARHDRSZ));
 	values[8] = Int32GetDatum((int32) s.subfilters);
+	/* 1.1 */
+	values[9] = Float8GetDatum(s.target_fpr);
+	values[10] = Int32GetDatum((int32) s.expansion);
+	values[11] = Int32GetDatum((int32) s.max_kicks);
+	values[12] = BoolGetDatum(s.expansion > 0);
+	values[13] = Int32GetDatum((int32) s.version);
+	values[14] = Int32GetDatum((int32) s.hashing);
+	values[15] = Int64GetDatum((int64) s.deletes);
+	values[16] = Int64GetDatum((int64) s.retained);
+	values[17] = Int32GetDatum((int32) s.families);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -48,6 +48,9 @@ extern char *cfpg_sentence(const char *msg);
 extern struct varlena *cfpg_union(const cf_filter *a, const cf_filter *b,
 								  const char *errmsg_text);
 
+/* A detoasted private copy of filter d, rewritten as version 2 if it is version 1. */
+extern struct varlena *cfpg_writable_copy(Datum d);
+
 /* cf_alloc_fn for growth: the payload of a new palloc'd varlena. */
 extern void *cfpg_alloc_varlena(size_t size, void *ctx);
 
