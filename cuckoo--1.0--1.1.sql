@@ -16,9 +16,19 @@ CREATE FUNCTION cf_info(filter cuckoofilter,
 						OUT target_fpr double precision, OUT expansion integer,
 						OUT max_kicks integer, OUT growing boolean,
 						OUT format_version integer, OUT value_hashing integer,
-						OUT deletes bigint, OUT retained bigint, OUT families integer)
+						OUT deletes bigint, OUT retained bigint, OUT families integer,
+						OUT value_kind text)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'cuckoo_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION cf_info(cuckoofilter) IS
-	'parameters and statistics of a filter: capacity, items, load, expected and target false-positive rates, size, growth, format, deletes done and left in place';
+	'parameters and statistics of a filter: capacity, items, load, expected and target false-positive rates, size, growth, format, deletes done and left in place, kind of value held';
+
+-- typed probes: a version-2 filter records the kind of value it holds
+-- (number, text, datetime, ...; FORMAT.md) and refuses values of another
+-- kind with an error instead of answering "absent"
+CREATE FUNCTION cf_set_kind(filter cuckoofilter, kind text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_set_kind' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_set_kind(cuckoofilter, text) IS
+	'the filter recording the kind of value it holds: ''any'' turns kind checks off (a filter of several kinds), a named kind (number, text, datetime, ...) can be given to an empty filter';

@@ -313,7 +313,7 @@ cfx_raise(cf_filter *f, cf_status st)
  * with parameters defaults is started.
  */
 Datum
-cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
+cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, int kind)
 {
 	CfExpanded *x = isnull ? NULL : cfx_from_datum(d);
 	CfExpanded *y;
@@ -345,6 +345,9 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 				rec->status = CF_OK;	/* already there: nothing to change */
 			else
 				rec->status = cf_add(&f, h);
+			if (rec->status == CF_OK && op != CFX_DELETE && f.kind == CF_KIND_NONE &&
+				f.hashing >= CF_HASHING_V2)
+				cf_set_kind(&f, (uint32) kind);
 			cf_set_journal(&f, NULL);
 			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
 				rec->status == CF_RETAINED)
@@ -380,6 +383,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 			if (st != CF_OK)
 				cfx_raise(&f, st);
 			Assert(ns != NULL);
+			if (op != CFX_DELETE && f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+				cf_set_kind(&f, (uint32) kind);
 			y = cfx_new_object(ns);
 			return EOHPGetRWDatum(&y->hdr);
 		}
@@ -423,6 +428,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 			cf_insert(&f, h, cfx_alloc_store, &ns);
 		if (st != CF_OK)
 			cfx_raise(&f, st);
+		if (f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+			cf_set_kind(&f, (uint32) kind);
 		if (ns != NULL)
 		{
 			/* it grew into a new store: the first copy is no longer needed */

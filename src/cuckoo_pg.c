@@ -41,7 +41,7 @@ _PG_init(void)
 }
 
 /* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
-#define CFPG_INFO_COLUMNS	18
+#define CFPG_INFO_COLUMNS	19
 
 /* what cf_add(NULL, v) creates */
 #define CFPG_DEFAULT_CAPACITY	1000
@@ -423,6 +423,20 @@ cfpg_items(const cf_filter *f)
 	return n;
 }
 
+/* The error for a value of another kind than filter f holds (cfpg_check_kind). */
+void
+cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cuckoo filter holds %s values, not %s",
+					cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
+					   cf_kind_name(hi->vkind), cf_kind_name((int) f->kind)),
+			 errhint("Cast the value to the type the filter was built from (an untyped literal or parameter is text: write $1::bigint), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
+	pg_unreachable();
+}
+
 /* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
 void
 cfpg_report_insert_failure(cf_filter *f, cf_status st)
@@ -479,8 +493,10 @@ static Datum
 cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi;
 	cf_params	p;
 	uint64		h;
+	int			hashing = CF_HASHING_V2;	/* a new filter's */
 
 	if (PG_ARGISNULL(1))
 	{
@@ -488,18 +504,27 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	h = cf_hash_datum(cfpg_hashinfo(fcinfo, c, 1), PG_GETARG_DATUM(1));
+	hi = cfpg_hashinfo(fcinfo, c, 1);
+	if (!PG_ARGISNULL(0))
+	{
+		const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
 
-	/* a value already present leaves a flat filter as it is: return it uncopied */
-	if (op == CFX_ADD_UNIQUE && !PG_ARGISNULL(0) &&
-		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-		cf_contains(cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0)), h))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		cfpg_check_kind(f, hi);
+		hashing = (int) f->hashing;
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
+		/* a value already present leaves a flat filter as it is: return it uncopied */
+		if (op == CFX_ADD_UNIQUE &&
+			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+			cf_contains(f, h))
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	else
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
 
 	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 	/* the result is an expanded object: see cuckoo_expanded.c */
 	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
-							   PG_ARGISNULL(0), &p, h, op));
+							   PG_ARGISNULL(0), &p, h, op, hi->vkind));
 }
 
 /* cf_add(filter, value): the filter with one more copy of value */
@@ -590,6 +615,7 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 	else
 		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
+	cfpg_check_kind(&f, &c->hi);
 
 	it = array_create_iterator(arr, 0, NULL);
 	while (array_iterate(it, &value, &isnull))
@@ -600,7 +626,7 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		if (isnull)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		st = cf_insert(&f, cf_hash_datum(&c->hi, value), cfpg_alloc_varlena, NULL);
+		st = cf_insert(&f, cf_hash_datum(&c->hi, value, (int) f.hashing), cfpg_alloc_varlena, NULL);
 		if (st != CF_OK)
 			cfpg_report_insert_failure(&f, st);
 		if (f.buf != before)
@@ -611,6 +637,8 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		}
 	}
 	array_free_iterator(it);
+	if (cfpg_items(&f) > 0 && f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE)
+		cf_set_kind(&f, (uint32) c->hi.vkind);
 	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
@@ -623,7 +651,8 @@ cuckoo_contains(PG_FUNCTION_ARGS)
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
 
-	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1))));
+	cfpg_check_kind(f, hi);
+	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing)));
 }
 
 /* cf_count(filter, value): how many copies of value's fingerprint it holds */
@@ -634,7 +663,10 @@ cuckoo_count(PG_FUNCTION_ARGS)
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
-	uint32		n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1)));
+	uint32		n;
+
+	cfpg_check_kind(f, hi);
+	n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing));
 
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
@@ -645,21 +677,17 @@ Datum
 cuckoo_delete(PG_FUNCTION_ARGS)
 {
 	Datum		d = PG_GETARG_DATUM(0);
-	uint64		h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
-								  PG_GETARG_DATUM(1));
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, d);
+	uint64		h;
 
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
-	{
-		/* a flat filter: detoast it once; if the value is absent, keep it */
-		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
-		cf_filter	f;
-
-		cfpg_open(&f, v);
-		if (!cf_contains(&f, h))
-			PG_RETURN_DATUM(d);
-		d = PointerGetDatum(v);
-	}
-	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE));
+	cfpg_check_kind(f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
+	/* a flat filter without the value: keep it as it is */
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) && !cf_contains(f, h))
+		PG_RETURN_DATUM(d);
+	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
 }
 
 /*
@@ -675,6 +703,14 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				len;
 	struct varlena *v;
 
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s", errmsg_text),
+				 errdetail("The filters hold values of different kinds (%s and %s).",
+						   cf_kind_name((int) a->kind), cf_kind_name((int) b->kind)),
+				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
 	cap = cf_union_size(a, b, err, sizeof(err));
 	if (cap == 0)
 		ereport(ERROR,
@@ -744,7 +780,48 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	values[15] = Int64GetDatum((int64) s.deletes);
 	values[16] = Int64GetDatum((int64) s.retained);
 	values[17] = Int32GetDatum((int32) s.families);
+	if (cf_kind_name((int) s.kind) != NULL)
+		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
+	else
+		nulls[18] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * cf_set_kind(filter, kind): the filter recording value kind kind.  'any'
+ * turns the kind checks off for a filter that really holds values of several
+ * kinds; a named kind can be set on an empty filter (or one of that kind).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_set_kind);
+Datum
+cuckoo_set_kind(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			kind = cf_kind_from_name(name);
+	struct varlena *v;
+	cf_filter	f;
+
+	if (kind < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown value kind \"%s\"", name),
+				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
+	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	if (f.hashing < CF_HASHING_V2)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a filter written by cuckoo 1.0 records no value kind"),
+				 errdetail("Its values are hashed as version 1.0 hashed them, and it accepts values of any kind."),
+				 errhint("Rebuild the filter (for example with cf_agg) to get kind checks.")));
+	if (kind != CF_KIND_ANY && f.kind != (uint32) kind && cfpg_items(&f) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot mark a filter of %s values as holding %s values",
+						f.kind == CF_KIND_NONE ? "unrecorded" : cf_kind_name((int) f.kind), name),
+				 errdetail("Only an empty filter can be given a kind other than its own, or any.")));
+	cf_set_kind(&f, (uint32) kind);
+	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_hash(value): the 64-bit hash a filter uses for value */
@@ -755,5 +832,5 @@ cuckoo_hash(PG_FUNCTION_ARGS)
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 0);
 
-	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0)));
+	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
 }
