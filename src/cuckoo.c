@@ -855,11 +855,24 @@ stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f);
 }
 
+/*
+ * The narrowest fingerprint cf_create uses for a bucket size.  With two
+ * slots a bucket, 4- and 5-bit fingerprints key too few distinct alternate
+ * buckets for the kick-out walks to reach the design load (0.3-0.9 of the
+ * capacity was measured), so such filters get 6 bits: a lower rate than
+ * asked, and a filter that holds its capacity.
+ */
+static int
+min_fpbits(int bucket_size)
+{
+	return bucket_size == 2 ? 6 : CF_MIN_FPBITS;
+}
+
 int
 cf_fpbits_for(double fpr, int bucket_size)
 {
 	/* smallest f with 2b / 2^f <= fpr; ldexp is exact, so no rounding */
-	for (int f = CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
+	for (int f = min_fpbits(bucket_size); f <= CF_MAX_FPBITS; f++)
 		if (ldexp(fpr, f) >= 2.0 * bucket_size)
 			return f;
 	return 0;

@@ -431,13 +431,16 @@ ref_match_stages(const ref_filter *r, uint64_t h)
 	return n;
 }
 
-/* fingerprint width FORMAT.md / the README imply: smallest f >= 4 with 2b/2^f <= fpr */
+/*
+ * fingerprint width FORMAT.md / the README imply: smallest f >= 4 (6 with
+ * bucket size 2) with 2b/2^f <= fpr
+ */
 static inline int
 ref_fpbits_for(double fpr, int b)
 {
 	int			f;
 
-	for (f = CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
+	for (f = b == 2 ? 6 : CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
 		if (2.0 * b / (double) (UINT64_C(1) << f) <= fpr)
 			return f;
 	return 0;

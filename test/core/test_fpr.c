@@ -79,13 +79,8 @@ test_fpr_widths(void)
 			for (i = 0; i < cap; i++)
 				if (cf_add(&cf, splitmix64(&seed)) != CF_OK)
 					break;
-			if (b == 2 && f <= 5)
-				KNOWN_BUG(i == cap, "b=%d f=%d: CF_FULL at %llu of capacity %llu (the design load "
-						  "is out of reach with so few fingerprints)", b, f,
-						  (unsigned long long) i, (unsigned long long) cap);
-			else
-				CHECKF(i == cap, "b=%d f=%d: CF_FULL at %llu of capacity %llu", b, f,
-					   (unsigned long long) i, (unsigned long long) cap);
+			CHECKF(i == cap, "b=%d f=%d: CF_FULL at %llu of capacity %llu", b, f,
+				   (unsigned long long) i, (unsigned long long) cap);
 			cf_get_stats(&cf, &st);
 			hits = measure(&cf, q, seed ^ 0x5555);
 			rate = (double) hits / (double) q;
@@ -197,7 +192,7 @@ test_load_factor(void)
 		}
 
 	/* the smallest widths of b=2: few fingerprints, so fewer alternate buckets */
-	t_note("b=2, smallest widths (fpr 0.3 -> 4 bits, 0.2 -> 5 bits), 3 seeds each:");
+	t_note("b=2, the largest rates (fpr 0.3 and 0.2 get the 6-bit minimum), 3 seeds each:");
 	{
 		double		fprs[] = {0.3, 0.2};
 		uint64_t	cap = t_scale < 0.5 ? 20000 : 200000;
@@ -223,8 +218,8 @@ test_load_factor(void)
 				t_note("  b=2 f=%u capacity %llu: first CF_FULL at %llu items, load %.4f (%.3f x capacity)",
 					   f.fpbits, (unsigned long long) cap, (unsigned long long) n, st.load_factor,
 					   (double) n / (double) cap);
-				KNOWN_BUG(n >= cap, "b=2 f=%u capacity %llu: full after only %llu items (%.3f x capacity)",
-						  f.fpbits, (unsigned long long) cap, (unsigned long long) n, (double) n / (double) cap);
+				CHECKF(n >= cap, "b=2 f=%u capacity %llu: full after only %llu items (%.3f x capacity)",
+					   f.fpbits, (unsigned long long) cap, (unsigned long long) n, (double) n / (double) cap);
 				free(buf);
 			}
 	}

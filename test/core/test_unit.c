@@ -137,7 +137,9 @@ test_fpbits_for(void)
 	CHECKF(cf_fpbits_for(1e-6, 4) == 23, "fpbits(1e-6,4) = %d", cf_fpbits_for(1e-6, 4));
 
 	/* the edge near 0.5: the smallest widths each bucket size can reach */
-	CHECKF(cf_fpbits_for(0.4999, 2) == 4, "fpbits(0.4999,2) = %d", cf_fpbits_for(0.4999, 2));
+	/* bucket size 2 stops at 6 bits: fewer cannot reach the design load */
+	CHECKF(cf_fpbits_for(0.4999, 2) == 6, "fpbits(0.4999,2) = %d", cf_fpbits_for(0.4999, 2));
+	CHECKF(cf_fpbits_for(0.0625, 2) == 6 && cf_fpbits_for(0.06, 2) == 7, "fpbits(0.0625 / 0.06, 2)");
 	CHECKF(cf_fpbits_for(0.4999, 4) == 5, "fpbits(0.4999,4) = %d", cf_fpbits_for(0.4999, 4));
 	CHECKF(cf_fpbits_for(0.4999, 8) == 6, "fpbits(0.4999,8) = %d", cf_fpbits_for(0.4999, 8));
 	for (bi = 0; bi < 3; bi++)
@@ -2297,4 +2299,74 @@ test_union_errors(void)
 	free(ba);
 	free(bb);
 	free(bc);
+}
+
+/* a journal that counts the slot writes of one operation */
+typedef struct write_counter
+{
+	cf_journal	j;
+	uint64_t	writes;
+} write_counter;
+
+static void
+count_writes(cf_journal *j, const uint8_t *p, size_t n)
+{
+	(void) p;
+	(void) n;
+	((write_counter *) j)->writes++;
+}
+
+/*
+ * A failed add costs one kick-out walk (and its undo), however many
+ * sub-filters the filter has: 32 full sub-filters and max_kicks 65535 make
+ * at most 2 * 65535 + a few writes, not 32 times that.
+ */
+void
+test_failed_add_bounded(void)
+{
+	cf_params	p = t_params(1, t_fpr_for_width(10, 4), 4, CF_MAX_KICKS_LIMIT, 1);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len);
+	cf_filter	f;
+	uint64_t	seed = 77;
+	write_counter wc = {{count_writes}, 0};
+	cf_status	rc = CF_OK;
+	double		t0;
+	int			fails = 0;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	/* grow to 32 sub-filters, each filled */
+	while (f.nstages < CF_MAX_STAGES || rc == CF_OK)
+	{
+		uint8_t    *before = f.buf;
+
+		rc = cf_insert(&f, splitmix64(&seed), t_alloc, NULL);
+		if (f.buf != before)
+			free(before);
+		if (rc != CF_OK && rc != CF_CANNOT_GROW)
+			break;
+		if (rc == CF_CANNOT_GROW)
+			break;
+	}
+	CHECKF(rc == CF_CANNOT_GROW && f.nstages == CF_MAX_STAGES, "filled %u sub-filters (%d)",
+		   f.nstages, rc);
+	t0 = t_now();
+	cf_set_journal(&f, &wc.j);
+	for (int i = 0; i < 20; i++)
+	{
+		uint64_t	before = wc.writes;
+
+		if (cf_add(&f, splitmix64(&seed)) != CF_OK)
+		{
+			fails++;
+			CHECKF(wc.writes - before <= 2 * (uint64_t) CF_MAX_KICKS_LIMIT + 8,
+				   "a failed add wrote %llu slots", (unsigned long long) (wc.writes - before));
+		}
+	}
+	cf_set_journal(&f, NULL);
+	CHECK(fails > 0);
+	t_note("%d failed adds on 32 full sub-filters, max_kicks 65535: %.1f ms each, %.0f writes each",
+		   fails, 1000.0 * (t_now() - t0) / 20, (double) wc.writes / (fails ? fails : 1));
+	free(f.buf);
 }
