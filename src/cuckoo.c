@@ -196,9 +196,8 @@ static inline uint32_t
 chain_bits(const cf_stage *st, uint64_t h)
 {
 	uint32_t	g = (uint32_t) h;
-	uint32_t	shift = 32 - st->basebits;
 
-	return g | ((uint32_t) ((g >> shift) == 0) << shift);
+	return g | ((uint32_t) ((g >> st->base_shift) == 0) << st->base_shift);
 }
 
 /* fingerprint in 1 .. fpmax */
@@ -206,7 +205,7 @@ static inline uint32_t
 fingerprint(const cf_stage *st, uint64_t h)
 {
 	if (st->geom == CF_GEOM_CHAIN)
-		return (uint32_t) ((uint64_t) chain_bits(st, h) >> (32 - st->fpbits));
+		return (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
 	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
 }
 
@@ -230,15 +229,12 @@ reflect(uint32_t i, uint32_t key, uint32_t m)
 static inline uint32_t
 alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 {
-	uint32_t	key_shift,
-				a0;
+	uint32_t	a0;
 
 	if (st->geom != CF_GEOM_CHAIN)
 		return reflect(i, fp, st->nbuckets);
-	key_shift = st->fpbits - st->basebits;
-	a0 = reflect(i >> st->level, fp >> key_shift, st->base_nbuckets);
-	return (a0 << st->level) |
-		((i ^ (fp >> (key_shift - st->level))) & st->lowmask);
+	a0 = reflect(i >> st->level, fp >> st->key_shift, st->base_nbuckets);
+	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
 }
 
 /* ---------------------------------------------------------------------
@@ -323,6 +319,9 @@ swar_empty_lanes(const cf_stage *st, uint64_t x)
  * slots are compared at once: x has a zero lane exactly where a slot equals
  * fp, and (x - lo) & ~x & hi is non-zero iff some lane of x is zero.
  */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool
 bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
@@ -836,6 +835,10 @@ stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->bucket_bits = bucket_size * f;
 	st->base_nbuckets = st->nbuckets >> st->level;
 	st->lowmask = (uint32_t) ((UINT64_C(1) << st->level) - 1);
+	st->fp_shift = 32 - f;
+	st->base_shift = 32 - st->basebits;
+	st->key_shift = f - st->basebits;
+	st->mask_shift = st->key_shift - st->level;
 	/*
 	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
 	 * its first byte (a multiple of the largest power of two <= 8 dividing
@@ -1398,14 +1401,13 @@ cf_set_kind(cf_filter *f, uint32_t kind)
 	f->kind = kind;
 }
 
-/* does a bucket of h's pair in st hold h's fingerprint? */
+/* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool
-stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uint32_t fp)
 {
-	uint32_t	fp = fingerprint(st, h);
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	i2 = alt_bucket(st, i1, fp);
-
 #if defined(__GNUC__)
 	/* start loading the second bucket while the first is tested */
 	__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
@@ -1413,13 +1415,81 @@ stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
 }
 
+/*
+ * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
+ * geometry, then straight-line code: a level-0 chain table (every new
+ * filter's) needs no low digits.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	i1 = primary_bucket(st, h);
+	uint32_t	fp,
+				i2;
+
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		if (st->level == 0)
+			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
+		else
+			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
+				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+	}
+	else
+	{
+		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+		i2 = reflect(i1, fp, st->nbuckets);
+	}
+	return pair_has(st, bucket_size, i1, i2, fp);
+}
+
+/*
+ * Newest (largest) sub-filter first.  The tables of a chain family share
+ * the base key fp0 (the top basebits bits of g), so H(fp0) is computed once
+ * per family, not once per table: a grown filter's probes cost a multiply
+ * and a few shifts each beyond the bucket reads.
+ */
 bool
 cf_contains(const cf_filter *f, uint64_t h)
 {
-	/* newest (largest) sub-filter first */
+	uint32_t	fam_m0 = 0,
+				fam_bits = 0,
+				g = 0,
+				hm = 0;
+
 	for (uint32_t k = f->nstages; k-- > 0;)
-		if (stage_has(&f->stages[k], f->bucket_size, h))
+	{
+		const cf_stage *st = &f->stages[k];
+		uint32_t	i1,
+					fp,
+					j,
+					a0;
+
+		if (st->geom != CF_GEOM_CHAIN)
+		{
+			if (stage_has(st, f->bucket_size, h))
+				return true;
+			continue;
+		}
+		if (st->base_nbuckets != fam_m0 || st->basebits != fam_bits)
+		{
+			fam_m0 = st->base_nbuckets;
+			fam_bits = st->basebits;
+			g = chain_bits(st, h);
+			hm = (uint32_t) (((uint64_t) mix32(g >> st->base_shift) * fam_m0) >> 32);
+		}
+		i1 = primary_bucket(st, h);
+		fp = (uint32_t) ((uint64_t) g >> st->fp_shift);
+		j = i1 >> st->level;
+		a0 = hm >= j ? hm - j : hm + fam_m0 - j;
+		if (pair_has(st, f->bucket_size, i1,
+					 (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
 			return true;
+	}
 	return false;
 }
 
@@ -1476,10 +1546,10 @@ order_by_load(const cf_filter *f, uint32_t *order)
 }
 
 /*
- * Adds one copy of h: into a free slot of its two buckets in the least
- * loaded sub-filter that has one (so a fresh sub-filter takes the new items
- * after growth), else by a kick-out walk in the least loaded sub-filter
- * alone, so that a failed add costs at most max_kicks steps however many
+ * Adds one copy of h: into the least loaded sub-filter (the newest after
+ * growth), with a kick-out walk if its two buckets are full; failing that,
+ * into a free slot of its two buckets in any other sub-filter.  Only one
+ * walk, so a failed add costs at most max_kicks steps however many
  * sub-filters there are.  *walked is set to the sub-filter walked in.
  */
 static cf_status
@@ -1495,25 +1565,26 @@ add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
 	if (f->nstages > 1)
 	{
 		order_by_load(f, order);
-		for (uint32_t k = 0; k < f->nstages; k++)
-		{
-			uint32_t	fp,
-						i1;
-
-			st = &f->stages[order[k]];
-			fp = fingerprint(st, h);
-			i1 = primary_bucket(st, h);
-			if (bucket_put(st, b, i1, fp) || bucket_put(st, b, alt_bucket(st, i1, fp), fp))
-			{
-				stage_set_nitems(st, st->nitems + 1);
-				return CF_OK;
-			}
-		}
 		*walked = order[0];
 	}
 	st = &f->stages[*walked];
-	return stage_insert(st, b, f->max_kicks, primary_bucket(st, h),
-						fingerprint(st, h)) ? CF_OK : CF_FULL;
+	if (stage_insert(st, b, f->max_kicks, primary_bucket(st, h), fingerprint(st, h)))
+		return CF_OK;
+	for (uint32_t k = 1; k < f->nstages; k++)
+	{
+		uint32_t	fp,
+					i1;
+
+		st = &f->stages[order[k]];
+		fp = fingerprint(st, h);
+		i1 = primary_bucket(st, h);
+		if (bucket_put(st, b, i1, fp) || bucket_put(st, b, alt_bucket(st, i1, fp), fp))
+		{
+			stage_set_nitems(st, st->nitems + 1);
+			return CF_OK;
+		}
+	}
+	return CF_FULL;
 }
 
 cf_status

@@ -118,6 +118,10 @@ typedef struct cf_stage
 	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
 	uint32_t    bucket_bits;    /* bucket_size * fpbits */
 	uint32_t    lowmask;        /* chain: (1 << level) - 1 */
+	uint32_t    fp_shift;       /* chain: 32 - fpbits (fp = g' >> fp_shift) */
+	uint32_t    base_shift;     /* chain: 32 - basebits */
+	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
+	uint32_t    mask_shift;     /* chain: key_shift - level */
 	bool        swar;           /* one 64-bit load reads a whole bucket */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */

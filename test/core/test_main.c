@@ -71,6 +71,8 @@ static const test_entry tests[] = {
 	T("fpr", test_fpr_growth),
 	T("fpr", test_load_factor),
 	T("fpr", test_bits_per_item),
+	T("fpr", test_growth_shape),
+	T("fpr", test_churn_window),
 };
 
 static int
