@@ -1,7 +1,37 @@
--- cuckoo--1.0--1.1.sql - updates the cuckoo extension from 1.0 to 1.1.
+-- cuckoo--1.0--1.1.sql - updates extension cuckoo from 1.0 to 1.1.
+-- New filters are written in format version 2 (FORMAT.md); version-1
+-- filters keep reading, and are rewritten as version 2 when changed.
 
--- complain if script is sourced in psql, rather than via CREATE EXTENSION
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION cuckoo UPDATE TO '1.1'" to load this file. \quit
+
+-- cf_info: the 1.0 columns, then the rate asked for, the growth settings,
+-- the format, and the deletes done and left in place (FORMAT.md, "Deletes")
+DROP FUNCTION cf_info(cuckoofilter);
+CREATE FUNCTION cf_info(filter cuckoofilter,
+						OUT capacity bigint, OUT items bigint, OUT buckets bigint,
+						OUT bucket_size integer, OUT fingerprint_bits integer,
+						OUT load_factor double precision, OUT fpr double precision,
+						OUT bytes bigint, OUT subfilters integer,
+						OUT target_fpr double precision, OUT expansion integer,
+						OUT max_kicks integer, OUT growing boolean,
+						OUT format_version integer, OUT value_hashing integer,
+						OUT deletes bigint, OUT retained bigint, OUT families integer,
+						OUT value_kind text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cuckoo_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_info(cuckoofilter) IS
+	'parameters and statistics of a filter: capacity, items, load, expected and target false-positive rates, size, growth, format, deletes done and left in place, kind of value held';
+
+-- typed probes: a version-2 filter records the kind of value it holds
+-- (number, text, datetime, ...; FORMAT.md) and refuses values of another
+-- kind with an error instead of answering "absent"
+CREATE FUNCTION cf_set_kind(filter cuckoofilter, kind text) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_set_kind' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_set_kind(cuckoofilter, text) IS
+	'the filter recording the kind of value it holds: ''any'' turns kind checks off (a filter of several kinds), a named kind (number, text, datetime, ...) can be given to an empty filter';
 
 -- ---------------------------------------------------------------------
 -- SQL surface (issue #20): NULL-safe updates, filters as values (=, <>,

@@ -41,7 +41,7 @@ run "extension: logical replication with REPLICA IDENTITY FULL" bash test/pg/rep
 # takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 run "extension: pg_regress under valgrind + UBSan" bash test/pg/sanitize.sh \
 	cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_agg \
-	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_values
+	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_values
 run "extension: sharded with postgres_fdw (coordinator + 2 shards)" bash test/fdw/run.sh
 
 echo

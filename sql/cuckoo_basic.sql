@@ -11,7 +11,7 @@ LANGUAGE sql AS $$
 	SELECT capacity, items, bucket_size, fingerprint_bits, subfilters,
 	       buckets * bucket_size >= capacity,
 	       abs(load_factor - items::float8 / (buckets * bucket_size)) < 1e-12,
-	       bytes = 4 + 16 + 12 + (buckets * bucket_size * fingerprint_bits + 7) / 8
+	       bytes = 4 + 40 + 16 + (buckets * bucket_size * fingerprint_bits + 7) / 8
 	  FROM cf_info(f)
 $$;
 SELECT * FROM cf_info(cf_create(1));

@@ -6,7 +6,8 @@ SET client_encoding = 'UTF8';
 CREATE TYPE cf_mood AS ENUM ('ça va', 'bof');
 SELECT cf_hash('café'::text) AS h_text, cf_hash('café'::char(8)) AS h_bpchar,
        cf_hash('ça va'::cf_mood) AS h_enum \gset
-SELECT cf_add(cf_add(cf_create(100), 'café'), 'ça va'::cf_mood) AS f_utf8 \gset
+-- a filter of text and enum labels: marked as holding several kinds
+SELECT cf_add(cf_add(cf_set_kind(cf_create(100), 'any'), 'café'), 'ça va'::cf_mood) AS f_utf8 \gset
 
 CREATE DATABASE cf_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
 \c cf_latin1

@@ -148,9 +148,9 @@ SELECT lc_fill_until_error(cf_create(1, 0.01, 2, 500, 1), 1000);
 SELECT lc_fill_until_error(cf_create(1, 1e-9, 2, 500, 1), 1000);
 SELECT lc_fill_until_error(cf_create(10, 0.01, 4, 500, 0), 1000);
 -- sub-filters widen their fingerprints by one bit each, up to 32 (the
--- width is byte 8 of each 12-byte descriptor after the 16-byte header)
+-- width is byte 8 of each 16-byte descriptor after the 40-byte header)
 CREATE FUNCTION lc_widths(f cuckoofilter) RETURNS text LANGUAGE sql AS $$
-	SELECT string_agg(get_byte(cuckoofilter_send(f), 16 + 12 * k + 8)::text, ' ' ORDER BY k)
+	SELECT string_agg(get_byte(cuckoofilter_send(f), 40 + 16 * k + 8)::text, ' ' ORDER BY k)
 	  FROM generate_series(0, (cf_info(f)).subfilters - 1) k
 $$;
 SELECT subfilters, bytes, lc_widths(f) FROM (SELECT lc_fill(cf_create(1, 0.01, 2, 0, 1), 64) AS f) s, cf_info(f);
@@ -220,8 +220,9 @@ SELECT q, r.* FROM (VALUES
 
 -- hostile inputs: text through cuckoofilter_in, and the same bytes through
 -- cuckoofilter_recv (COPY BINARY from a file in the server's data
--- directory).  The base of every case is cf_create(1): 16-byte header, one
--- 12-byte sub-filter descriptor, a 5-byte table (1 bucket x 4 slots x 10 bits).
+-- directory).  The base of every case is cf_create(1) as cuckoo 1.0 wrote it
+-- (format version 1, read forever): 16-byte header, one 12-byte sub-filter
+-- descriptor, a 5-byte table (1 bucket x 4 slots x 10 bits).
 CREATE FUNCTION lc_put32(b bytea, off integer, v bigint) RETURNS bytea
 LANGUAGE sql IMMUTABLE AS $$
 	SELECT set_byte(set_byte(set_byte(set_byte(b,
@@ -230,9 +231,9 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 CREATE TABLE lc_cases (n serial, name text, b bytea, t text);
 INSERT INTO lc_cases (name, b)
-SELECT name, b FROM (SELECT cuckoofilter_send(cf_create(1)) AS g,
-                            cuckoofilter_send(cf_add(cf_create(1), 'x')) AS x,
-                            cuckoofilter_send(cf_create(1, bucket_size => 2)) AS g2) s,
+SELECT name, b FROM (SELECT '\xcf0100040a010200f40100000100000001000000000000000a0000000000000000'::bytea AS g,
+                            '\xcf0100040a010200f40100000100000001000000010000000a000000a601000000'::bytea AS x,
+                            '\xcf01000209010200f401000001000000010000000000000009000000000000'::bytea AS g2) s,
 LATERAL (VALUES
 	('valid (control)',                 g),
 	('valid, one item (control)',       x),
@@ -247,7 +248,8 @@ LATERAL (VALUES
 	('trailing garbage 1 KB',           g || decode(repeat('ff', 1024), 'hex')),
 	('wrong magic',                     set_byte(g, 0, 0)),
 	('version 0',                       set_byte(g, 1, 0)),
-	('version 2',                       set_byte(g, 1, 2)),
+	('version 2 (a version-1 header)',  set_byte(g, 1, 2)),
+	('version 3',                       set_byte(g, 1, 3)),
 	('version 255',                     set_byte(g, 1, 255)),
 	('flags 1',                         set_byte(g, 2, 1)),
 	('flags 128',                       set_byte(g, 2, 128)),
@@ -299,9 +301,9 @@ INSERT INTO lc_cases (name, t) VALUES
 	('text: trailing newline',             translate(encode(cuckoofilter_send(cf_create(1)), 'base64'), E'\n', '') || E'\n'),
 	('text: embedded newline (MIME style)', overlay(translate(encode(cuckoofilter_send(cf_create(1)), 'base64'), E'\n', '') PLACING E'\n' FROM 9 FOR 0)),
 	('text: embedded space',               overlay(translate(encode(cuckoofilter_send(cf_create(1)), 'base64'), E'\n', '') PLACING ' ' FROM 9 FOR 1)),
-	('text: valid, 31 bytes (control)',    translate(encode(cuckoofilter_send(cf_create(1, bucket_size => 2)), 'base64'), E'\n', '')),
-	('text: missing padding',              rtrim(translate(encode(cuckoofilter_send(cf_create(1, bucket_size => 2)), 'base64'), E'\n', ''), '=')),
-	('text: half the padding',             rtrim(translate(encode(cuckoofilter_send(cf_create(1, bucket_size => 2)), 'base64'), E'\n', ''), '=') || '='),
+	('text: valid, 31 bytes (control)',    translate(encode('\xcf01000209010200f401000001000000010000000000000009000000000000'::bytea, 'base64'), E'\n', '')),
+	('text: missing padding',              rtrim(translate(encode('\xcf01000209010200f401000001000000010000000000000009000000000000'::bytea, 'base64'), E'\n', ''), '=')),
+	('text: half the padding',             rtrim(translate(encode('\xcf01000209010200f401000001000000010000000000000009000000000000'::bytea, 'base64'), E'\n', ''), '=') || '='),
 	('text: extra padding',                translate(encode(cuckoofilter_send(cf_create(1)), 'base64'), E'\n', '') || '===='),
 	('text: padding in the middle',        'zw==BAoBAgD0AQAAAQAAAAEAAAAAAAAACgAAAAAAAAAA'),
 	('text: non-zero bits in padding',     'AB=='),

@@ -171,27 +171,70 @@ mix32(uint32_t x)
 	return x;
 }
 
-/* fingerprint in 1 .. fpmax from the low 32 bits of h */
+/*
+ * A sub-filter maps the value's hash h to a fingerprint and a bucket pair
+ * in one of two ways (FORMAT.md, "Hashing").
+ *
+ * LEGACY (format version 1): fp = ((h mod 2^32) * fpmax) div 2^32 + 1,
+ * alt(i, fp) = (H(fp) - i) mod m.  Each size and width is unrelated to the
+ * others, so a match in one sub-filter says nothing about another.
+ *
+ * CHAIN (format version 2): a family of tables of m0 << L buckets (level L)
+ * and widths w >= f0 + L.  The fingerprint is the top w bits of g, the low
+ * 32 bits of h with its top f0 bits made non-zero, so a narrower
+ * fingerprint is the wider one shifted right.  The bucket pair refines:
+ *   alt(i, fp) = (alt0(i >> L, fp0) << L) | ((i ^ fp >> (w - f0 - L)) & (2^L - 1))
+ *   alt0(j, fp0) = (H(fp0) - j) mod m0,  fp0 = fp >> (w - f0)
+ * is its own inverse, and dropping k low digits of a bucket and k low bits
+ * of the fingerprint gives the pair and fingerprint at level L - k.  Two
+ * values that collide in a table therefore collide in every table of the
+ * family with a level and width no larger, which makes deletes exact.
+ */
+
+/* g: the low 32 bits of h, its top basebits made non-zero (never an empty slot) */
+static inline uint32_t
+chain_bits(const cf_stage *st, uint64_t h)
+{
+	uint32_t	g = (uint32_t) h;
+
+	return g | ((uint32_t) ((g >> st->base_shift) == 0) << st->base_shift);
+}
+
+/* fingerprint in 1 .. fpmax */
 static inline uint32_t
 fingerprint(const cf_stage *st, uint64_t h)
 {
+	if (st->geom == CF_GEOM_CHAIN)
+		return (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
 	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
 }
 
-/* primary bucket from the high 32 bits of h */
+/* primary bucket from the high 32 bits of h (nested for every level) */
 static inline uint32_t
 primary_bucket(const cf_stage *st, uint64_t h)
 {
 	return (uint32_t) (((h >> 32) * (uint64_t) st->nbuckets) >> 32);
 }
 
-/* the other bucket of fp: (H(fp) - i) mod m, its own inverse for any m */
+/* (H(key) - i) mod m with H(key) = mix32(key) scaled to m: its own inverse */
+static inline uint32_t
+reflect(uint32_t i, uint32_t key, uint32_t m)
+{
+	uint32_t	hm = (uint32_t) (((uint64_t) mix32(key) * m) >> 32);
+
+	return hm >= i ? hm - i : hm + m - i;
+}
+
+/* the other bucket of fp */
 static inline uint32_t
 alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 {
-	uint32_t	hm = (uint32_t) (((uint64_t) mix32(fp) * st->nbuckets) >> 32);
+	uint32_t	a0;
 
-	return hm >= i ? hm - i : hm + st->nbuckets - i;
+	if (st->geom != CF_GEOM_CHAIN)
+		return reflect(i, fp, st->nbuckets);
+	a0 = reflect(i >> st->level, fp >> st->key_shift, st->base_nbuckets);
+	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
 }
 
 /* ---------------------------------------------------------------------
@@ -276,6 +319,9 @@ swar_empty_lanes(const cf_stage *st, uint64_t x)
  * slots are compared at once: x has a zero lane exactly where a slot equals
  * fp, and (x - lo) & ~x & hi is non-zero iff some lane of x is zero.
  */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool
 bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
@@ -779,7 +825,7 @@ table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits)
 	return (nbuckets * bucket_size * fpbits + 7) / 8;
 }
 
-/* Fills the derived fields of a stage from nbuckets/fpbits. */
+/* Fills the derived fields of a stage from its descriptor fields. */
 static void
 stage_setup(cf_stage *st, uint32_t bucket_size)
 {
@@ -787,6 +833,12 @@ stage_setup(cf_stage *st, uint32_t bucket_size)
 
 	st->fpmax = (uint32_t) ((UINT64_C(1) << f) - 1);
 	st->bucket_bits = bucket_size * f;
+	st->base_nbuckets = st->nbuckets >> st->level;
+	st->lowmask = (uint32_t) ((UINT64_C(1) << st->level) - 1);
+	st->fp_shift = 32 - f;
+	st->base_shift = 32 - st->basebits;
+	st->key_shift = f - st->basebits;
+	st->mask_shift = st->key_shift - st->level;
 	/*
 	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
 	 * its first byte (a multiple of the largest power of two <= 8 dividing
@@ -806,11 +858,24 @@ stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f);
 }
 
+/*
+ * The narrowest fingerprint cf_create uses for a bucket size.  With two
+ * slots a bucket, 4- and 5-bit fingerprints key too few distinct alternate
+ * buckets for the kick-out walks to reach the design load (0.3-0.9 of the
+ * capacity was measured), so such filters get 6 bits: a lower rate than
+ * asked, and a filter that holds its capacity.
+ */
+static int
+min_fpbits(int bucket_size)
+{
+	return bucket_size == 2 ? 6 : CF_MIN_FPBITS;
+}
+
 int
 cf_fpbits_for(double fpr, int bucket_size)
 {
 	/* smallest f with 2b / 2^f <= fpr; ldexp is exact, so no rounding */
-	for (int f = CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
+	for (int f = min_fpbits(bucket_size); f <= CF_MAX_FPBITS; f++)
 		if (ldexp(fpr, f) >= 2.0 * bucket_size)
 			return f;
 	return 0;
@@ -826,6 +891,13 @@ cf_nbuckets_for(uint64_t capacity, int bucket_size)
 		return UINT64_MAX;
 	m = (capacity * 1000 + per - 1) / per;
 	return m == 0 ? 1 : m;
+}
+
+/* 0 (fixed size) or a power of two up to CF_MAX_EXPANSION */
+static bool
+expansion_valid(uint32_t e)
+{
+	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
 }
 
 size_t
@@ -857,9 +929,9 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		set_err(err, errlen, "max_kicks must be between 0 and %d, not %d", CF_MAX_KICKS_LIMIT, p->max_kicks);
 		return 0;
 	}
-	if (p->expansion < 0 || p->expansion > CF_MAX_EXPANSION)
+	if (p->expansion < 0 || !expansion_valid((uint32_t) p->expansion))
 	{
-		set_err(err, errlen, "expansion must be between 0 and %d, not %d", CF_MAX_EXPANSION, p->expansion);
+		set_err(err, errlen, "expansion must be 0 (fixed size) or 1, 2, 4, 8 or 16, not %d", p->expansion);
 		return 0;
 	}
 	if (p->capacity < 1)
@@ -868,7 +940,7 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		return 0;
 	}
 	m = cf_nbuckets_for(p->capacity, p->bucket_size);
-	bytes = CF_HEADER_SIZE + CF_STAGE_SIZE;
+	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
 	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
 		(bytes += table_bytes_for(m, p->bucket_size, f)) > CF_MAX_SIZE)
 	{
@@ -879,75 +951,92 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 	return (size_t) bytes;
 }
 
-static void
-write_stage_desc(uint8_t *d, uint32_t nbuckets, uint32_t nitems, uint32_t fpbits)
+static inline uint64_t
+double_bits(double x)
 {
-	put_le32(d, nbuckets);
-	put_le32(d + 4, nitems);
-	d[8] = (uint8_t) fpbits;
-	d[9] = d[10] = d[11] = 0;
+	uint64_t	v;
+
+	memcpy(&v, &x, sizeof(v));
+	return v;
+}
+
+static inline double
+bits_double(uint64_t v)
+{
+	double		x;
+
+	memcpy(&x, &v, sizeof(x));
+	return x;
+}
+
+/* a version-2 sub-filter descriptor */
+static void
+write_desc(uint8_t *d, const cf_stage *st)
+{
+	put_le32(d, st->nbuckets);
+	put_le32(d + 4, st->nitems);
+	d[8] = (uint8_t) st->fpbits;
+	d[9] = (uint8_t) st->geom;
+	d[10] = (uint8_t) st->level;
+	d[11] = (uint8_t) st->basebits;
+	d[12] = CF_ENC_PACKED;
+	d[13] = d[14] = d[15] = 0;
+}
+
+/* the version-2 header of f, except nstages (byte 5) */
+static void
+write_header(uint8_t *buf, const cf_filter *f)
+{
+	buf[0] = CF_MAGIC;
+	buf[1] = 2;
+	buf[2] = 0;
+	buf[3] = (uint8_t) f->bucket_size;
+	buf[4] = (uint8_t) f->fpbits;
+	buf[6] = (uint8_t) f->expansion;
+	buf[7] = (uint8_t) f->hashing;
+	put_le16(buf + 8, (uint16_t) f->max_kicks);
+	buf[10] = (uint8_t) f->kind;
+	buf[11] = 0;
+	put_le32(buf + 12, f->capacity);
+	put_le64(buf + 16, double_bits(f->target_fpr));
+	put_le64(buf + 24, f->deletes);
+	put_le64(buf + 32, f->retained);
 }
 
 void
 cf_create(uint8_t *buf, const cf_params *p)
 {
-	uint32_t	f = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
-	uint32_t	m = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
-	size_t		tb = (size_t) table_bytes_for(m, p->bucket_size, f);
+	cf_filter	f;
+	cf_stage	st;
 
-	buf[0] = CF_MAGIC;
-	buf[1] = CF_FORMAT_VERSION;
-	buf[2] = 0;
-	buf[3] = (uint8_t) p->bucket_size;
-	buf[4] = (uint8_t) f;
+	memset(&f, 0, sizeof(f));
+	f.bucket_size = (uint32_t) p->bucket_size;
+	f.fpbits = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
+	f.expansion = (uint32_t) p->expansion;
+	f.hashing = CF_HASHING_V2;
+	f.max_kicks = (uint32_t) p->max_kicks;
+	f.capacity = (uint32_t) p->capacity;
+	f.target_fpr = p->fpr;
+	memset(&st, 0, sizeof(st));
+	st.nbuckets = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
+	st.fpbits = f.fpbits;
+	st.geom = CF_GEOM_CHAIN;
+	st.basebits = f.fpbits < CF_CHAIN_KEY_MAX ? f.fpbits : CF_CHAIN_KEY_MAX;
+	write_header(buf, &f);
 	buf[5] = 1;
-	buf[6] = (uint8_t) p->expansion;
-	buf[7] = 0;
-	put_le16(buf + 8, (uint16_t) p->max_kicks);
-	put_le16(buf + 10, 0);
-	put_le32(buf + 12, (uint32_t) p->capacity);
-	write_stage_desc(buf + CF_HEADER_SIZE, m, 0, f);
-	memset(buf + CF_HEADER_SIZE + CF_STAGE_SIZE, 0, tb);
+	write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
+		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits));
 }
 
 /* ---------------------------------------------------------------------
  * opening and validation
  * ------------------------------------------------------------------- */
 
-bool
-cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+/* checks what both versions require of the header fields in f */
+static bool
+check_header(const cf_filter *f, char *err, size_t errlen)
 {
-	size_t		off;
-
-	if (len < CF_HEADER_SIZE)
-	{
-		set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_HEADER_SIZE, len);
-		return false;
-	}
-	if (buf[0] != CF_MAGIC)
-	{
-		set_err(err, errlen, "value does not start with the cuckoo filter magic byte");
-		return false;
-	}
-	if (buf[1] != CF_FORMAT_VERSION)
-	{
-		set_err(err, errlen, "format version %u is not supported (this build reads version %d)",
-				buf[1], CF_FORMAT_VERSION);
-		return false;
-	}
-	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
-	{
-		set_err(err, errlen, "reserved header fields are not zero");
-		return false;
-	}
-	f->buf = buf;
-	f->len = len;
-	f->bucket_size = buf[3];
-	f->fpbits = buf[4];
-	f->nstages = buf[5];
-	f->expansion = buf[6];
-	f->max_kicks = get_le16(buf + 8);
-	f->capacity = get_le32(buf + 12);
 	if (f->bucket_size != 2 && f->bucket_size != 4 && f->bucket_size != 8)
 	{
 		set_err(err, errlen, "bucket size %u is not 2, 4 or 8", f->bucket_size);
@@ -974,46 +1063,226 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		set_err(err, errlen, "capacity is zero");
 		return false;
 	}
-	off = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * f->nstages;
-	if (len < off)
+	return true;
+}
+
+/* checks one parsed descriptor of sub-filter k and sets it up */
+static bool
+check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	if (st->nbuckets < 1)
 	{
-		set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %zu",
-				len, off);
+		set_err(err, errlen, "sub-filter %u has no buckets", k);
+		return false;
+	}
+	if (st->fpbits < CF_MIN_FPBITS || st->fpbits > CF_MAX_FPBITS)
+	{
+		set_err(err, errlen, "sub-filter %u has fingerprint width %u, not between %d and %d bits",
+				k, st->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+		return false;
+	}
+	if ((uint64_t) st->nitems > (uint64_t) st->nbuckets * f->bucket_size)
+	{
+		set_err(err, errlen, "sub-filter %u has an item count of %u but only %llu slots", k,
+				st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
+		return false;
+	}
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0)
+		{
+			set_err(err, errlen, "sub-filter %u has %u buckets, not a multiple of 2^%u for its level",
+					k, st->nbuckets, st->level);
+			return false;
+		}
+		if (st->basebits < CF_MIN_FPBITS || st->basebits + st->level > st->fpbits)
+		{
+			set_err(err, errlen, "sub-filter %u has base width %u, level %u and width %u (the base width must be at least %d and at most the width less the level)",
+					k, st->basebits, st->level, st->fpbits, CF_MIN_FPBITS);
+			return false;
+		}
+	}
+	else if (st->geom != CF_GEOM_LEGACY || st->level != 0 || st->basebits != st->fpbits)
+	{
+		set_err(err, errlen, "sub-filter %u has an unknown geometry (%u, level %u, base width %u)",
+				k, st->geom, st->level, st->basebits);
+		return false;
+	}
+	stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/* the header and descriptors of version 1 */
+static bool
+open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	if (len < CF_V1_HEADER_SIZE)
+	{
+		set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
+	{
+		set_err(err, errlen, "reserved header fields are not zero");
+		return false;
+	}
+	f->bucket_size = buf[3];
+	f->fpbits = buf[4];
+	f->nstages = buf[5];
+	f->expansion = buf[6];
+	f->max_kicks = get_le16(buf + 8);
+	f->capacity = get_le32(buf + 12);
+	f->hashing = CF_HASHING_V1;
+	f->kind = CF_KIND_NONE;
+	f->target_fpr = fmin(ldexp(2.0 * f->bucket_size, -(int) f->fpbits), 1.0);
+	f->deletes = f->retained = 0;
+	f->hdrlen = CF_V1_HEADER_SIZE + CF_V1_STAGE_SIZE * f->nstages;
+	if (!check_header(f, err, errlen))
+		return false;
+	if (len < f->hdrlen)
+	{
+		set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
+				len, f->hdrlen);
 		return false;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
 	{
 		cf_stage   *st = &f->stages[k];
-		uint8_t    *d = buf + CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * k;
+		uint8_t    *d = buf + CF_V1_HEADER_SIZE + (size_t) CF_V1_STAGE_SIZE * k;
 
 		st->desc = d;
-		st->journal = NULL;
 		st->nbuckets = get_le32(d);
 		st->nitems = get_le32(d + 4);
-		st->fpbits = d[8];
+		st->fpbits = st->basebits = d[8];
+		st->geom = CF_GEOM_LEGACY;
+		st->level = 0;
 		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
 		{
 			set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
 		}
-		if (st->nbuckets < 1)
+		if (!check_stage(f, st, k, err, errlen))
+			return false;
+	}
+	return true;
+}
+
+/* the header and descriptors of version 2 */
+static bool
+open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	if (len < CF_V2_HEADER_SIZE)
+	{
+		set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V2_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[2] != 0 || buf[11] != 0)
+	{
+		set_err(err, errlen, "reserved header fields are not zero");
+		return false;
+	}
+	f->bucket_size = buf[3];
+	f->fpbits = buf[4];
+	f->nstages = buf[5];
+	f->expansion = buf[6];
+	f->hashing = buf[7];
+	f->max_kicks = get_le16(buf + 8);
+	f->kind = buf[10];
+	f->capacity = get_le32(buf + 12);
+	f->target_fpr = bits_double(get_le64(buf + 16));
+	f->deletes = get_le64(buf + 24);
+	f->retained = get_le64(buf + 32);
+	f->hdrlen = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE * f->nstages;
+	if (!check_header(f, err, errlen))
+		return false;
+	if (!expansion_valid(f->expansion))
+	{
+		set_err(err, errlen, "expansion %u is not 0 or a power of two", f->expansion);
+		return false;
+	}
+	if (f->hashing != CF_HASHING_V1 && f->hashing != CF_HASHING_V2)
+	{
+		set_err(err, errlen, "value hashing %u is not 1 or 2", f->hashing);
+		return false;
+	}
+	if (!(f->target_fpr > 0.0 && f->target_fpr <= 1.0))
+	{
+		set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
+		return false;
+	}
+	if (len < f->hdrlen)
+	{
+		set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
+				len, f->hdrlen);
+		return false;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+		uint8_t    *d = buf + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k;
+
+		st->desc = d;
+		st->nbuckets = get_le32(d);
+		st->nitems = get_le32(d + 4);
+		st->fpbits = d[8];
+		st->geom = d[9];
+		st->level = d[10];
+		st->basebits = d[11];
+		if (d[12] != CF_ENC_PACKED)
 		{
-			set_err(err, errlen, "sub-filter %u has no buckets", k);
+			set_err(err, errlen, "sub-filter %u uses table encoding %u, which this version does not read",
+					k, d[12]);
 			return false;
 		}
-		if (st->fpbits < CF_MIN_FPBITS || st->fpbits > CF_MAX_FPBITS)
+		if (d[13] != 0 || d[14] != 0 || d[15] != 0)
 		{
-			set_err(err, errlen, "sub-filter %u has fingerprint width %u, not between %d and %d bits",
-					k, st->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+			set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
 		}
-		if ((uint64_t) st->nitems > (uint64_t) st->nbuckets * f->bucket_size)
-		{
-			set_err(err, errlen, "sub-filter %u has an item count of %u but only %llu slots", k,
-					st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
+		if (!check_stage(f, st, k, err, errlen))
 			return false;
-		}
-		stage_setup(st, f->bucket_size);
+	}
+	return true;
+}
+
+bool
+cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	size_t		off;
+	bool		ok;
+
+	if (len < 2)
+	{
+		set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[0] != CF_MAGIC)
+	{
+		set_err(err, errlen, "value does not start with the cuckoo filter magic byte");
+		return false;
+	}
+	f->buf = buf;
+	f->len = len;
+	f->journal = NULL;
+	f->version = buf[1];
+	if (buf[1] == 1)
+		ok = open_v1(f, buf, len, err, errlen);
+	else if (buf[1] == 2)
+		ok = open_v2(f, buf, len, err, errlen);
+	else
+	{
+		set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
+				buf[1]);
+		return false;
+	}
+	if (!ok)
+		return false;
+	off = f->hdrlen;
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+
+		st->journal = NULL;
 		if (st->table_bytes > len - off)
 		{
 			set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
@@ -1068,34 +1337,157 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 }
 
 /* ---------------------------------------------------------------------
+ * version 1 rewritten as version 2
+ * ------------------------------------------------------------------- */
+
+size_t
+cf_upgrade_size(const cf_filter *f)
+{
+	return f->len - f->hdrlen + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
+}
+
+void
+cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
+{
+	size_t		hdr = CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
+
+	write_header(out, f);
+	out[5] = (uint8_t) f->nstages;
+	/* version 1 allows any expansion up to 16; version 2 powers of two */
+	if (!expansion_valid(f->expansion))
+	{
+		uint32_t	e = 1;
+
+		while (e < f->expansion)
+			e <<= 1;
+		out[6] = (uint8_t) e;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+		write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
+	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
+	if (!cf_open(result, out, hdr + f->len - f->hdrlen, NULL, 0))
+		abort();				/* cannot happen: built from a valid filter */
+}
+
+/* ---------------------------------------------------------------------
  * operations
  * ------------------------------------------------------------------- */
 
 void
 cf_set_journal(cf_filter *f, cf_journal *j)
 {
+	f->journal = j;
 	for (uint32_t k = 0; k < f->nstages; k++)
 		f->stages[k].journal = j;
 }
 
+/* writes a 64-bit header field (a counter) at off, through the journal */
+static void
+header_put64(cf_filter *f, size_t off, uint64_t v)
+{
+	if (f->journal)
+		f->journal->save(f->journal, f->buf + off, 8);
+	put_le64(f->buf + off, v);
+}
+
+void
+cf_set_kind(cf_filter *f, uint32_t kind)
+{
+	if (f->version < 2 || f->kind == kind)
+		return;
+	if (f->journal)
+		f->journal->save(f->journal, f->buf + 10, 1);
+	f->buf[10] = (uint8_t) kind;
+	f->kind = kind;
+}
+
+/* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uint32_t fp)
+{
+#if defined(__GNUC__)
+	/* start loading the second bucket while the first is tested */
+	__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
+#endif
+	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
+}
+
+/*
+ * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
+ * geometry, then straight-line code: a level-0 chain table (every new
+ * filter's) needs no low digits.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	i1 = primary_bucket(st, h);
+	uint32_t	fp,
+				i2;
+
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		if (st->level == 0)
+			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
+		else
+			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
+				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+	}
+	else
+	{
+		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+		i2 = reflect(i1, fp, st->nbuckets);
+	}
+	return pair_has(st, bucket_size, i1, i2, fp);
+}
+
+/*
+ * Newest (largest) sub-filter first.  The tables of a chain family share
+ * the base key fp0 (the top basebits bits of g), so H(fp0) is computed once
+ * per family, not once per table: a grown filter's probes cost a multiply
+ * and a few shifts each beyond the bucket reads.
+ */
 bool
 cf_contains(const cf_filter *f, uint64_t h)
 {
-	/* newest (largest) sub-filter first */
+	uint32_t	fam_m0 = 0,
+				fam_bits = 0,
+				g = 0,
+				hm = 0;
+
 	for (uint32_t k = f->nstages; k-- > 0;)
 	{
 		const cf_stage *st = &f->stages[k];
-		uint32_t	fp = fingerprint(st, h);
-		uint32_t	i1 = primary_bucket(st, h);
+		uint32_t	i1,
+					fp,
+					j,
+					a0;
 
-		uint32_t	i2 = alt_bucket(st, i1, fp);
-
-#if defined(__GNUC__)
-		/* start loading the second bucket while the first is tested */
-		__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
-#endif
-		if (bucket_has(st, f->bucket_size, i1, fp) ||
-			bucket_has(st, f->bucket_size, i2, fp))
+		if (st->geom != CF_GEOM_CHAIN)
+		{
+			if (stage_has(st, f->bucket_size, h))
+				return true;
+			continue;
+		}
+		if (st->base_nbuckets != fam_m0 || st->basebits != fam_bits)
+		{
+			fam_m0 = st->base_nbuckets;
+			fam_bits = st->basebits;
+			g = chain_bits(st, h);
+			hm = (uint32_t) (((uint64_t) mix32(g >> st->base_shift) * fam_m0) >> 32);
+		}
+		i1 = primary_bucket(st, h);
+		fp = (uint32_t) ((uint64_t) g >> st->fp_shift);
+		j = i1 >> st->level;
+		a0 = hm >= j ? hm - j : hm + fam_m0 - j;
+		if (pair_has(st, f->bucket_size, i1,
+					 (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
 			return true;
 	}
 	return false;
@@ -1120,20 +1512,27 @@ cf_count(const cf_filter *f, uint64_t h)
 	return n;
 }
 
+/* a sub-filter's load: adds go to the least loaded first */
+static double
+stage_load(const cf_stage *st, uint32_t bucket_size)
+{
+	return (double) st->nitems / ((double) st->nbuckets * bucket_size);
+}
+
 /*
- * Fills order[] with the sub-filter indexes sorted by key, smallest first,
- * the newest first among equal keys (a stable insertion sort: at most 32).
+ * Fills order[] with the sub-filter indexes from the least loaded to the
+ * most, the newest first among equal loads (a stable insertion sort: at
+ * most 32).
  */
 static void
-order_stages(const cf_filter *f, double (*key) (const cf_filter *, const cf_stage *),
-			 uint32_t *order)
+order_by_load(const cf_filter *f, uint32_t *order)
 {
 	double		keys[CF_MAX_STAGES];
 	uint32_t	n = f->nstages;
 
 	for (uint32_t k = 0; k < n; k++)
 	{
-		double		kk = key(f, &f->stages[n - 1 - k]);
+		double		kk = stage_load(&f->stages[n - 1 - k], f->bucket_size);
 		uint32_t	j = k;
 
 		for (; j > 0 && keys[j - 1] > kk; j--)
@@ -1146,61 +1545,65 @@ order_stages(const cf_filter *f, double (*key) (const cf_filter *, const cf_stag
 	}
 }
 
-/* a sub-filter's load: adds go to the least loaded first */
-static double
-stage_load(const cf_filter *f, const cf_stage *st)
-{
-	return (double) st->nitems / ((double) st->nbuckets * f->bucket_size);
-}
-
 /*
- * How likely a match in this sub-filter is a false positive, up to a factor
- * common to all: deletes go to the least likely first (see cf_delete).
+ * Adds one copy of h: into the least loaded sub-filter (the newest after
+ * growth), with a kick-out walk if its two buckets are full; failing that,
+ * into a free slot of its two buckets in any other sub-filter.  Only one
+ * walk, so a failed add costs at most max_kicks steps however many
+ * sub-filters there are.  *walked is set to the sub-filter walked in.
  */
-static double
-stage_false_match_odds(const cf_filter *f, const cf_stage *st)
-{
-	(void) f;
-	return ldexp(1.0 / (double) st->nbuckets, -(int) st->fpbits);
-}
-
-/*
- * Adds one copy of h.  The sub-filters are tried from the least loaded to
- * the most (ties: the newest first), so a fresh sub-filter takes the new
- * items after growth, and so does the roomiest one after a union appended a
- * small sub-filter.  CF_FULL only when no sub-filter could take it.
- */
-cf_status
-cf_add(cf_filter *f, uint64_t h)
+static cf_status
+add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
 {
 	uint32_t	order[CF_MAX_STAGES];
-	uint32_t	n = f->nstages;
+	uint32_t	b = f->bucket_size;
+	cf_stage   *st;
 
-	if (n == 1)
-		return stage_insert(&f->stages[0], f->bucket_size, f->max_kicks,
-							primary_bucket(&f->stages[0], h),
-							fingerprint(&f->stages[0], h)) ? CF_OK : CF_FULL;
-	order_stages(f, stage_load, order);
-	for (uint32_t k = 0; k < n; k++)
+	if (f->version < 2)
+		return CF_READ_ONLY;
+	*walked = 0;
+	if (f->nstages > 1)
 	{
-		cf_stage   *st = &f->stages[order[k]];
+		order_by_load(f, order);
+		*walked = order[0];
+	}
+	st = &f->stages[*walked];
+	if (stage_insert(st, b, f->max_kicks, primary_bucket(st, h), fingerprint(st, h)))
+		return CF_OK;
+	for (uint32_t k = 1; k < f->nstages; k++)
+	{
+		uint32_t	fp,
+					i1;
 
-		if (stage_insert(st, f->bucket_size, f->max_kicks,
-						 primary_bucket(st, h), fingerprint(st, h)))
+		st = &f->stages[order[k]];
+		fp = fingerprint(st, h);
+		i1 = primary_bucket(st, h);
+		if (bucket_put(st, b, i1, fp) || bucket_put(st, b, alt_bucket(st, i1, fp), fp))
+		{
+			stage_set_nitems(st, st->nitems + 1);
 			return CF_OK;
+		}
 	}
 	return CF_FULL;
 }
 
+cf_status
+cf_add(cf_filter *f, uint64_t h)
+{
+	uint32_t	walked;
+
+	return add_hash(f, h, &walked);
+}
+
 /*
- * Are both buckets of h in the newest sub-filter filled with copies of h
- * alone?  Then the add failed for want of room for yet another copy, not for
- * want of space in general.
+ * Are both buckets of h in sub-filter k filled with copies of h alone?  Then
+ * the add failed for want of room for yet another copy, not for want of
+ * space in general.
  */
 static bool
-saturated_by_copies(const cf_filter *f, uint64_t h)
+saturated_by_copies(const cf_filter *f, uint32_t k, uint64_t h)
 {
-	const cf_stage *st = &f->stages[f->nstages - 1];
+	const cf_stage *st = &f->stages[k];
 	uint32_t	fp = fingerprint(st, h);
 	uint32_t	i1 = primary_bucket(st, h);
 	uint32_t	i2 = alt_bucket(st, i1, fp);
@@ -1217,67 +1620,104 @@ static void grow(cf_filter *f, uint8_t *newbuf, bool same_size);
 cf_status
 cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 {
+	uint32_t	walked;
+	cf_status	st = add_hash(f, h, &walked);
 	size_t		newlen;
 	bool		copies;
 
-	if (cf_add(f, h) == CF_OK)
-		return CF_OK;
-	if (f->expansion == 0)
-		return CF_FULL;
+	if (st != CF_FULL || f->expansion == 0)
+		return st;
 
 	/*
 	 * One value fits 2 * bucket_size times into a sub-filter (its copies can
 	 * only live in its two buckets).  When that is why the add failed, the
-	 * new sub-filter is as large as the newest one, not expansion times the
-	 * largest: a value added hundreds of times then costs kilobytes, not a
+	 * new sub-filter is as large as the largest one, not expansion times
+	 * larger: a value added hundreds of times then costs kilobytes, not a
 	 * filter that doubles every few copies.
 	 */
-	copies = saturated_by_copies(f, h);
+	copies = saturated_by_copies(f, walked, h);
 	newlen = grow_size(f, copies, NULL, 0);
 	if (newlen == 0)
 		return CF_CANNOT_GROW;
 	grow(f, alloc(newlen, ctx), copies);
-	/* a fresh sub-filter has two empty buckets for the item: this succeeds */
+	/* the fresh sub-filter is the least loaded, with two empty buckets for h */
 	return cf_add(f, h);
 }
 
 cf_status
 cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 {
+	if (f->version < 2)
+		return CF_READ_ONLY;
 	if (cf_contains(f, h))
 		return CF_OK;
 	return cf_insert(f, h, alloc, ctx);
 }
 
 /*
- * Removes one copy of h.  When h matches in several sub-filters, all but one
- * of the matches are false positives, and removing one of those would take
- * another value's fingerprint.  The match in sub-filter j is the real one
- * with odds proportional to items_j / fpr_j, and fpr_j is proportional to
- * items_j / (nbuckets_j * 2^fpbits_j), so sub-filters are tried from the
- * smallest 1 / (nbuckets * 2^fpbits) up (for a grown filter: newest first).
+ * Does sub-filter s refine sub-filter t: do two values that collide in s
+ * (same fingerprint, same bucket pair) always collide in t?  True for the
+ * same table, for tables of one geometry, and in a chain family for a
+ * table of no lower level and no narrower fingerprint (FORMAT.md).
+ */
+static bool
+refines(const cf_stage *s, const cf_stage *t)
+{
+	if (s == t)
+		return true;
+	if (s->geom != t->geom)
+		return false;
+	if (s->geom == CF_GEOM_LEGACY)
+		return s->nbuckets == t->nbuckets && s->fpbits == t->fpbits;
+	return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits &&
+		s->level >= t->level && s->fpbits >= t->fpbits;
+}
+
+/*
+ * Removes one copy of h from the sub-filter with a match that refines every
+ * other sub-filter with a match.  If h was added, a copy of it owns some
+ * matching entry e_h in a sub-filter t; if the entry removed belongs to
+ * another value z, z collides with h in the chosen sub-filter, hence in t,
+ * so z can own e_h instead: no value loses its last match (FORMAT.md,
+ * "Deletes").  Without such a sub-filter the value stays, and is counted.
  */
 cf_status
 cf_delete(cf_filter *f, uint64_t h)
 {
-	uint32_t	order[CF_MAX_STAGES];
-	uint32_t	n = f->nstages;
+	uint32_t	match[CF_MAX_STAGES];
+	uint32_t	n = 0;
 
-	order_stages(f, stage_false_match_odds, order);
-	for (uint32_t k = 0; k < n; k++)
+	if (f->version < 2)
+		return CF_READ_ONLY;
+	for (uint32_t k = f->nstages; k-- > 0;)
+		if (stage_has(&f->stages[k], f->bucket_size, h))
+			match[n++] = k;
+	if (n == 0)
+		return CF_NOT_FOUND;
+	for (uint32_t a = 0; a < n; a++)
 	{
-		cf_stage   *st = &f->stages[order[k]];
-		uint32_t	fp = fingerprint(st, h);
-		uint32_t	i1 = primary_bucket(st, h);
+		cf_stage   *st = &f->stages[match[a]];
+		uint32_t	fp,
+					i1;
+		bool		finest = true;
 
-		if (bucket_remove(st, f->bucket_size, i1, fp) ||
-			bucket_remove(st, f->bucket_size, alt_bucket(st, i1, fp), fp))
-		{
-			stage_set_nitems(st, st->nitems - 1);
-			return CF_OK;
-		}
+		for (uint32_t c = 0; c < n && finest; c++)
+			finest = refines(st, &f->stages[match[c]]);
+		if (!finest)
+			continue;
+		fp = fingerprint(st, h);
+		i1 = primary_bucket(st, h);
+		if (!bucket_remove(st, f->bucket_size, i1, fp) &&
+			!bucket_remove(st, f->bucket_size, alt_bucket(st, i1, fp), fp))
+			abort();			/* cannot happen: stage_has found it */
+		stage_set_nitems(st, st->nitems - 1);
+		f->deletes++;
+		header_put64(f, 24, f->deletes);
+		return CF_OK;
 	}
-	return CF_NOT_FOUND;
+	f->retained++;
+	header_put64(f, 32, f->retained);
+	return CF_RETAINED;
 }
 
 /* ---------------------------------------------------------------------
@@ -1285,34 +1725,93 @@ cf_delete(cf_filter *f, uint64_t h)
  * ------------------------------------------------------------------- */
 
 /*
- * The sub-filter growth appends: expansion times the buckets of the largest
- * one (or as many as the newest one, when same_size), with one more
- * fingerprint bit than the widest (at most 32), so the false-positive rates
- * of successive sub-filters halve.
+ * The chain family growth extends: stage 0's, else the first chain
+ * sub-filter's (a version-1 filter that grew), else none.
  */
-static void
-next_stage_geometry(const cf_filter *f, bool same_size, uint64_t *nbuckets, uint32_t *fpbits)
+static const cf_stage *
+home_family(const cf_filter *f)
 {
-	uint64_t	m = 0;
-	uint32_t	fb = 0;
-
 	for (uint32_t k = 0; k < f->nstages; k++)
+		if (f->stages[k].geom == CF_GEOM_CHAIN)
+			return &f->stages[k];
+	return NULL;
+}
+
+/*
+ * The sub-filter growth appends.  In the home family: expansion times the
+ * buckets of its largest table (log2(expansion) levels up; as many when
+ * same_size) and one fingerprint bit more than its widest (at least the
+ * width its level needs), so false-positive rates form a halving series.
+ * A filter with no chain table (version 1) starts a family: expansion times
+ * its largest sub-filter, one bit wider than its widest.  Returns false
+ * with err set if that exceeds a limit.
+ */
+static bool
+next_stage(const cf_filter *f, bool same_size, cf_stage *out, char *err, size_t errlen)
+{
+	const cf_stage *home = home_family(f);
+	uint64_t	m = 0;
+	uint32_t	level = 0,
+				width = 0,
+				step = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->geom = CF_GEOM_CHAIN;
+	while ((1u << step) < f->expansion)
+		step++;
+	if (home == NULL)
 	{
-		m = f->stages[k].nbuckets > m ? f->stages[k].nbuckets : m;
-		fb = f->stages[k].fpbits > fb ? f->stages[k].fpbits : fb;
+		for (uint32_t k = 0; k < f->nstages; k++)
+		{
+			m = f->stages[k].nbuckets > m ? f->stages[k].nbuckets : m;
+			width = f->stages[k].fpbits > width ? f->stages[k].fpbits : width;
+		}
+		m = same_size ? f->stages[f->nstages - 1].nbuckets : m * f->expansion;
+		width = width < CF_MAX_FPBITS ? width + 1 : CF_MAX_FPBITS;
+		out->basebits = width < CF_CHAIN_KEY_MAX ? width : CF_CHAIN_KEY_MAX;
 	}
-	*nbuckets = same_size ? f->stages[f->nstages - 1].nbuckets : m * f->expansion;
-	*fpbits = fb < CF_MAX_FPBITS ? fb + 1 : CF_MAX_FPBITS;
+	else
+	{
+		for (uint32_t k = 0; k < f->nstages; k++)
+		{
+			const cf_stage *st = &f->stages[k];
+
+			if (st->geom != CF_GEOM_CHAIN || st->base_nbuckets != home->base_nbuckets ||
+				st->basebits != home->basebits)
+				continue;
+			level = st->level > level ? st->level : level;
+			width = st->fpbits > width ? st->fpbits : width;
+		}
+		level += same_size ? 0 : step;
+		width = width < CF_MAX_FPBITS ? width + 1 : CF_MAX_FPBITS;
+		if (width < home->basebits + level)
+			width = home->basebits + level;
+		out->basebits = home->basebits;
+		m = level > 31 ? UINT64_MAX : (uint64_t) home->base_nbuckets << level;
+	}
+	out->level = level;
+	out->fpbits = width;
+	if (width > CF_MAX_FPBITS)
+	{
+		set_err(err, errlen, "growing the filter would need fingerprints wider than %d bits",
+				CF_MAX_FPBITS);
+		return false;
+	}
+	if (m > UINT32_MAX)
+	{
+		set_err(err, errlen, "growing the filter would need a sub-filter of more than 2^32 buckets");
+		return false;
+	}
+	out->nbuckets = (uint32_t) m;
+	return true;
 }
 
 static size_t
 grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 {
-	uint64_t	m;
-	uint32_t	fb;
+	cf_stage	st;
 	uint64_t	len;
 
-	next_stage_geometry(f, same_size, &m, &fb);
 	if (f->expansion == 0)
 	{
 		set_err(err, errlen, "filter was created with expansion 0 and cannot grow");
@@ -1323,8 +1822,10 @@ grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 		set_err(err, errlen, "filter already has the maximum of %d sub-filters", CF_MAX_STAGES);
 		return 0;
 	}
-	len = f->len + CF_STAGE_SIZE + table_bytes_for(m, f->bucket_size, fb);
-	if (m > UINT32_MAX || len > CF_MAX_SIZE)
+	if (!next_stage(f, same_size, &st, err, errlen))
+		return 0;
+	len = f->len + CF_V2_STAGE_SIZE + table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits);
+	if (len > CF_MAX_SIZE)
 	{
 		set_err(err, errlen, "growing the filter would exceed the 1 GB a value can hold");
 		return 0;
@@ -1333,29 +1834,29 @@ grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 }
 
 /*
- * Writes f plus 'extra' sub-filters into out and re-opens f on out: the
- * header, f's descriptors, the new descriptors (descs), f's tables, then the
- * new tables (tables[k], or zeros when tables is NULL).  out may be f->buf
- * itself when it has room: the tables are moved before anything overwrites
- * them.
+ * Writes f (version 2) plus 'extra' sub-filters into out and re-opens f on
+ * out: the header, f's descriptors, the new descriptors (descs), f's
+ * tables, then the new tables (tables[k], or zeros when tables is NULL).
+ * out may be f->buf itself when it has room: the tables are moved before
+ * anything overwrites them.
  */
 static void
 splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 			  const uint8_t *descs, const uint8_t *const *tables)
 {
-	size_t		hdr = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * f->nstages;
+	size_t		hdr = f->hdrlen;
 	size_t		body = f->len - hdr;
-	size_t		off = hdr + (size_t) CF_STAGE_SIZE * extra;
+	size_t		off = hdr + (size_t) CF_V2_STAGE_SIZE * extra;
 
 	memmove(out + off, f->buf + hdr, body);
 	if (out != f->buf)
 		memcpy(out, f->buf, hdr);
-	memcpy(out + hdr, descs, (size_t) CF_STAGE_SIZE * extra);
+	memcpy(out + hdr, descs, (size_t) CF_V2_STAGE_SIZE * extra);
 	out[5] = (uint8_t) (f->nstages + extra);
 	off += body;
 	for (uint32_t k = 0; k < extra; k++)
 	{
-		const uint8_t *d = descs + (size_t) CF_STAGE_SIZE * k;
+		const uint8_t *d = descs + (size_t) CF_V2_STAGE_SIZE * k;
 		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[8]);
 
 		if (tables)
@@ -1371,18 +1872,23 @@ splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 size_t
 cf_grow_size(const cf_filter *f, char *err, size_t errlen)
 {
+	if (f->version < 2)
+	{
+		set_err(err, errlen, "a version-1 filter must be upgraded before it can grow");
+		return 0;
+	}
 	return grow_size(f, false, err, errlen);
 }
 
 static void
 grow(cf_filter *f, uint8_t *newbuf, bool same_size)
 {
-	uint8_t		desc[CF_STAGE_SIZE];
-	uint64_t	m;
-	uint32_t	fb;
+	uint8_t		desc[CF_V2_STAGE_SIZE];
+	cf_stage	st;
 
-	next_stage_geometry(f, same_size, &m, &fb);
-	write_stage_desc(desc, (uint32_t) m, 0, fb);
+	if (!next_stage(f, same_size, &st, NULL, 0))
+		abort();				/* cannot happen: grow_size checked it */
+	write_desc(desc, &st);
 	splice_stages(f, newbuf, 1, desc, NULL);
 }
 
@@ -1395,6 +1901,13 @@ cf_grow(cf_filter *f, uint8_t *newbuf)
 /* ---------------------------------------------------------------------
  * union
  * ------------------------------------------------------------------- */
+
+/* the bytes of x as version 2 */
+static size_t
+v2_len(const cf_filter *x)
+{
+	return x->version < 2 ? cf_upgrade_size(x) : x->len;
+}
 
 size_t
 cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
@@ -1413,7 +1926,19 @@ cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
 				a->fpbits, b->fpbits);
 		return 0;
 	}
-	len = a->len + b->len - CF_HEADER_SIZE;
+	if (a->hashing != b->hashing)
+	{
+		set_err(err, errlen, "filters hash values differently (value hashing %u and %u): one was written by cuckoo 1.0",
+				a->hashing, b->hashing);
+		return 0;
+	}
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
+	{
+		set_err(err, errlen, "filters hold values of different kinds (%u and %u)", a->kind, b->kind);
+		return 0;
+	}
+	len = v2_len(a) + v2_len(b) - CF_V2_HEADER_SIZE;
 	if (len > CF_MAX_SIZE)
 	{
 		set_err(err, errlen, "the union would exceed the 1 GB a value can hold");
@@ -1443,25 +1968,46 @@ fold_stage(cf_stage *dst, const cf_stage *src, uint32_t bucket_size, uint32_t ma
 	return true;
 }
 
+/* same geometry: the same fingerprints and bucket pairs for every hash */
+static bool
+same_geometry(const cf_stage *s, const cf_stage *t)
+{
+	return s->geom == t->geom && s->nbuckets == t->nbuckets && s->fpbits == t->fpbits &&
+		s->level == t->level && s->basebits == t->basebits;
+}
+
 size_t
 cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		 cf_filter *result, char *err, size_t errlen)
 {
-	uint8_t		descs[CF_MAX_STAGES * CF_STAGE_SIZE];
+	uint8_t		descs[CF_MAX_STAGES * CF_V2_STAGE_SIZE];
 	const uint8_t *tables[CF_MAX_STAGES];
 	uint32_t	extra = 0;
+	size_t		alen = v2_len(a);
 	cf_filter	r;
 
 	if (cf_union_size(a, b, err, errlen) == 0)
 		return 0;
-	if (outcap < a->len + b->len - CF_HEADER_SIZE)
+	if (outcap < alen + v2_len(b) - CF_V2_HEADER_SIZE)
 	{
 		set_err(err, errlen, "union buffer too small");
 		return 0;
 	}
-	memcpy(out, a->buf, a->len);
-	if (!cf_open(&r, out, a->len, err, errlen))
-		return 0;
+	if (a->version < 2)
+		cf_upgrade(a, out, &r);
+	else
+	{
+		memcpy(out, a->buf, alen);
+		if (!cf_open(&r, out, alen, err, errlen))
+			return 0;
+	}
+	if (r.kind == CF_KIND_NONE || b->kind == CF_KIND_ANY)
+		r.kind = b->kind;
+	r.deletes += b->deletes;
+	r.retained += b->retained;
+	out[10] = (uint8_t) r.kind;
+	put_le64(out + 24, r.deletes);
+	put_le64(out + 32, r.retained);
 
 	/*
 	 * Fold each sub-filter of b into one of a's sub-filters of the same
@@ -1480,7 +2026,7 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 			uint32_t	saved_items = sr->nitems;
 			uint8_t    *saved = out + r.len;
 
-			if (sr->nbuckets != sb->nbuckets || sr->fpbits != sb->fpbits ||
+			if (!same_geometry(sr, sb) ||
 				(uint64_t) sr->nitems + sb->nitems > (uint64_t) sr->nbuckets * r.bucket_size)
 				continue;
 			memcpy(saved, sr->table, sr->table_bytes);
@@ -1498,7 +2044,7 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 				set_err(err, errlen, "the union would need more than %d sub-filters", CF_MAX_STAGES);
 				return 0;
 			}
-			memcpy(descs + (size_t) CF_STAGE_SIZE * extra, sb->desc, CF_STAGE_SIZE);
+			write_desc(descs + (size_t) CF_V2_STAGE_SIZE * extra, sb);
 			tables[extra++] = sb->table;
 		}
 	}
@@ -1523,12 +2069,24 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 	s->fingerprint_bits = f->fpbits;
 	s->bytes = f->len;
 	s->subfilters = f->nstages;
+	s->target_fpr = f->target_fpr;
+	s->expansion = f->expansion;
+	s->max_kicks = f->max_kicks;
+	s->version = f->version;
+	s->hashing = f->hashing;
+	s->kind = f->kind;
+	s->deletes = f->deletes;
+	s->retained = f->retained;
 	for (uint32_t k = 0; k < f->nstages; k++)
 	{
 		const cf_stage *st = &f->stages[k];
 		uint64_t	n = (uint64_t) st->nbuckets * f->bucket_size;
 		double		load = (double) st->nitems / (double) n;
+		bool		new_family = true;
 
+		for (uint32_t j = 0; j < k && new_family; j++)
+			new_family = !(refines(st, &f->stages[j]) || refines(&f->stages[j], st));
+		s->families += new_family;
 		s->items += st->nitems;
 		s->buckets += st->nbuckets;
 		slots += n;

@@ -14,11 +14,18 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-/* ---- format constants (part of the on-disk contract) ---- */
+/* ---- format constants (part of the on-disk contract, FORMAT.md) ---- */
 #define CF_MAGIC            0xCF
-#define CF_FORMAT_VERSION   1
-#define CF_HEADER_SIZE      16      /* fixed header */
-#define CF_STAGE_SIZE       12      /* one sub-filter descriptor */
+#define CF_FORMAT_VERSION   2       /* what cf_create writes; version 1 is read too */
+#define CF_V1_HEADER_SIZE   16      /* version 1: fixed header ... */
+#define CF_V1_STAGE_SIZE    12      /* ... and one sub-filter descriptor */
+#define CF_V2_HEADER_SIZE   40      /* version 2: fixed header ... */
+#define CF_V2_STAGE_SIZE    16      /* ... and one sub-filter descriptor */
+/* the sizes of the version cf_create writes */
+#define CF_HEADER_SIZE      CF_V2_HEADER_SIZE
+#define CF_STAGE_SIZE       CF_V2_STAGE_SIZE
+/* the most bytes a header with all its descriptors can take, any version */
+#define CF_MAX_HEADER_BYTES (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE * CF_MAX_STAGES)
 #define CF_MAX_STAGES       32      /* sub-filters in one filter */
 #define CF_MIN_FPBITS       4
 #define CF_MAX_FPBITS       32
@@ -26,6 +33,33 @@
 #define CF_MAX_EXPANSION    16
 /* largest payload: it must fit a PostgreSQL varlena (1 GB less its header) */
 #define CF_MAX_SIZE         ((size_t) 0x3FFFFFFF - 4)
+
+/*
+ * How a sub-filter maps a 64-bit hash to a fingerprint and a bucket pair
+ * (FORMAT.md, "Hashing").  LEGACY is version 1's; CHAIN is version 2's, in
+ * which a table of level L refines every table of its family with a lower
+ * level and a narrower fingerprint, so deletes across sub-filters are exact.
+ */
+#define CF_GEOM_LEGACY      1
+#define CF_GEOM_CHAIN       2
+
+/*
+ * Widest base key of a chain family: a filter's first table keys its
+ * alternate buckets by at most this many top fingerprint bits, so that a
+ * filter with wide fingerprints still has bits for 32 - 20 levels of growth.
+ */
+#define CF_CHAIN_KEY_MAX    20
+
+/* table encodings (descriptor byte 12); only bit-packed slots so far */
+#define CF_ENC_PACKED       0
+
+/* value hashing recorded in the header: which hash a value of SQL gets */
+#define CF_HASHING_V1       1       /* cuckoo 1.0's (a version-1 filter rewritten) */
+#define CF_HASHING_V2       2       /* SQL-equal values hash equal */
+
+/* value kinds recorded in the header (typed probes); assigned by the glue */
+#define CF_KIND_NONE        0       /* nothing added yet, or not recorded */
+#define CF_KIND_ANY         255     /* the owner opted out of kind checks */
 
 /* ---- defaults ---- */
 #define CF_DEFAULT_FPR          0.01
@@ -44,7 +78,10 @@ typedef enum cf_status
 	CF_OK = 0,
 	CF_FULL,            /* no room; the filter is unchanged */
 	CF_NOT_FOUND,       /* delete of an absent value; the filter is unchanged */
-	CF_CANNOT_GROW      /* growth would exceed a limit; the filter is unchanged */
+	CF_CANNOT_GROW,     /* growth would exceed a limit; the filter is unchanged */
+	CF_RETAINED,        /* delete left the value in place: which sub-filter holds
+						 * it is ambiguous (counted in the header) */
+	CF_READ_ONLY        /* a version-1 filter: cf_upgrade it before writing */
 } cf_status;
 
 /* what a caller asks for when creating a filter */
@@ -54,7 +91,7 @@ typedef struct cf_params
 	double      fpr;            /* target false-positive rate, in (0, 0.5) */
 	int         bucket_size;    /* 2, 4 or 8 slots */
 	int         max_kicks;      /* 0 .. CF_MAX_KICKS_LIMIT */
-	int         expansion;      /* 0 (fixed size) .. CF_MAX_EXPANSION */
+	int         expansion;      /* 0 (fixed size), 1, 2, 4, 8 or 16 */
 } cf_params;
 
 /*
@@ -74,8 +111,17 @@ typedef struct cf_stage
 	uint32_t    nbuckets;
 	uint32_t    nitems;
 	uint32_t    fpbits;
+	uint32_t    geom;           /* CF_GEOM_LEGACY or CF_GEOM_CHAIN */
+	uint32_t    level;          /* chain: nbuckets = base_nbuckets << level */
+	uint32_t    basebits;       /* chain: width f0 of the family's base key */
+	uint32_t    base_nbuckets;  /* chain: buckets of the family's level 0 */
 	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
 	uint32_t    bucket_bits;    /* bucket_size * fpbits */
+	uint32_t    lowmask;        /* chain: (1 << level) - 1 */
+	uint32_t    fp_shift;       /* chain: 32 - fpbits (fp = g' >> fp_shift) */
+	uint32_t    base_shift;     /* chain: 32 - basebits */
+	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
+	uint32_t    mask_shift;     /* chain: key_shift - level */
 	bool        swar;           /* one 64-bit load reads a whole bucket */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
@@ -91,12 +137,20 @@ typedef struct cf_filter
 {
 	uint8_t    *buf;
 	size_t      len;
+	uint32_t    version;        /* format version: 1 (read only) or 2 */
+	uint32_t    hdrlen;         /* bytes of header and descriptors */
 	uint32_t    bucket_size;
 	uint32_t    fpbits;         /* base fingerprint width (stage 0) */
 	uint32_t    expansion;
 	uint32_t    max_kicks;
 	uint32_t    capacity;       /* capacity requested at creation */
+	uint32_t    hashing;        /* CF_HASHING_V1 or CF_HASHING_V2 */
+	uint32_t    kind;           /* value kind, CF_KIND_NONE .. CF_KIND_ANY */
+	double      target_fpr;     /* requested rate (version 1: 2b / 2^fpbits) */
+	uint64_t    deletes;        /* deletes done (version 1: 0) */
+	uint64_t    retained;       /* deletes left in place (version 1: 0) */
 	uint32_t    nstages;
+	cf_journal *journal;        /* NULL unless cf_set_journal */
 	cf_stage    stages[CF_MAX_STAGES];
 } cf_filter;
 
@@ -112,6 +166,15 @@ typedef struct cf_stats
 	double      fpr;            /* expected false-positive rate now */
 	uint64_t    bytes;          /* serialized size */
 	uint32_t    subfilters;
+	double      target_fpr;     /* the rate asked for at creation */
+	uint32_t    expansion;
+	uint32_t    max_kicks;
+	uint32_t    version;        /* format version */
+	uint32_t    hashing;        /* value hashing */
+	uint32_t    kind;
+	uint64_t    deletes;        /* deletes done */
+	uint64_t    retained;       /* deletes left in place (ambiguous) */
+	uint32_t    families;       /* groups of sub-filters that refine each other */
 } cf_stats;
 
 /* allocator used by cf_insert to grow; must not return NULL (or abort) */
@@ -142,6 +205,7 @@ uint64_t	cf_nbuckets_for(uint64_t capacity, int bucket_size);
 /*
  * Parses and checks the header and lengths of buf (O(sub-filters), no table
  * scan) and fills f.  Returns false with err set if buf is not a filter.
+ * Reads format versions 1 and 2.
  */
 bool		cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen);
 /*
@@ -170,8 +234,29 @@ cf_status	cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
  * was really absent: a false positive means nothing was stored for it.
  */
 cf_status	cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
-/* Removes one copy; CF_NOT_FOUND leaves f unchanged. */
+/*
+ * Removes one copy of a value that was added: from the sub-filter that
+ * refines every other sub-filter with a match (FORMAT.md, "Deletes"), so no
+ * other value loses its last match.  When no such sub-filter exists (tables
+ * of unrelated geometry both match) the value is left in place, the
+ * header's retained count goes up and CF_RETAINED is returned.
+ * CF_NOT_FOUND leaves f unchanged.
+ */
 cf_status	cf_delete(cf_filter *f, uint64_t h);
+
+/* ---- version 1 ---- */
+/* Size of f (version 1) rewritten as version 2. */
+size_t		cf_upgrade_size(const cf_filter *f);
+/*
+ * Writes f (version 1) as version 2 into out (cf_upgrade_size bytes) and
+ * opens it as result: the same tables (legacy geometry) and answers, value
+ * hashing CF_HASHING_V1, counters zero.  Writes need version 2.
+ */
+void		cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result);
+
+/* ---- header fields the glue owns ---- */
+/* Records the value kind in the header (journaled). */
+void		cf_set_kind(cf_filter *f, uint32_t kind);
 
 /* ---- bulk build ---- */
 /* Bytes of scratch memory cf_build needs for n items into f. */

@@ -6,6 +6,7 @@
 
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "nodes/primnodes.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -959,7 +960,7 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(st);
 	}
-	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1));
+	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
 	if (st == NULL)
 		st = cfagg_new(cxt, fpr, capacity);
 	cfagg_add(st, h, cache);
@@ -980,7 +981,8 @@ cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
 	cache = cfagg_cache(fcinfo);
-	cfagg_add(st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1)), cache);
+	cfagg_add(st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
+			  cache);
 	PG_RETURN_POINTER(st);
 }
 
@@ -1124,6 +1126,23 @@ cf_agg_trans_capacity(PG_FUNCTION_ARGS)
  * cf_agg final: the filter of the distinct hashes, inserted in sorted order.
  * It sorts the state in place, which keeps it a valid state.
  */
+/*
+ * Records the value kind of the aggregated column in the new filter v (the
+ * final function sees the column's type only through the Aggref).
+ */
+static struct varlena *
+cfagg_set_kind(FunctionCallInfo fcinfo, struct varlena *v)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	cf_filter	f;
+
+	if (aggref == NULL || aggref->aggargtypes == NIL)
+		return v;
+	cfpg_open(&f, v);
+	cf_set_kind(&f, (uint32) cf_type_value_kind(linitial_oid(aggref->aggargtypes)));
+	return v;
+}
+
 PG_FUNCTION_INFO_V1(cf_agg_final);
 Datum
 cf_agg_final(PG_FUNCTION_ARGS)
@@ -1141,7 +1160,7 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	if (cfagg_held(st) == 0)
 		PG_RETURN_NULL();
 	runs = cfagg_sorted(st, cache, &nruns, &n);
-	PG_RETURN_CUCKOOFILTER_P(cfagg_build(st, cache, runs, nruns, n));
+	PG_RETURN_CUCKOOFILTER_P(cfagg_set_kind(fcinfo, cfagg_build(st, cache, runs, nruns, n)));
 }
 
 /* cf_agg combine: the union of two states (either may be NULL) */

@@ -313,7 +313,7 @@ cfx_raise(cf_filter *f, cf_status st)
  * with parameters defaults is started.
  */
 Datum
-cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
+cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, int kind)
 {
 	CfExpanded *x = isnull ? NULL : cfx_from_datum(d);
 	CfExpanded *y;
@@ -345,8 +345,12 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 				rec->status = CF_OK;	/* already there: nothing to change */
 			else
 				rec->status = cf_add(&f, h);
+			if (rec->status == CF_OK && op != CFX_DELETE && f.kind == CF_KIND_NONE &&
+				f.hashing >= CF_HASHING_V2)
+				cf_set_kind(&f, (uint32) kind);
 			cf_set_journal(&f, NULL);
-			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND)
+			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
+				rec->status == CF_RETAINED)
 				rec->result = cfx_new_object(s);
 		}
 		PG_CATCH();
@@ -379,6 +383,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 			if (st != CF_OK)
 				cfx_raise(&f, st);
 			Assert(ns != NULL);
+			if (op != CFX_DELETE && f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+				cf_set_kind(&f, (uint32) kind);
 			y = cfx_new_object(ns);
 			return EOHPGetRWDatum(&y->hdr);
 		}
@@ -399,7 +405,16 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
 
 		cfpg_open(&f, v);		/* checks the header before trusting it */
-		y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+		if (f.version < 2)
+		{
+			/* a version-1 filter is written as version 2 (FORMAT.md) */
+			CfStore    *s = cfx_new_store(cf_upgrade_size(&f));
+
+			cf_upgrade(&f, s->buf, &f);
+			y = cfx_new_object(s);
+		}
+		else
+			y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	}
 	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
 		elog(ERROR, "cuckoo filter expanded object is corrupted");
@@ -413,6 +428,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op)
 			cf_insert(&f, h, cfx_alloc_store, &ns);
 		if (st != CF_OK)
 			cfx_raise(&f, st);
+		if (f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+			cf_set_kind(&f, (uint32) kind);
 		if (ns != NULL)
 		{
 			/* it grew into a new store: the first copy is no longer needed */

@@ -3,7 +3,9 @@
  * core takes, through a canonical, platform-independent byte form.
  *
  * Equal values must hash equally, on every platform and in every version,
- * or a filter would answer "absent" for a value it holds.  So:
+ * or a filter would answer "absent" for a value it holds.  A filter records
+ * which value hashing wrote it (FORMAT.md): 1 for filters of cuckoo 1.0,
+ * 2 for new ones.  Value hashing 1:
  *
  *   int2, int4, int8          cf_hash_int64 of the value (all three agree)
  *   float4, float8            the float8 value's IEEE bits, 8 little-endian
@@ -35,6 +37,11 @@
  *                             text in UTF-8; this is only
  *                             right for types whose equality is binary
  *                             equality of that form
+ *
+ * Value hashing 2 is the same except that values SQL calls equal across
+ * types hash equally: a number (int2/4/8, float4/8, numeric) that is an
+ * integer in int64's range hashes as that integer, any other number as its
+ * float8 value; a date as the timestamp of its midnight.
  *
  * Nothing here depends on the machine's byte order.
  */
@@ -241,6 +248,7 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
 				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
 		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
+	hi->vkind = cf_value_kind(hi->kind);
 	hi->typid = typid;
 }
 
@@ -354,11 +362,11 @@ cf_append_le(StringInfo buf, uint64 v, int nbytes)
 
 /* appends one element or column: a NULL flag, then its hash if not NULL */
 static void
-cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull)
+cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull, int hashing)
 {
 	appendStringInfoChar(buf, isnull ? 0 : 1);
 	if (!isnull)
-		cf_append_le(buf, cf_hash_datum(hi, value), 8);
+		cf_append_le(buf, cf_hash_datum(hi, value, hashing), 8);
 }
 
 /*
@@ -366,7 +374,7 @@ cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull)
  * lower bound (array equality compares them), then every element.
  */
 static uint64
-cf_hash_array(CfHashInfo *hi, Datum value)
+cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
 {
 	AnyArrayType *arr = DatumGetAnyArrayP(value);
 	int			ndim = AARR_NDIM(arr);
@@ -392,7 +400,7 @@ cf_hash_array(CfHashInfo *hi, Datum value)
 		Datum		elem = array_iter_next(&it, &isnull, i,
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
-		cf_append_item(&buf, hi->elem, elem, isnull);
+		cf_append_item(&buf, hi->elem, elem, isnull, hashing);
 		if (buf.len >= CFH_CHUNK)
 		{
 			uint64		ch = cf_hash_bytes(buf.data, buf.len);
@@ -413,7 +421,7 @@ cf_hash_array(CfHashInfo *hi, Datum value)
  * composite agrees with ROW(...) of the same values.
  */
 static uint64
-cf_hash_record(CfHashInfo *hi, Datum value)
+cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 {
 	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
 	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
@@ -463,7 +471,7 @@ cf_hash_record(CfHashInfo *hi, Datum value)
 	cf_append_le(&buf, (uint32) ncols, 4);
 	for (int i = 0; i < td->natts; i++)
 		if (!TupleDescAttr(td, i)->attisdropped)
-			cf_append_item(&buf, &hi->cols[i], values[i], nulls[i]);
+			cf_append_item(&buf, &hi->cols[i], values[i], nulls[i], hashing);
 	ReleaseTupleDesc(td);
 
 	h = cf_hash_bytes(buf.data, buf.len);
@@ -577,7 +585,7 @@ cf_hash_jsonb(Datum value)
  * inclusive), then the hash of each finite bound.
  */
 static uint64
-cf_hash_range(CfHashInfo *hi, Datum value)
+cf_hash_range(CfHashInfo *hi, Datum value, int hashing)
 {
 	RangeType  *r = DatumGetRangeTypeP(value);
 	RangeBound	lower,
@@ -598,9 +606,9 @@ cf_hash_range(CfHashInfo *hi, Datum value)
 			(!upper.infinite && upper.inclusive ? 16 : 0);
 	appendStringInfoChar(&buf, (char) flags);
 	if (!empty && !lower.infinite)
-		cf_append_le(&buf, cf_hash_datum(hi->elem, lower.val), 8);
+		cf_append_le(&buf, cf_hash_datum(hi->elem, lower.val, hashing), 8);
 	if (!empty && !upper.infinite)
-		cf_append_le(&buf, cf_hash_datum(hi->elem, upper.val), 8);
+		cf_append_le(&buf, cf_hash_datum(hi->elem, upper.val, hashing), 8);
 	h = cf_hash_bytes(buf.data, buf.len);
 	pfree(buf.data);
 	return h;
@@ -608,7 +616,7 @@ cf_hash_range(CfHashInfo *hi, Datum value)
 
 /* A multirange: 'M', the number of ranges, then each range's hash. */
 static uint64
-cf_hash_multirange(CfHashInfo *hi, Datum value)
+cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 {
 	MultirangeType *mr = DatumGetMultirangeTypeP(value);
 	int32		n;
@@ -622,7 +630,7 @@ cf_hash_multirange(CfHashInfo *hi, Datum value)
 	cf_append_le(&buf, (uint32) n, 4);
 	for (int i = 0; i < n; i++)
 	{
-		cf_append_le(&buf, cf_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i])), 8);
+		cf_append_le(&buf, cf_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i]), hashing), 8);
 		if (buf.len >= CFH_CHUNK)
 		{
 			uint64		ch = cf_hash_bytes(buf.data, buf.len);
@@ -637,10 +645,91 @@ cf_hash_multirange(CfHashInfo *hi, Datum value)
 	return h;
 }
 
+/*
+ * Value hashing 2 (filters written by 1.1 on): a number that is an integer
+ * in int64's range hashes as that integer, any other as its float8 value,
+ * so 1::int8, 1::numeric, 1.0::float8 and 1.00::numeric agree, and so do
+ * 1.5::numeric and 1.5::float8 (SQL compares a numeric with a float8 as
+ * float8).
+ */
+static uint64
+cf_hash_number_v2(float8 v)
+{
+	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0 && v == floor(v))
+		return cf_hash_int64((int64) v);
+	return cf_hash_float8(v);
+}
+
+static uint64
+cf_hash_numeric_v2(Numeric num)
+{
+	if (!numeric_is_nan(num))
+	{
+		Datum		d = NumericGetDatum(num);
+		Datum		t = DirectFunctionCall2(numeric_trunc, d, Int32GetDatum(0));
+
+		if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, t)) == 0 &&
+			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
+											  NumericGetDatum(int64_to_numeric(PG_INT64_MIN)))) >= 0 &&
+			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
+											  NumericGetDatum(int64_to_numeric(PG_INT64_MAX)))) <= 0)
+			return cf_hash_int64(DatumGetInt64(DirectFunctionCall1(numeric_int8, d)));
+	}
+	/* NaN, infinities, fractions and integers beyond int64: as float8 */
+	return cf_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+																NumericGetDatum(num))));
+}
+
+/*
+ * Value hashing 2: a date hashes as the timestamp of its midnight (SQL
+ * calls them equal); a date beyond timestamp's range, which equals no
+ * timestamp, by its day number under a tag of its own.
+ */
+static uint64
+cf_hash_date_v2(DateADT d)
+{
+	uint8		b[5];
+
+	if (DATE_IS_NOBEGIN(d))
+		return cf_hash_int64(DT_NOBEGIN);
+	if (DATE_IS_NOEND(d))
+		return cf_hash_int64(DT_NOEND);
+	if (IS_VALID_TIMESTAMP((int64) d * USECS_PER_DAY) &&
+		(int64) d >= -(PG_INT64_MAX / USECS_PER_DAY) && (int64) d <= PG_INT64_MAX / USECS_PER_DAY)
+		return cf_hash_int64((int64) d * USECS_PER_DAY);
+	b[0] = 'D';
+	for (int i = 0; i < 4; i++)
+		b[i + 1] = (uint8) ((uint32) d >> (8 * i));
+	return cf_hash_bytes(b, sizeof(b));
+}
+
 /* The 64-bit hash of a non-NULL value of hi->typid (see cf_hash_datum). */
 uint64
-cf_hash_datum_any(CfHashInfo *hi, Datum value)
+cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 {
+	if (hashing >= CF_HASHING_V2)
+	{
+		switch (hi->kind)
+		{
+			case CFH_FLOAT4:
+				return cf_hash_number_v2((float8) DatumGetFloat4(value));
+			case CFH_FLOAT8:
+				return cf_hash_number_v2(DatumGetFloat8(value));
+			case CFH_NUMERIC:
+				{
+					Numeric		num = DatumGetNumeric(value);
+					uint64		h = cf_hash_numeric_v2(num);
+
+					if ((Pointer) num != DatumGetPointer(value))
+						pfree(num);
+					return h;
+				}
+			case CFH_DATE:
+				return cf_hash_date_v2(DatumGetDateADT(value));
+			default:
+				break;			/* as in value hashing 1 */
+		}
+	}
 	switch (hi->kind)
 	{
 		case CFH_INT2:
@@ -701,17 +790,17 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value)
 				return cf_hash_text(str, strlen(str), hi->to_utf8);
 			}
 		case CFH_ARRAY:
-			return cf_hash_array(hi, value);
+			return cf_hash_array(hi, value, hashing);
 		case CFH_RECORD:
-			return cf_hash_record(hi, value);
+			return cf_hash_record(hi, value, hashing);
 		case CFH_INTERVAL:
 			return cf_hash_interval(value);
 		case CFH_JSONB:
 			return cf_hash_jsonb(value);
 		case CFH_RANGE:
-			return cf_hash_range(hi, value);
+			return cf_hash_range(hi, value, hashing);
 		case CFH_MULTIRANGE:
-			return cf_hash_multirange(hi, value);
+			return cf_hash_multirange(hi, value, hashing);
 		case CFH_SEND:
 			{
 				bytea	   *out = cf_send_utf8(hi, value);
@@ -723,4 +812,91 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value)
 	}
 	elog(ERROR, "unrecognized cuckoo hash kind %d", hi->kind);
 	return 0;					/* keep compiler quiet */
+}
+
+/* ---------------------------------------------------------------------
+ * value kinds
+ * ------------------------------------------------------------------- */
+
+int
+cf_value_kind(int hashkind)
+{
+	switch ((CfHashKind) hashkind)
+	{
+		case CFH_INT2:
+		case CFH_INT4:
+		case CFH_INT8:
+		case CFH_FLOAT4:
+		case CFH_FLOAT8:
+		case CFH_NUMERIC:
+			return CFK_NUMBER;
+		case CFH_VARLENA:
+		case CFH_BPCHAR:
+		case CFH_NAME:
+		case CFH_CSTRING:
+			return CFK_TEXT;
+		case CFH_BYTEA:
+			return CFK_BYTEA;
+		case CFH_UUID:
+			return CFK_UUID;
+		case CFH_BOOL:
+			return CFK_BOOL;
+		case CFH_DATE:
+		case CFH_TIMESTAMP:
+			return CFK_DATETIME;
+		case CFH_INTERVAL:
+			return CFK_INTERVAL;
+		case CFH_JSONB:
+			return CFK_JSONB;
+		case CFH_ARRAY:
+			return CFK_ARRAY;
+		case CFH_RECORD:
+			return CFK_RECORD;
+		case CFH_RANGE:
+			return CFK_RANGE;
+		case CFH_MULTIRANGE:
+			return CFK_MULTIRANGE;
+		case CFH_CHAR:
+			return CFK_CHAR;
+		case CFH_SEND:
+			return CFK_OTHER;
+	}
+	return CFK_OTHER;
+}
+
+/* the names, indexed by CfValueKind */
+static const char *const cf_kind_names[] = {
+	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
+	"jsonb", "array", "record", "range", "multirange", "char", "other"
+};
+
+const char *
+cf_kind_name(int kind)
+{
+	if (kind == CF_KIND_ANY)
+		return "any";
+	if (kind > 0 && kind < (int) lengthof(cf_kind_names))
+		return cf_kind_names[kind];
+	return NULL;
+}
+
+int
+cf_kind_from_name(const char *name)
+{
+	if (pg_strcasecmp(name, "any") == 0)
+		return CF_KIND_ANY;
+	for (int k = 1; k < (int) lengthof(cf_kind_names); k++)
+		if (pg_strcasecmp(name, cf_kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The value kind of values of type typid. */
+int
+cf_type_value_kind(Oid typid)
+{
+	CfHashInfo	hi;
+
+	cf_hashinfo_init(&hi, typid, InvalidOid, CurrentMemoryContext);
+	return hi.vkind;
 }

@@ -50,16 +50,16 @@ cfpg_append_percent(StringInfo buf, double rate)
  * ------------------------------------------------------------------- */
 
 /*
- * The false-positive rate f was designed for.  A version-1 filter does not
- * store the rate it was asked for, only the fingerprint width it implies:
- * its design rate is 2 * bucket_size / 2^fpbits of the first sub-filter
- * (cf_fpbits_for picks the narrowest width meeting the request), for
- * example 0.78% for the default 1%.
+ * The false-positive rate f was designed for: the rate asked for at
+ * creation, which a version-2 filter stores.  A version-1 filter stores
+ * only the fingerprint width it implied, and the core gives its design
+ * rate instead, 2 * bucket_size / 2^fpbits of the first sub-filter (0.78%
+ * for the default 1%).
  */
 double
 cfpg_target_fpr(const cf_filter *f)
 {
-	return ldexp(2.0 * (double) f->bucket_size, -(int) f->fpbits);
+	return f->target_fpr;
 }
 
 /*

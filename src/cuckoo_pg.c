@@ -40,6 +40,9 @@ _PG_init(void)
 	MarkGUCPrefixReserved("cuckoo");
 }
 
+/* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
+#define CFPG_INFO_COLUMNS	19
+
 /* what cf_add(NULL, v) creates */
 #define CFPG_DEFAULT_CAPACITY	1000
 
@@ -276,7 +279,7 @@ typedef struct CfCallCache
 	const uint8 *plain_buf;		/* scratch views this plain value, or NULL */
 	size_t		plain_len;
 	size_t		plain_hdrlen;
-	uint8		plain_hdr[CF_HEADER_SIZE + CF_STAGE_SIZE * CF_MAX_STAGES];
+	uint8		plain_hdr[CF_MAX_HEADER_BYTES];
 } CfCallCache;
 
 static CfCallCache *
@@ -401,7 +404,7 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 			memcmp(c->plain_hdr, buf, c->plain_hdrlen) == 0)
 			return &c->scratch;
 		cfpg_open(&c->scratch, raw);
-		c->plain_hdrlen = CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * c->scratch.nstages;
+		c->plain_hdrlen = c->scratch.hdrlen;
 		memcpy(c->plain_hdr, buf, c->plain_hdrlen);
 		c->plain_buf = buf;
 		c->plain_len = len;
@@ -418,6 +421,20 @@ cfpg_items(const cf_filter *f)
 	for (uint32 k = 0; k < f->nstages; k++)
 		n += f->stages[k].nitems;
 	return n;
+}
+
+/* The error for a value of another kind than filter f holds (cfpg_check_kind). */
+void
+cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cuckoo filter holds %s values, not %s",
+					cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
+					   cf_kind_name(hi->vkind), cf_kind_name((int) f->kind)),
+			 errhint("Cast the value to the type the filter was built from (an untyped literal or parameter is text: write $1::bigint), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
+	pg_unreachable();
 }
 
 /* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
@@ -476,8 +493,10 @@ static Datum
 cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi;
 	cf_params	p;
 	uint64		h;
+	int			hashing = CF_HASHING_V2;	/* a new filter's */
 
 	if (PG_ARGISNULL(1))
 	{
@@ -485,18 +504,27 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	h = cf_hash_datum(cfpg_hashinfo(fcinfo, c, 1), PG_GETARG_DATUM(1));
+	hi = cfpg_hashinfo(fcinfo, c, 1);
+	if (!PG_ARGISNULL(0))
+	{
+		const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
 
-	/* a value already present leaves a flat filter as it is: return it uncopied */
-	if (op == CFX_ADD_UNIQUE && !PG_ARGISNULL(0) &&
-		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-		cf_contains(cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0)), h))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		cfpg_check_kind(f, hi);
+		hashing = (int) f->hashing;
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
+		/* a value already present leaves a flat filter as it is: return it uncopied */
+		if (op == CFX_ADD_UNIQUE &&
+			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+			cf_contains(f, h))
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	else
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
 
 	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 	/* the result is an expanded object: see cuckoo_expanded.c */
 	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
-							   PG_ARGISNULL(0), &p, h, op));
+							   PG_ARGISNULL(0), &p, h, op, hi->vkind));
 }
 
 /* cf_add(filter, value): the filter with one more copy of value */
@@ -513,6 +541,29 @@ Datum
 cuckoo_add_unique(PG_FUNCTION_ARGS)
 {
 	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/*
+ * A private copy of the filter d that the core can write: detoasted, and a
+ * version-1 filter rewritten as version 2 (its answers unchanged).
+ */
+struct varlena *
+cfpg_writable_copy(Datum d)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_COPY(d);
+	struct varlena *w;
+	cf_filter	f;
+	size_t		len;
+
+	cfpg_open(&f, v);
+	if (f.version >= 2)
+		return v;
+	len = cf_upgrade_size(&f);
+	w = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(w, VARHDRSZ + len);
+	cf_upgrade(&f, CF_VARDATA(w), &f);
+	pfree(v);
+	return w;
 }
 
 /* allocator for cf_insert's growth: the payload of a new varlena */
@@ -562,8 +613,9 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		v = cfpg_create(&p);
 	}
 	else
-		v = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
+	cfpg_check_kind(&f, &c->hi);
 
 	it = array_create_iterator(arr, 0, NULL);
 	while (array_iterate(it, &value, &isnull))
@@ -574,7 +626,7 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		if (isnull)
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		st = cf_insert(&f, cf_hash_datum(&c->hi, value), cfpg_alloc_varlena, NULL);
+		st = cf_insert(&f, cf_hash_datum(&c->hi, value, (int) f.hashing), cfpg_alloc_varlena, NULL);
 		if (st != CF_OK)
 			cfpg_report_insert_failure(&f, st);
 		if (f.buf != before)
@@ -585,6 +637,8 @@ cuckoo_add_all(PG_FUNCTION_ARGS)
 		}
 	}
 	array_free_iterator(it);
+	if (cfpg_items(&f) > 0 && f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE)
+		cf_set_kind(&f, (uint32) c->hi.vkind);
 	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
@@ -597,7 +651,8 @@ cuckoo_contains(PG_FUNCTION_ARGS)
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
 
-	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1))));
+	cfpg_check_kind(f, hi);
+	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing)));
 }
 
 /* cf_count(filter, value): how many copies of value's fingerprint it holds */
@@ -608,7 +663,10 @@ cuckoo_count(PG_FUNCTION_ARGS)
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
-	uint32		n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1)));
+	uint32		n;
+
+	cfpg_check_kind(f, hi);
+	n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing));
 
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
@@ -623,6 +681,9 @@ Datum
 cuckoo_delete(PG_FUNCTION_ARGS)
 {
 	Datum		d;
+	CfCallCache *c;
+	CfHashInfo *hi;
+	const cf_filter *f;
 	uint64		h;
 
 	if (PG_ARGISNULL(0))
@@ -630,21 +691,16 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	d = PG_GETARG_DATUM(0);
-	h = cf_hash_datum(cfpg_hashinfo(fcinfo, cfpg_call_cache(fcinfo), 1),
-					  PG_GETARG_DATUM(1));
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_hashinfo(fcinfo, c, 1);
+	f = cfpg_read_filter(fcinfo, c, d);
 
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
-	{
-		/* a flat filter: detoast it once; if the value is absent, keep it */
-		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
-		cf_filter	f;
-
-		cfpg_open(&f, v);
-		if (!cf_contains(&f, h))
-			PG_RETURN_DATUM(d);
-		d = PointerGetDatum(v);
-	}
-	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE));
+	cfpg_check_kind(f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
+	/* a flat filter without the value: keep it as it is */
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) && !cf_contains(f, h))
+		PG_RETURN_DATUM(d);
+	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
 }
 
 /*
@@ -660,6 +716,14 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				len;
 	struct varlena *v;
 
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s", errmsg_text),
+				 errdetail("The filters hold values of different kinds (%s and %s).",
+						   cf_kind_name((int) a->kind), cf_kind_name((int) b->kind)),
+				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
 	cap = cf_union_size(a, b, err, sizeof(err));
 	if (cap == 0)
 		ereport(ERROR,
@@ -715,11 +779,15 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	cf_filter	f;
 	cf_stats	s;
 	TupleDesc	tupdesc;
-	Datum		values[9];
-	bool		nulls[9] = {0};
+	Datum		values[CFPG_INFO_COLUMNS];
+	bool		nulls[CFPG_INFO_COLUMNS] = {0};
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	/* version 1.0's definition has the first 9 columns, 1.1's all of them */
+	if (tupdesc->natts > CFPG_INFO_COLUMNS)
+		elog(ERROR, "cf_info returns %d columns, this library knows %d",
+			 tupdesc->natts, CFPG_INFO_COLUMNS);
 	tupdesc = BlessTupleDesc(tupdesc);
 	cfpg_read_datum(PG_GETARG_DATUM(0), &f);
 	cf_get_stats(&f, &s);
@@ -732,7 +800,58 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	values[6] = Float8GetDatum(s.fpr);
 	values[7] = Int64GetDatum((int64) (s.bytes + VARHDRSZ));
 	values[8] = Int32GetDatum((int32) s.subfilters);
+	/* 1.1 */
+	values[9] = Float8GetDatum(s.target_fpr);
+	values[10] = Int32GetDatum((int32) s.expansion);
+	values[11] = Int32GetDatum((int32) s.max_kicks);
+	values[12] = BoolGetDatum(s.expansion > 0);
+	values[13] = Int32GetDatum((int32) s.version);
+	values[14] = Int32GetDatum((int32) s.hashing);
+	values[15] = Int64GetDatum((int64) s.deletes);
+	values[16] = Int64GetDatum((int64) s.retained);
+	values[17] = Int32GetDatum((int32) s.families);
+	if (cf_kind_name((int) s.kind) != NULL)
+		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
+	else
+		nulls[18] = true;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * cf_set_kind(filter, kind): the filter recording value kind kind.  'any'
+ * turns the kind checks off for a filter that really holds values of several
+ * kinds; a named kind can be set on an empty filter (or one of that kind).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_set_kind);
+Datum
+cuckoo_set_kind(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			kind = cf_kind_from_name(name);
+	struct varlena *v;
+	cf_filter	f;
+
+	if (kind < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown value kind \"%s\"", name),
+				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
+	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	if (f.hashing < CF_HASHING_V2)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a filter written by cuckoo 1.0 records no value kind"),
+				 errdetail("Its values are hashed as version 1.0 hashed them, and it accepts values of any kind."),
+				 errhint("Rebuild the filter (for example with cf_agg) to get kind checks.")));
+	if (kind != CF_KIND_ANY && f.kind != (uint32) kind && cfpg_items(&f) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot mark a filter of %s values as holding %s values",
+						f.kind == CF_KIND_NONE ? "unrecorded" : cf_kind_name((int) f.kind), name),
+				 errdetail("Only an empty filter can be given a kind other than its own, or any.")));
+	cf_set_kind(&f, (uint32) kind);
+	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_hash(value): the 64-bit hash a filter uses for value */
@@ -743,5 +862,5 @@ cuckoo_hash(PG_FUNCTION_ARGS)
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 0);
 
-	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0)));
+	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
 }

@@ -48,6 +48,9 @@ extern char *cfpg_sentence(const char *msg);
 extern struct varlena *cfpg_union(const cf_filter *a, const cf_filter *b,
 								  const char *errmsg_text);
 
+/* A detoasted private copy of filter d, rewritten as version 2 if it is version 1. */
+extern struct varlena *cfpg_writable_copy(Datum d);
+
 /* cf_alloc_fn for growth: the payload of a new palloc'd varlena. */
 extern void *cfpg_alloc_varlena(size_t size, void *ctx);
 
@@ -108,10 +111,44 @@ typedef enum CfHashKind
 	CFH_SEND					/* through the type's binary send function */
 } CfHashKind;
 
+/*
+ * Value kinds a version-2 filter records (header byte 10, FORMAT.md): the
+ * families within which SQL compares values across types.  A value of
+ * another kind than the filter holds is refused, not silently missed.
+ * The numbers are part of the byte format.
+ */
+typedef enum CfValueKind
+{
+	CFK_NUMBER = 1,				/* int2, int4, int8, float4, float8, numeric */
+	CFK_TEXT,					/* text, varchar, bpchar, name, unknown literals */
+	CFK_BYTEA,
+	CFK_UUID,
+	CFK_BOOL,
+	CFK_DATETIME,				/* date, timestamp, timestamptz */
+	CFK_INTERVAL,
+	CFK_JSONB,
+	CFK_ARRAY,
+	CFK_RECORD,
+	CFK_RANGE,
+	CFK_MULTIRANGE,
+	CFK_CHAR,					/* "char" */
+	CFK_OTHER					/* hashed through their binary send function */
+} CfValueKind;
+
+/* The value kind of a CfHashKind. */
+extern int	cf_value_kind(int hashkind);
+/* The SQL name of a value kind (CF_KIND_ANY: "any"), or NULL. */
+extern const char *cf_kind_name(int kind);
+/* The value kind of a name cf_kind_name gives, or -1. */
+extern int	cf_kind_from_name(const char *name);
+/* The value kind of values of type typid. */
+extern int	cf_type_value_kind(Oid typid);
+
 typedef struct CfHashInfo
 {
 	Oid			typid;			/* type this info was built for */
 	int			kind;			/* CfHashKind: how the type is hashed */
+	int			vkind;			/* CfValueKind of the type */
 	bool		typbyval;
 	int16		typlen;
 	FmgrInfo	sendfn;			/* for types hashed through their send bytes */
@@ -138,15 +175,19 @@ typedef struct CfHashInfo
  * would report them absent).
  */
 extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
-/* The 64-bit hash of a non-NULL value of hi->typid. */
-extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value);
+/*
+ * The 64-bit hash of a non-NULL value of hi->typid under value hashing
+ * hashing (CF_HASHING_V1 or CF_HASHING_V2: the filter's, FORMAT.md).
+ */
+extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
 
 /*
- * The same, with the integer types (the most common keys) hashed without
- * a call into the dispatcher: per-row cf_contains and cf_agg feel it.
+ * The same, with the integer types (the most common keys, hashed alike by
+ * both value hashings) hashed without a call into the dispatcher: per-row
+ * cf_contains and cf_agg feel it.
  */
 static inline uint64
-cf_hash_datum(CfHashInfo *hi, Datum value)
+cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 {
 	switch (hi->kind)
 	{
@@ -155,8 +196,23 @@ cf_hash_datum(CfHashInfo *hi, Datum value)
 		case CFH_INT4:
 			return cf_hash_int64((int64) DatumGetInt32(value));
 		default:
-			return cf_hash_datum_any(hi, value);
+			return cf_hash_datum_any(hi, value, hashing);
 	}
+}
+
+/*
+ * Raises a clear error if a value of hi's kind cannot be looked up in (or
+ * added to) f: f records another kind (value hashing 2 only).  Cheap when
+ * they agree: per-row cf_contains calls it.
+ */
+extern void cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi) pg_attribute_noreturn();
+
+static inline void
+cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
+{
+	if (unlikely(f->kind != (uint32) hi->vkind && f->kind != CF_KIND_NONE &&
+				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2))
+		cfpg_kind_mismatch(f, hi);
 }
 
 /* cuckoo.agg_probe_limit (cuckoo_agg.c) */
@@ -176,8 +232,12 @@ typedef enum CfxOp
 	CFX_ADD_UNIQUE				/* one copy, unless it is already reported present */
 } CfxOp;
 
-/* Applies op with hash h to d (or to a new filter for defaults when isnull). */
-extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op);
+/*
+ * Applies op with hash h to d (or to a new filter for defaults when
+ * isnull); an add records value kind kind in a filter that has none yet.
+ */
+extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h,
+						CfxOp op, int kind);
 /* Opens d in place if it is the newest state of an expanded filter. */
 extern bool cfx_open_current(Datum d, cf_filter *f);
 

@@ -44,6 +44,29 @@ check_ops(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(cf_contains(&f, h) == (rc > 0), "cf_contains");
 	}
 
+	/* a version-1 filter is written as version 2 first, answering the same */
+	if (f.version < 2)
+	{
+		size_t		usize = cf_upgrade_size(&f);
+		uint8_t    *ub = malloc(usize);
+		cf_filter	u;
+
+		FUZZ_ASSERT(cf_add(&f, 1) == CF_READ_ONLY && cf_delete(&f, 1) == CF_READ_ONLY,
+					"a version-1 filter was written");
+		cf_upgrade(&f, ub, &u);
+		FUZZ_ASSERT(cf_validate(ub, usize, err, sizeof(err)), "upgraded filter invalid: %s", err);
+		for (i = 0; i < 32; i++)
+		{
+			uint64_t	h = splitmix64(&seed);
+
+			FUZZ_ASSERT(cf_count(&u, h) == cf_count(&f, h), "upgrade changed an answer");
+		}
+		free(buf);
+		buf = ub;
+		size = usize;
+		f = u;
+	}
+
 	/* adds into the copy: present after CF_OK, bytes unchanged after CF_FULL */
 	for (i = 0; i < 16; i++)
 	{
@@ -69,18 +92,18 @@ check_ops(const uint8_t *data, size_t size)
 	cf_get_stats(&f, &st);
 
 	/*
-	 * Deletes of what was added, when unambiguous: a value that also matches
-	 * another sub-filter (falsely) may take that one's fingerprint instead,
-	 * which no multi-stage filter can avoid (see test_model.c).
+	 * Deletes of what was added, every other one: a delete is done or, where
+	 * sub-filters of unrelated geometry both match, left in place; either
+	 * way every added value not deleted is still found (FORMAT.md).
 	 */
-	for (i = 0; i < nadded; i++)
+	for (i = 0; i < nadded; i += 2)
 	{
-		ref_filter	rr;
+		cf_status	rc = cf_delete(&f, added[i]);
 
-		FUZZ_ASSERT(ref_parse(&rr, buf, size, 0, NULL), "FORMAT.md rejects the filter after adds");
-		if (ref_match_stages(&rr, added[i]) == 1)
-			FUZZ_ASSERT(cf_delete(&f, added[i]) == CF_OK, "delete of an added value failed");
+		FUZZ_ASSERT(rc == CF_OK || rc == CF_RETAINED, "delete of an added value gave %d", rc);
 	}
+	for (i = 1; i < nadded; i += 2)
+		FUZZ_ASSERT(cf_contains(&f, added[i]), "an added value was lost by deletes of others");
 	FUZZ_ASSERT(cf_validate(buf, size, err, sizeof(err)), "invalid after deletes: %s", err);
 
 	/* growth through cf_insert */

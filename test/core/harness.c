@@ -326,3 +326,11 @@ t_cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+int
+t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	if (len < 40 || a[1] != 2)
+		return memcmp(a, b, len) == 0;
+	return memcmp(a, b, 24) == 0 && memcmp(a + 40, b + 40, len - 40) == 0;
+}

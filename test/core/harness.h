@@ -94,6 +94,11 @@ cf_params	t_params(uint64_t capacity, double fpr, int b, int max_kicks, int expa
 /* an fpr that cf_fpbits_for maps to width f for bucket size b */
 double		t_fpr_for_width(int f, int b);
 double		t_now(void);
+/*
+ * Are two filters of len bytes equal but for the version-2 counters of
+ * deletes done and left in place (header bytes 24 .. 39)?
+ */
+int			t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len);
 /* qsort comparator: uint64_t ascending */
 int			t_cmp_u64(const void *a, const void *b);
 

@@ -16,6 +16,9 @@ typedef struct ref_stage
 	uint32_t	nbuckets;
 	uint32_t	nitems;
 	uint32_t	fpbits;
+	uint32_t	geom;			/* 1 legacy, 2 chain */
+	uint32_t	level;
+	uint32_t	basebits;
 	size_t		table_off;		/* offset of the table in the buffer */
 	uint64_t	table_bytes;
 } ref_stage;
@@ -30,6 +33,12 @@ typedef struct ref_filter
 	uint32_t	expansion;
 	uint32_t	max_kicks;
 	uint32_t	capacity;
+	uint32_t	version;
+	uint32_t	hashing;
+	uint32_t	kind;
+	double		target_fpr;
+	uint64_t	deletes;
+	uint64_t	retained;
 	ref_stage	st[CF_MAX_STAGES];
 	/* set when the verdict rests on a point FORMAT.md leaves open */
 	int			ambiguous;
@@ -46,6 +55,12 @@ ref_rd32(const uint8_t *p)
 {
 	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
 		((uint32_t) p[3] << 24);
+}
+
+static inline uint64_t
+ref_rd64(const uint8_t *p)
+{
+	return (uint64_t) ref_rd32(p) | ((uint64_t) ref_rd32(p + 4) << 32);
 }
 
 static inline void
@@ -95,7 +110,7 @@ ref_slot(const uint8_t *table, uint64_t table_bytes, uint64_t s, uint32_t f)
 	return (uint32_t) (w & ((UINT64_C(1) << f) - 1));
 }
 
-/* the hashing of FORMAT.md, written out */
+/* the hashing of FORMAT.md, written out: version 1's (legacy) tables */
 static inline uint32_t
 ref_fp(uint64_t h, uint32_t f)
 {
@@ -127,6 +142,180 @@ ref_alt(uint32_t i, uint32_t fp, uint32_t m)
 	return (uint32_t) (((uint64_t) H + m - i) % m);
 }
 
+/* version 2's chain tables: the fingerprint is the top w bits of g */
+static inline uint32_t
+ref_chain_fp(uint64_t h, uint32_t w, uint32_t f0)
+{
+	uint64_t	g = h & 0xFFFFFFFFu;
+
+	if ((g >> (32 - f0)) == 0)
+		g += UINT64_C(1) << (32 - f0);
+	return (uint32_t) (g >> (32 - w));
+}
+
+/*
+ * The recursive form of FORMAT.md: level 0 reflects in m0 buckets keyed by
+ * the top f0 bits; level L keeps level L-1's pair for i div 2 and flips
+ * the last digit by the lowest bit of the (f0 + L)-bit fingerprint.
+ */
+static inline uint32_t
+ref_chain_alt(uint32_t i, uint32_t fp, uint32_t w, uint32_t f0, uint32_t L, uint32_t m0)
+{
+	uint32_t	fpL;
+
+	if (L == 0)
+		return ref_alt(i, fp >> (w - f0), m0);
+	fpL = fp >> (w - f0 - L);
+	return 2 * ref_chain_alt(i / 2, fp, w, f0, L - 1, m0) + ((i % 2) ^ (fpL % 2));
+}
+
+/* fingerprint and bucket pair of h in stage s */
+static inline void
+ref_locate(const ref_stage *s, uint64_t h, uint32_t *fp, uint32_t *b1, uint32_t *b2)
+{
+	*b1 = ref_i1(h, s->nbuckets);
+	if (s->geom == 2)
+	{
+		*fp = ref_chain_fp(h, s->fpbits, s->basebits);
+		*b2 = ref_chain_alt(*b1, *fp, s->fpbits, s->basebits, s->level,
+							s->nbuckets >> s->level);
+	}
+	else
+	{
+		*fp = ref_fp(h, s->fpbits);
+		*b2 = ref_alt(*b1, *fp, s->nbuckets);
+	}
+}
+
+/* version 1's header (FORMAT.md, "Version 1") */
+static inline int
+ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
+{
+	uint32_t	i;
+
+	if (len < 16)
+		return *why = "short header", 0;
+	if (buf[2] != 0)
+		return *why = "flags", 0;
+	r->bucket_size = buf[3];
+	r->fpbits = buf[4];
+	r->nstages = buf[5];
+	r->expansion = buf[6];
+	if (buf[7] != 0)
+		return *why = "reserved 7", 0;
+	r->max_kicks = ref_rd16(buf + 8);
+	if (ref_rd16(buf + 10) != 0)
+		return *why = "reserved 10", 0;
+	r->capacity = ref_rd32(buf + 12);
+	r->hashing = 1;
+	if (r->bucket_size != 2 && r->bucket_size != 4 && r->bucket_size != 8)
+		return *why = "bucket size", 0;
+	if (r->fpbits < CF_MIN_FPBITS || r->fpbits > CF_MAX_FPBITS)
+		return *why = "fpbits", 0;
+	if (r->nstages < 1 || r->nstages > CF_MAX_STAGES)
+		return *why = "nstages", 0;
+	if (r->expansion > CF_MAX_EXPANSION)
+		return *why = "expansion", 0;
+	if (r->capacity < 1)
+		return *why = "capacity", 0;
+	*total = 16 + (uint64_t) 12 * r->nstages;
+	if (len < *total)
+		return *why = "short descriptors", 0;
+	for (i = 0; i < r->nstages; i++)
+	{
+		const uint8_t *d = buf + 16 + 12 * i;
+		ref_stage  *s = &r->st[i];
+
+		s->nbuckets = ref_rd32(d);
+		s->nitems = ref_rd32(d + 4);
+		s->fpbits = s->basebits = d[8];
+		s->geom = 1;
+		if (d[9] || d[10] || d[11])
+			return *why = "stage reserved", 0;
+		if (i == 0 && s->fpbits != r->fpbits)
+			r->ambiguous = 1;	/* FORMAT.md calls the header width "base" only */
+	}
+	return 1;
+}
+
+/* version 2's header (FORMAT.md, "Layout") */
+static inline int
+ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
+{
+	uint32_t	i;
+	uint64_t	fbits;
+
+	if (len < 40)
+		return *why = "short header", 0;
+	if (buf[2] != 0)
+		return *why = "flags", 0;
+	r->bucket_size = buf[3];
+	r->fpbits = buf[4];
+	r->nstages = buf[5];
+	r->expansion = buf[6];
+	r->hashing = buf[7];
+	r->max_kicks = ref_rd16(buf + 8);
+	r->kind = buf[10];
+	if (buf[11] != 0)
+		return *why = "reserved 11", 0;
+	r->capacity = ref_rd32(buf + 12);
+	fbits = ref_rd64(buf + 16);
+	memcpy(&r->target_fpr, &fbits, 8);
+	r->deletes = ref_rd64(buf + 24);
+	r->retained = ref_rd64(buf + 32);
+	if (r->bucket_size != 2 && r->bucket_size != 4 && r->bucket_size != 8)
+		return *why = "bucket size", 0;
+	if (r->fpbits < CF_MIN_FPBITS || r->fpbits > CF_MAX_FPBITS)
+		return *why = "fpbits", 0;
+	if (r->nstages < 1 || r->nstages > CF_MAX_STAGES)
+		return *why = "nstages", 0;
+	if (r->expansion != 0 && r->expansion != 1 && r->expansion != 2 && r->expansion != 4 &&
+		r->expansion != 8 && r->expansion != 16)
+		return *why = "expansion", 0;
+	if (r->hashing != 1 && r->hashing != 2)
+		return *why = "hashing", 0;
+	if (r->capacity < 1)
+		return *why = "capacity", 0;
+	if (!(r->target_fpr > 0.0 && r->target_fpr <= 1.0))
+		return *why = "target fpr", 0;
+	*total = 40 + (uint64_t) 16 * r->nstages;
+	if (len < *total)
+		return *why = "short descriptors", 0;
+	for (i = 0; i < r->nstages; i++)
+	{
+		const uint8_t *d = buf + 40 + 16 * i;
+		ref_stage  *s = &r->st[i];
+
+		s->nbuckets = ref_rd32(d);
+		s->nitems = ref_rd32(d + 4);
+		s->fpbits = d[8];
+		s->geom = d[9];
+		s->level = d[10];
+		s->basebits = d[11];
+		if (d[12] != 0)
+			return *why = "encoding", 0;
+		if (d[13] || d[14] || d[15])
+			return *why = "stage reserved", 0;
+		if (s->geom == 1)
+		{
+			if (s->level != 0 || s->basebits != s->fpbits)
+				return *why = "legacy level or base", 0;
+		}
+		else if (s->geom == 2)
+		{
+			if (s->level > 31 || s->nbuckets % (UINT64_C(1) << s->level) != 0)
+				return *why = "chain level", 0;
+			if (s->basebits < CF_MIN_FPBITS || s->basebits + s->level > s->fpbits)
+				return *why = "chain base width", 0;
+		}
+		else
+			return *why = "geometry", 0;
+		if (i == 0 && s->fpbits != r->fpbits)
+			r->ambiguous = 1;
+	}
+	return 1;
+}
+
 /*
  * Parses buf per FORMAT.md.  full = also count the slots and check the
  * trailing bits.  Returns 1 if valid, else 0 with *why set.
@@ -134,64 +323,39 @@ ref_alt(uint32_t i, uint32_t fp, uint32_t m)
 static inline int
 ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **why)
 {
-	uint64_t	total;
+	uint64_t	total = 0;
 	uint32_t	i;
 	const char *dummy;
+	int			ok;
 
 	if (!why)
 		why = &dummy;
 	memset(r, 0, sizeof(*r));
 	r->buf = buf;
 	r->len = len;
-	if (len < CF_HEADER_SIZE)
+	if (len < 2)
 		return *why = "short header", 0;
 	if (buf[0] != CF_MAGIC)
 		return *why = "magic", 0;
-	if (buf[1] != CF_FORMAT_VERSION)
+	r->version = buf[1];
+	if (buf[1] == 1)
+		ok = ref_parse_v1(r, buf, len, &total, why);
+	else if (buf[1] == 2)
+		ok = ref_parse_v2(r, buf, len, &total, why);
+	else
 		return *why = "version", 0;
-	if (buf[2] != 0)
-		return *why = "flags", 0;
-	r->bucket_size = buf[3];
-	if (r->bucket_size != 2 && r->bucket_size != 4 && r->bucket_size != 8)
-		return *why = "bucket size", 0;
-	r->fpbits = buf[4];
-	if (r->fpbits < CF_MIN_FPBITS || r->fpbits > CF_MAX_FPBITS)
-		return *why = "fpbits", 0;
-	r->nstages = buf[5];
-	if (r->nstages < 1 || r->nstages > CF_MAX_STAGES)
-		return *why = "nstages", 0;
-	r->expansion = buf[6];
-	if (r->expansion > CF_MAX_EXPANSION)
-		return *why = "expansion", 0;
-	if (buf[7] != 0)
-		return *why = "reserved 7", 0;
-	r->max_kicks = ref_rd16(buf + 8);
-	if (ref_rd16(buf + 10) != 0)
-		return *why = "reserved 10", 0;
-	r->capacity = ref_rd32(buf + 12);
-	if (r->capacity < 1)
-		return *why = "capacity", 0;
-	total = CF_HEADER_SIZE + (uint64_t) CF_STAGE_SIZE * r->nstages;
-	if (len < total)
-		return *why = "short descriptors", 0;
+	if (!ok)
+		return 0;
 	for (i = 0; i < r->nstages; i++)
 	{
-		const uint8_t *d = buf + CF_HEADER_SIZE + CF_STAGE_SIZE * i;
 		ref_stage  *s = &r->st[i];
 
-		s->nbuckets = ref_rd32(d);
-		s->nitems = ref_rd32(d + 4);
-		s->fpbits = d[8];
 		if (s->nbuckets < 1)
 			return *why = "nbuckets", 0;
 		if ((uint64_t) s->nitems > (uint64_t) s->nbuckets * r->bucket_size)
 			return *why = "nitems > slots", 0;
 		if (s->fpbits < CF_MIN_FPBITS || s->fpbits > CF_MAX_FPBITS)
 			return *why = "stage fpbits", 0;
-		if (d[9] || d[10] || d[11])
-			return *why = "stage reserved", 0;
-		if (i == 0 && s->fpbits != r->fpbits)
-			r->ambiguous = 1;	/* FORMAT.md calls the header width "base" only */
 		s->table_bytes = ref_table_bytes(s->nbuckets, r->bucket_size, s->fpbits);
 		s->table_off = (size_t) total;
 		total += s->table_bytes;
@@ -227,11 +391,13 @@ ref_stage_count(const ref_filter *r, uint32_t i, uint64_t h)
 {
 	const ref_stage *s = &r->st[i];
 	const uint8_t *t = r->buf + s->table_off;
-	uint32_t	fp = ref_fp(h, s->fpbits);
-	uint32_t	b1 = ref_i1(h, s->nbuckets);
-	uint32_t	b2 = ref_alt(b1, fp, s->nbuckets);
+	uint32_t	fp,
+				b1,
+				b2;
 	uint32_t	n = 0,
 				k;
+
+	ref_locate(s, h, &fp, &b1, &b2);
 
 	for (k = 0; k < r->bucket_size; k++)
 	{
@@ -265,13 +431,16 @@ ref_match_stages(const ref_filter *r, uint64_t h)
 	return n;
 }
 
-/* fingerprint width FORMAT.md / the README imply: smallest f >= 4 with 2b/2^f <= fpr */
+/*
+ * fingerprint width FORMAT.md / the README imply: smallest f >= 4 (6 with
+ * bucket size 2) with 2b/2^f <= fpr
+ */
 static inline int
 ref_fpbits_for(double fpr, int b)
 {
 	int			f;
 
-	for (f = CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
+	for (f = b == 2 ? 6 : CF_MIN_FPBITS; f <= CF_MAX_FPBITS; f++)
 		if (2.0 * b / (double) (UINT64_C(1) << f) <= fpr)
 			return f;
 	return 0;
@@ -283,12 +452,74 @@ typedef struct ref_desc
 	uint32_t	nbuckets;
 	uint32_t	nitems;
 	uint32_t	fpbits;
+	uint32_t	geom;			/* version 2: 0 means chain */
+	uint32_t	level;
+	uint32_t	basebits;		/* version 2: 0 means fpbits - level */
 } ref_desc;
+
+/* header + descriptor bytes of a filter of the given version */
+static inline size_t
+ref_header_len_v(uint32_t version, uint32_t nstages)
+{
+	return version == 1 ? 16 + (size_t) 12 * nstages : 40 + (size_t) 16 * nstages;
+}
 
 static inline size_t
 ref_header_len(uint32_t nstages)
 {
-	return CF_HEADER_SIZE + (size_t) CF_STAGE_SIZE * nstages;
+	return ref_header_len_v(CF_FORMAT_VERSION, nstages);
+}
+
+/* writes a header of the given version (2: hashing 2, target 2b/2^fpbits) */
+static inline void
+ref_write_header_v(uint8_t *buf, uint32_t version, uint32_t b, uint32_t fpbits,
+				   uint32_t nstages, uint32_t expansion, uint32_t max_kicks,
+				   uint32_t capacity, const ref_desc *d)
+{
+	uint32_t	i;
+	size_t		hdr = version == 1 ? 16 : 40;
+	size_t		dsz = version == 1 ? 12 : 16;
+
+	memset(buf, 0, ref_header_len_v(version, nstages));
+	buf[0] = CF_MAGIC;
+	buf[1] = (uint8_t) version;
+	buf[3] = (uint8_t) b;
+	buf[4] = (uint8_t) fpbits;
+	buf[5] = (uint8_t) nstages;
+	buf[6] = (uint8_t) expansion;
+	ref_wr16(buf + 8, max_kicks);
+	ref_wr32(buf + 12, capacity);
+	if (version == 2)
+	{
+		double		t = 2.0 * b / (double) (UINT64_C(1) << fpbits);
+
+		if (t > 1.0)
+			t = 1.0;
+		uint64_t	tb;
+
+		buf[7] = 2;
+		memcpy(&tb, &t, 8);
+		ref_wr32(buf + 16, (uint32_t) tb);
+		ref_wr32(buf + 20, (uint32_t) (tb >> 32));
+	}
+	for (i = 0; i < nstages; i++)
+	{
+		uint8_t    *p = buf + hdr + dsz * i;
+
+		ref_wr32(p, d[i].nbuckets);
+		ref_wr32(p + 4, d[i].nitems);
+		p[8] = (uint8_t) d[i].fpbits;
+		if (version == 2)
+		{
+			p[9] = (uint8_t) (d[i].geom ? d[i].geom : 2);
+			p[10] = (uint8_t) d[i].level;
+			p[11] = (uint8_t) (d[i].basebits ? d[i].basebits : d[i].fpbits);
+			if (p[9] == 2 && p[11] + d[i].level > d[i].fpbits)
+				p[11] = (uint8_t) (d[i].fpbits - d[i].level);
+			if (p[9] == 2 && p[11] > 20)
+				p[11] = 20;
+		}
+	}
 }
 
 static inline void
@@ -296,25 +527,55 @@ ref_write_header(uint8_t *buf, uint32_t b, uint32_t fpbits, uint32_t nstages,
 				 uint32_t expansion, uint32_t max_kicks, uint32_t capacity,
 				 const ref_desc *d)
 {
-	uint32_t	i;
+	ref_write_header_v(buf, CF_FORMAT_VERSION, b, fpbits, nstages, expansion,
+					   max_kicks, capacity, d);
+}
 
-	memset(buf, 0, ref_header_len(nstages));
-	buf[0] = CF_MAGIC;
-	buf[1] = CF_FORMAT_VERSION;
-	buf[3] = (uint8_t) b;
-	buf[4] = (uint8_t) fpbits;
-	buf[5] = (uint8_t) nstages;
-	buf[6] = (uint8_t) expansion;
-	ref_wr16(buf + 8, max_kicks);
-	ref_wr32(buf + 12, capacity);
-	for (i = 0; i < nstages; i++)
+/* stores fp in slot s (counted over the whole table) of width f */
+static inline void
+ref_set_slot(uint8_t *table, uint64_t s, uint32_t f, uint32_t fp)
+{
+	for (uint32_t k = 0; k < f; k++)
 	{
-		uint8_t    *p = buf + CF_HEADER_SIZE + CF_STAGE_SIZE * i;
+		uint64_t	p = s * f + k;
 
-		ref_wr32(p, d[i].nbuckets);
-		ref_wr32(p + 4, d[i].nitems);
-		p[8] = (uint8_t) d[i].fpbits;
+		if ((fp >> k) & 1)
+			table[p >> 3] |= (uint8_t) (1u << (p & 7));
+		else
+			table[p >> 3] &= (uint8_t) ~(1u << (p & 7));
 	}
+}
+
+/*
+ * Puts h into a free slot of its primary or alternate bucket of stage i of
+ * the filter in buf (parsed as r), without kicks, and counts it in the
+ * descriptor.  Returns 0 if both buckets are full.  For building version-1
+ * filters, which the core no longer writes.
+ */
+static inline int
+ref_place(ref_filter *r, uint8_t *buf, uint32_t i, uint64_t h)
+{
+	ref_stage  *s = &r->st[i];
+	uint8_t    *t = buf + s->table_off;
+	uint32_t	fp,
+				b[2];
+	size_t		dpos = r->version == 1 ? 16 + 12 * (size_t) i : 40 + 16 * (size_t) i;
+
+	ref_locate(s, h, &fp, &b[0], &b[1]);
+	for (int j = 0; j < 2; j++)
+		for (uint32_t k = 0; k < r->bucket_size; k++)
+		{
+			uint64_t	slot = (uint64_t) b[j] * r->bucket_size + k;
+
+			if (ref_slot(t, s->table_bytes, slot, s->fpbits) == 0)
+			{
+				ref_set_slot(t, slot, s->fpbits, fp);
+				s->nitems++;
+				ref_wr32(buf + dpos + 4, s->nitems);
+				return 1;
+			}
+		}
+	return 0;
 }
 
 #endif							/* CF_TEST_REF_H */

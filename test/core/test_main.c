@@ -45,6 +45,7 @@ static const test_entry tests[] = {
 	T("unit", test_determinism),
 	T("unit", test_journal),
 	T("unit", test_duplicate_growth),
+	T("unit", test_failed_add_bounded),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),
@@ -70,6 +71,8 @@ static const test_entry tests[] = {
 	T("fpr", test_fpr_growth),
 	T("fpr", test_load_factor),
 	T("fpr", test_bits_per_item),
+	T("fpr", test_growth_shape),
+	T("fpr", test_churn_window),
 };
 
 static int

@@ -54,11 +54,12 @@ key_with_buckets(const ref_filter *r, uint64_t *seed, int want_same)
 	for (;;)
 	{
 		uint64_t	h = splitmix64(seed);
-		uint32_t	m = r->st[0].nbuckets;
-		uint32_t	fp = ref_fp(h, r->st[0].fpbits);
-		uint32_t	i1 = ref_i1(h, m);
+		uint32_t	fp,
+					i1,
+					i2;
 
-		if ((ref_alt(i1, fp, m) == i1) == (want_same != 0))
+		ref_locate(&r->st[0], h, &fp, &i1, &i2);
+		if ((i2 == i1) == (want_same != 0))
 			return h;
 	}
 }
@@ -136,7 +137,9 @@ test_fpbits_for(void)
 	CHECKF(cf_fpbits_for(1e-6, 4) == 23, "fpbits(1e-6,4) = %d", cf_fpbits_for(1e-6, 4));
 
 	/* the edge near 0.5: the smallest widths each bucket size can reach */
-	CHECKF(cf_fpbits_for(0.4999, 2) == 4, "fpbits(0.4999,2) = %d", cf_fpbits_for(0.4999, 2));
+	/* bucket size 2 stops at 6 bits: fewer cannot reach the design load */
+	CHECKF(cf_fpbits_for(0.4999, 2) == 6, "fpbits(0.4999,2) = %d", cf_fpbits_for(0.4999, 2));
+	CHECKF(cf_fpbits_for(0.0625, 2) == 6 && cf_fpbits_for(0.06, 2) == 7, "fpbits(0.0625 / 0.06, 2)");
 	CHECKF(cf_fpbits_for(0.4999, 4) == 5, "fpbits(0.4999,4) = %d", cf_fpbits_for(0.4999, 4));
 	CHECKF(cf_fpbits_for(0.4999, 8) == 6, "fpbits(0.4999,8) = %d", cf_fpbits_for(0.4999, 8));
 	for (bi = 0; bi < 3; bi++)
@@ -290,6 +293,7 @@ test_create_params(void)
 	p = good; p.expansion = -1; expect_bad_params(p, "expansion -1");
 	p = good; p.expansion = CF_MAX_EXPANSION + 1; expect_bad_params(p, "expansion 17");
 	p = good; p.expansion = INT_MIN; expect_bad_params(p, "expansion INT_MIN");
+	p = good; p.expansion = 3; expect_bad_params(p, "expansion 3 (not a power of two)");
 	p = good; p.capacity = UINT64_MAX; expect_bad_params(p, "capacity UINT64_MAX");
 	p = good; p.capacity = UINT64_C(1) << 32; expect_bad_params(p, "capacity 2^32");
 	p = good; p.capacity = UINT32_MAX; expect_bad_params(p, "capacity 2^32-1 (over 1 GB)");
@@ -380,7 +384,8 @@ test_create_layout(void)
 
 				if (f < ref_fpbits_for(0.4999, b))
 					continue;
-				p = t_params(caps[ci], t_fpr_for_width(f, b), b, (int) (ci * 1000 + wi), (int) wi % 17);
+				p = t_params(caps[ci], t_fpr_for_width(f, b), b, (int) (ci * 1000 + wi),
+							 wi % 6 == 5 ? 0 : 1 << (wi % 6));
 				buf = t_create(&p, &len);
 				if (!buf)
 				{
@@ -396,15 +401,25 @@ test_create_layout(void)
 				CHECKF(buf[4] == f, "header fpbits %d, want %d", buf[4], f);
 				CHECK(buf[5] == 1);
 				CHECK(buf[6] == p.expansion);
-				CHECK(buf[7] == 0);
+				CHECK(buf[7] == CF_HASHING_V2);
 				CHECK(ref_rd16(buf + 8) == (uint32_t) p.max_kicks);
-				CHECK(ref_rd16(buf + 10) == 0);
+				CHECK(buf[10] == CF_KIND_NONE && buf[11] == 0);
 				CHECK(ref_rd32(buf + 12) == caps[ci]);
-				CHECK(ref_rd32(buf + 16) == nb);
-				CHECK(ref_rd32(buf + 20) == 0);
-				CHECK(buf[24] == f);
-				CHECK(buf[25] == 0 && buf[26] == 0 && buf[27] == 0);
-				for (k = 28; k < len; k++)
+				{
+					uint64_t	tb = ref_rd64(buf + 16);
+					double		t;
+
+					memcpy(&t, &tb, 8);
+					CHECKF(t == p.fpr, "target fpr %.17g, want %.17g", t, p.fpr);
+				}
+				CHECK(ref_rd64(buf + 24) == 0 && ref_rd64(buf + 32) == 0);
+				CHECK(ref_rd32(buf + 40) == nb);
+				CHECK(ref_rd32(buf + 44) == 0);
+				CHECK(buf[48] == f);
+				CHECK(buf[49] == CF_GEOM_CHAIN && buf[50] == 0);
+				CHECK(buf[51] == (f < CF_CHAIN_KEY_MAX ? f : CF_CHAIN_KEY_MAX));
+				CHECK(buf[52] == CF_ENC_PACKED && buf[53] == 0 && buf[54] == 0 && buf[55] == 0);
+				for (k = 56; k < len; k++)
 					tables_zero &= buf[k] == 0;
 				CHECKF(tables_zero, "table of a new filter not zeroed (b=%d f=%d)", b, f);
 				validate_ok(buf, len, "new filter");
@@ -421,8 +436,9 @@ test_create_layout(void)
 					CHECK(cf.stages[0].nbuckets == nb);
 					CHECK(cf.stages[0].nitems == 0);
 					CHECK(cf.stages[0].fpbits == (uint32_t) f);
-					CHECK(cf.stages[0].table == buf + 28);
-					CHECK(cf.stages[0].table_bytes == len - 28);
+					CHECK(cf.stages[0].table == buf + 56);
+					CHECK(cf.stages[0].table_bytes == len - 56);
+					CHECK(cf.version == 2 && cf.hdrlen == 56 && cf.hashing == CF_HASHING_V2);
 				}
 				free(buf);
 			}
@@ -545,7 +561,13 @@ test_add_contains_count_delete(void)
 				CHECK(cf_contains(&g, x) == (j < k));
 			}
 			CHECK(cf_delete(&g, x) == CF_NOT_FOUND);
-			CHECKF(memcmp(wb, fb, lb) == 0, "b=%d k=%d: add k, delete k is not the empty filter", b, k);
+			/* the empty filter again, but for the count of deletes done */
+			CHECKF(memcmp(wb, fb, 24) == 0 && memcmp(wb + 32, fb + 32, lb - 32) == 0,
+				   "b=%d k=%d: add k, delete k is not the empty filter", b, k);
+			CHECK(ref_rd64(wb + 24) == ref_rd64(fb + 24) + (uint64_t) k);
+			memcpy(wb + 24, fb + 24, 8);
+			if (!open_ok(&g, wb, lb))
+				break;
 		}
 		free(fb);
 		free(wb);
@@ -576,7 +598,7 @@ test_add_contains_count_delete(void)
 	}
 	cf_get_stats(&f, &st);
 	CHECK(st.items == 0);
-	CHECKF(memcmp(buf, fresh, len) == 0, "900 adds then 900 deletes is not the empty filter");
+	CHECKF(t_same_but_counters(buf, fresh, len), "900 adds then 900 deletes is not the empty filter");
 out:
 	free(fresh);
 	free(buf);
@@ -731,9 +753,7 @@ test_full_unchanged(void)
 							i1,
 							i2;
 
-				fp = ref_fp(h, r.st[0].fpbits);
-				i1 = ref_i1(h, r.st[0].nbuckets);
-				i2 = ref_alt(i1, fp, r.st[0].nbuckets);
+				ref_locate(&r.st[0], h, &fp, &i1, &i2);
 				for (bk = 0; bk < (uint32_t) b; bk++)
 				{
 					free1 += ref_slot(r.buf + r.st[0].table_off, r.st[0].table_bytes,
@@ -838,8 +858,7 @@ test_format_conformance(void)
 					model_add(&m, h);
 					CHECKF(ref_count(&r, h) == before + 1,
 						   "b=%d f=%d: add did not put fp %u in bucket %u or %u",
-						   b, fw, ref_fp(h, fw), ref_i1(h, r.st[0].nbuckets),
-						   ref_alt(ref_i1(h, r.st[0].nbuckets), ref_fp(h, fw), r.st[0].nbuckets));
+						   b, fw, (unsigned) fw, 0u, 0u);
 				}
 				/* then fill up with kicks */
 				for (; n < nslots; n++)
@@ -880,7 +899,7 @@ test_grow(void)
 	for (wi = 0; wi < 3; wi++)
 	{
 		int			fw = widths[wi];
-		cf_params	p = t_params(100, t_fpr_for_width(fw, 4), 4, 500, 3);
+		cf_params	p = t_params(100, t_fpr_for_width(fw, 4), 4, 500, 4);
 		size_t		len,
 					glen,
 					want;
@@ -893,7 +912,10 @@ test_grow(void)
 		int			i;
 		cf_stats	st;
 		uint32_t	n0;
+		uint32_t	base = fw < CF_CHAIN_KEY_MAX ? (uint32_t) fw : CF_CHAIN_KEY_MAX;
 		uint32_t	f1 = fw + 1 > CF_MAX_FPBITS ? CF_MAX_FPBITS : (uint32_t) fw + 1;
+		size_t		h = CF_HEADER_SIZE,
+					d = CF_STAGE_SIZE;
 
 		if (!open_ok(&f, buf, len))
 			return;
@@ -905,7 +927,10 @@ test_grow(void)
 		n0 = f.stages[0].nbuckets;
 		old = dup_bytes(buf, len);
 		glen = cf_grow_size(&f, err, sizeof(err));
-		want = len + CF_STAGE_SIZE + ref_table_bytes((uint64_t) n0 * 3, 4, f1);
+		/* expansion 4: two levels up, one bit wider (at least the base + 2) */
+		if (f1 < base + 2)
+			f1 = base + 2;
+		want = len + CF_STAGE_SIZE + ref_table_bytes((uint64_t) n0 * 4, 4, f1);
 		CHECKF(glen == want, "f=%d: cf_grow_size %zu, want %zu (%s)", fw, glen, want, err);
 		if (glen != want)
 		{
@@ -921,18 +946,22 @@ test_grow(void)
 		CHECK(f.len == glen);
 		CHECK(f.nstages == 2);
 		CHECK(nbuf[5] == 2);
-		CHECK(memcmp(nbuf, old, 5) == 0 && memcmp(nbuf + 6, old + 6, 16 - 6) == 0);
-		CHECK(memcmp(nbuf + 16, old + 16, 12) == 0);	/* stage 0 descriptor */
-		CHECK(ref_rd32(nbuf + 28) == n0 * 3);
-		CHECK(ref_rd32(nbuf + 32) == 0);
-		CHECKF(nbuf[36] == f1, "f=%d: new sub-filter has %d bits, want %u", fw, nbuf[36], f1);
-		CHECK(nbuf[37] == 0 && nbuf[38] == 0 && nbuf[39] == 0);
-		CHECKF(memcmp(nbuf + 40, old + 28, len - 28) == 0, "stage 0 table not copied verbatim");
+		CHECK(memcmp(nbuf, old, 5) == 0 && memcmp(nbuf + 6, old + 6, h - 6) == 0);
+		CHECK(memcmp(nbuf + h, old + h, d) == 0);	/* stage 0 descriptor */
+		CHECK(ref_rd32(nbuf + h + d) == n0 * 4);
+		CHECK(ref_rd32(nbuf + h + d + 4) == 0);
+		CHECKF(nbuf[h + d + 8] == f1, "f=%d: new sub-filter has %d bits, want %u", fw,
+			   nbuf[h + d + 8], f1);
+		CHECK(nbuf[h + d + 9] == CF_GEOM_CHAIN && nbuf[h + d + 10] == 2 && nbuf[h + d + 11] == base);
+		CHECK(nbuf[h + d + 12] == 0 && nbuf[h + d + 13] == 0 && nbuf[h + d + 14] == 0 &&
+			  nbuf[h + d + 15] == 0);
+		CHECKF(memcmp(nbuf + h + 2 * d, old + h + d, len - h - d) == 0,
+			   "stage 0 table not copied verbatim");
 		{
 			size_t		k;
 			int			zero = 1;
 
-			for (k = 40 + (len - 28); k < glen; k++)
+			for (k = h + 2 * d + (len - h - d); k < glen; k++)
 				zero &= nbuf[k] == 0;
 			CHECK(zero);
 		}
@@ -942,11 +971,11 @@ test_grow(void)
 		cf_get_stats(&f, &st);
 		CHECK(st.items == 90);
 		CHECK(st.subfilters == 2);
-		CHECK(st.buckets == (uint64_t) n0 * 4);
+		CHECK(st.buckets == (uint64_t) n0 * 5);
 		/* new items go to the newest sub-filter */
 		CHECK(cf_add(&f, splitmix64(&seed)) == CF_OK);
 		CHECK(f.stages[0].nitems == 90 && f.stages[1].nitems == 1);
-		CHECK(ref_rd32(nbuf + 32) == 1);
+		CHECK(ref_rd32(nbuf + h + d + 4) == 1);
 		/* deleting an old item still works */
 		CHECK(cf_delete(&f, keys[0]) == CF_OK);
 		validate_ok(nbuf, glen, "grown, after add and delete");
@@ -1092,7 +1121,7 @@ test_cannot_grow(void)
 	if (t_scale >= 1.0)
 	{
 		uint32_t	nb = UINT32_C(1) << 24;
-		ref_desc	d = {nb, 0, 4};
+		ref_desc	d = {nb, 0, 4, 0, 0, 0};
 		size_t		blen = ref_header_len(1) + (size_t) ref_table_bytes(nb, 8, 4);
 		uint8_t    *big = calloc(blen, 1);
 
@@ -1786,7 +1815,7 @@ test_determinism(void)
 		{{1000, 0.01, 2, 500, 0}, 1200, 1},
 		{{1000, 0.01, 8, 50, 0}, 1200, 1},
 		{{100, 0.001, 4, 500, 2}, 5000, 0},	/* growing */
-		{{100, 1e-6, 2, 500, 3}, 5000, 1},
+		{{100, 1e-6, 2, 500, 4}, 5000, 1},
 		{{7, 0.3, 8, 10, 1}, 500, 1},
 	};
 	size_t		i;
@@ -2270,4 +2299,74 @@ test_union_errors(void)
 	free(ba);
 	free(bb);
 	free(bc);
+}
+
+/* a journal that counts the slot writes of one operation */
+typedef struct write_counter
+{
+	cf_journal	j;
+	uint64_t	writes;
+} write_counter;
+
+static void
+count_writes(cf_journal *j, const uint8_t *p, size_t n)
+{
+	(void) p;
+	(void) n;
+	((write_counter *) j)->writes++;
+}
+
+/*
+ * A failed add costs one kick-out walk (and its undo), however many
+ * sub-filters the filter has: 32 full sub-filters and max_kicks 65535 make
+ * at most 2 * 65535 + a few writes, not 32 times that.
+ */
+void
+test_failed_add_bounded(void)
+{
+	cf_params	p = t_params(1, t_fpr_for_width(10, 4), 4, CF_MAX_KICKS_LIMIT, 1);
+	size_t		len;
+	uint8_t    *buf = t_create(&p, &len);
+	cf_filter	f;
+	uint64_t	seed = 77;
+	write_counter wc = {{count_writes}, 0};
+	cf_status	rc = CF_OK;
+	double		t0;
+	int			fails = 0;
+
+	if (!open_ok(&f, buf, len))
+		return;
+	/* grow to 32 sub-filters, each filled */
+	while (f.nstages < CF_MAX_STAGES || rc == CF_OK)
+	{
+		uint8_t    *before = f.buf;
+
+		rc = cf_insert(&f, splitmix64(&seed), t_alloc, NULL);
+		if (f.buf != before)
+			free(before);
+		if (rc != CF_OK && rc != CF_CANNOT_GROW)
+			break;
+		if (rc == CF_CANNOT_GROW)
+			break;
+	}
+	CHECKF(rc == CF_CANNOT_GROW && f.nstages == CF_MAX_STAGES, "filled %u sub-filters (%d)",
+		   f.nstages, rc);
+	t0 = t_now();
+	cf_set_journal(&f, &wc.j);
+	for (int i = 0; i < 20; i++)
+	{
+		uint64_t	before = wc.writes;
+
+		if (cf_add(&f, splitmix64(&seed)) != CF_OK)
+		{
+			fails++;
+			CHECKF(wc.writes - before <= 2 * (uint64_t) CF_MAX_KICKS_LIMIT + 8,
+				   "a failed add wrote %llu slots", (unsigned long long) (wc.writes - before));
+		}
+	}
+	cf_set_journal(&f, NULL);
+	CHECK(fails > 0);
+	t_note("%d failed adds on 32 full sub-filters, max_kicks 65535: %.1f ms each, %.0f writes each",
+		   fails, 1000.0 * (t_now() - t0) / 20, (double) wc.writes / (fails ? fails : 1));
+	free(f.buf);
 }

@@ -213,53 +213,98 @@ void
 test_validate_crafted(void)
 {
 	/* a valid base: b=2, f=5, 1 stage of 3 buckets: 30 bits -> 4 bytes, 2 bits trail */
-	ref_desc	d1 = {3, 0, 5};
-	size_t		len = ref_header_len(1) + 4;
-	uint8_t		base[64],
-				c[64];
+	ref_desc	d1 = {3, 0, 5, 0, 0, 0};
+	size_t		len = ref_header_len_v(1, 1) + 4;
+	uint8_t		base[96],
+				c[96];
 	char		err[CF_ERRLEN];
 
+	/* version 1, as cuckoo 1.0 wrote it */
 	memset(base, 0, sizeof(base));
-	ref_write_header(base, 2, 5, 1, 2, 500, 5, &d1);
-	CHECKF(cf_validate(base, len, err, sizeof(err)), "hand-written filter: %s", err);
+	ref_write_header_v(base, 1, 2, 5, 1, 2, 500, 5, &d1);
+	CHECKF(cf_validate(base, len, err, sizeof(err)), "hand-written version-1 filter: %s", err);
 	CHECK(ref_parse(&(ref_filter) {0}, base, len, 1, NULL));
 
 #define MUT(stmt, what, opens) do { memcpy(c, base, sizeof(c)); stmt; expect_invalid(c, len, what, opens); } while (0)
-	MUT(c[0] = 0xCE, "wrong magic", 0);
+	MUT(c[0] = 0xCE, "v1: wrong magic", 0);
 	MUT(c[1] = 0, "version 0", 0);
-	MUT(c[1] = 2, "version 2", 0);
+	MUT(c[1] = 2, "v1 bytes as version 2", 0);
+	MUT(c[1] = 3, "version 3", 0);
+	MUT(c[2] = 1, "v1: flags 1", 0);
+	MUT(c[2] = 0x80, "v1: flags 0x80", 0);
+	MUT(c[3] = 3, "v1: bucket size 3", 0);
+	MUT(c[3] = 0, "v1: bucket size 0", 0);
+	MUT(c[3] = 16, "v1: bucket size 16", 0);
+	MUT(c[4] = 3, "v1: header fpbits 3", 0);
+	MUT(c[4] = 33, "v1: header fpbits 33", 0);
+	MUT(c[5] = 0, "v1: nstages 0", 0);
+	MUT(c[5] = 33, "v1: nstages 33", 0);
+	MUT(c[6] = 17, "v1: expansion 17", 0);
+	MUT(c[7] = 1, "v1: reserved byte 7", 0);
+	MUT(c[10] = 1, "v1: reserved byte 10", 0);
+	MUT(c[11] = 0x80, "v1: reserved byte 11", 0);
+	MUT(ref_wr32(c + 12, 0), "v1: capacity 0", 0);
+	MUT(ref_wr32(c + 16, 0), "v1: nbuckets 0", 0);
+	MUT(ref_wr32(c + 16, UINT32_MAX), "v1: nbuckets 2^32-1", 0);
+	MUT(ref_wr32(c + 20, 7), "v1: nitems 7 > 6 slots", 0);
+	MUT(c[24] = 3, "v1: stage fpbits 3", 0);
+	MUT(c[24] = 33, "v1: stage fpbits 33", 0);
+	MUT(c[24] = 255, "v1: stage fpbits 255", 0);
+	MUT(c[25] = 1, "v1: stage reserved byte", 0);
+	MUT(c[27] = 1, "v1: stage reserved byte 3", 0);
+	MUT(ref_wr32(c + 20, 1), "v1: nitems 1, empty table", 1);
+	MUT(c[28] = 1, "v1: nitems 0, one item in table", 1);
+	MUT(c[31] = 0x40, "v1: trailing bit set", 1);
+	MUT(c[31] = 0x80, "v1: last trailing bit set", 1);
+	expect_invalid(base, len - 1, "v1: one byte short", 0);
+
+	/* version 2 */
+	len = ref_header_len_v(2, 1) + 4;
+	memset(base, 0, sizeof(base));
+	ref_write_header_v(base, 2, 2, 5, 1, 2, 500, 5, &d1);
+	CHECKF(cf_validate(base, len, err, sizeof(err)), "hand-written version-2 filter: %s", err);
+	CHECK(ref_parse(&(ref_filter) {0}, base, len, 1, NULL));
+	MUT(c[0] = 0xCE, "wrong magic", 0);
+	MUT(c[1] = 1, "v2 bytes as version 1", 0);
 	MUT(c[2] = 1, "flags 1", 0);
-	MUT(c[2] = 0x80, "flags 0x80", 0);
 	MUT(c[3] = 3, "bucket size 3", 0);
-	MUT(c[3] = 0, "bucket size 0", 0);
-	MUT(c[3] = 16, "bucket size 16", 0);
 	MUT(c[4] = 3, "header fpbits 3", 0);
 	MUT(c[4] = 33, "header fpbits 33", 0);
 	MUT(c[5] = 0, "nstages 0", 0);
 	MUT(c[5] = 33, "nstages 33", 0);
+	MUT(c[6] = 3, "expansion 3", 0);
 	MUT(c[6] = 17, "expansion 17", 0);
-	MUT(c[7] = 1, "reserved byte 7", 0);
-	MUT(c[10] = 1, "reserved byte 10", 0);
-	MUT(c[11] = 0x80, "reserved byte 11", 0);
+	MUT(c[7] = 0, "value hashing 0", 0);
+	MUT(c[7] = 3, "value hashing 3", 0);
+	MUT(c[11] = 1, "reserved byte 11", 0);
 	MUT(ref_wr32(c + 12, 0), "capacity 0", 0);
-	MUT(ref_wr32(c + 16, 0), "nbuckets 0", 0);
-	MUT(ref_wr32(c + 16, UINT32_MAX), "nbuckets 2^32-1", 0);
-	MUT(ref_wr32(c + 20, 7), "nitems 7 > 6 slots", 0);
-	MUT(c[24] = 3, "stage fpbits 3", 0);
-	MUT(c[24] = 33, "stage fpbits 33", 0);
-	MUT(c[24] = 255, "stage fpbits 255", 0);
-	MUT(c[25] = 1, "stage reserved byte", 0);
-	MUT(c[27] = 1, "stage reserved byte 3", 0);
-	MUT(ref_wr32(c + 20, 1), "nitems 1, empty table", 1);
-	MUT(c[28] = 1, "nitems 0, one item in table", 1);
-	MUT(c[31] = 0x40, "trailing bit set", 1);
-	MUT(c[31] = 0x80, "last trailing bit set", 1);
+	MUT(memset(c + 16, 0, 8), "target fpr 0", 0);
+	MUT(c[23] = 0x7F; c[22] = 0xF8, "target fpr NaN", 0);
+	MUT(c[23] = 0x40, "target fpr 2", 0);
+	MUT(c[23] = 0xBF, "target fpr negative", 0);
+	MUT(ref_wr32(c + 40, 0), "nbuckets 0", 0);
+	MUT(ref_wr32(c + 40, UINT32_MAX), "nbuckets 2^32-1", 0);
+	MUT(ref_wr32(c + 44, 7), "nitems 7 > 6 slots", 0);
+	MUT(c[48] = 3, "stage fpbits 3", 0);
+	MUT(c[48] = 33, "stage fpbits 33", 0);
+	MUT(c[49] = 0, "geometry 0", 0);
+	MUT(c[49] = 3, "geometry 3", 0);
+	MUT(c[50] = 1, "level 1 with 3 buckets", 0);
+	MUT(c[51] = 3, "base width 3", 0);
+	MUT(c[51] = 6, "base width 6 > width 5", 0);
+	MUT(c[52] = 1, "table encoding 1", 0);
+	MUT(c[53] = 1, "stage reserved byte 13", 0);
+	MUT(c[55] = 1, "stage reserved byte 15", 0);
+	MUT(ref_wr32(c + 44, 1), "nitems 1, empty table", 1);
+	MUT(c[56] = 1, "nitems 0, one item in table", 1);
+	MUT(c[59] = 0x40, "trailing bit set", 1);
+	MUT(c[59] = 0x80, "last trailing bit set", 1);
 #undef MUT
 
 	/* lengths */
 	expect_invalid(base, len - 1, "one byte short", 0);
 	{
-		uint8_t		l2[64];
+		uint8_t		l2[96];
 
 		memcpy(l2, base, len);
 		l2[len] = 0;
@@ -289,7 +334,7 @@ test_validate_crafted(void)
 
 	/* header width differs from stage 0's: FORMAT.md leaves this open */
 	{
-		ref_desc	d = {3, 0, 6};
+		ref_desc	d = {3, 0, 6, 0, 0, 0};
 		uint8_t		h[64];
 		size_t		l = ref_header_len(1) + ref_table_bytes(3, 2, 6);
 

@@ -32,6 +32,9 @@ void		test_base64_filter_roundtrip(void);
 void		test_determinism(void);
 void		test_journal(void);
 void		test_duplicate_growth(void);
+void		test_failed_add_bounded(void);
+void		test_growth_shape(void);
+void		test_churn_window(void);
 
 /* test_build.c */
 void		test_build_geometries(void);
