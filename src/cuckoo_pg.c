@@ -237,13 +237,26 @@ cuckoofilter_send(PG_FUNCTION_ARGS)
 /* ---------------------------------------------------------------------
  * per-call caches
  *
- * cf_contains and cf_count run once per row with, typically, the same
- * filter every time (a constant, a parameter, a subquery's value).  The
- * cache in fn_extra keeps the value's hash info and, when the filter had to
- * be detoasted, the detoasted copy, keyed by what identifies the stored
- * value: the toast pointer of an on-disk value, or the compressed bytes of
- * an inline compressed one.  A plain in-memory value is read in place.
+ * cf_contains and cf_count run once per row, with the same filter every
+ * time (a constant, a parameter, a subquery's value) or with one of a few
+ * stored filters in turn (a nested loop over a table of filters, one per
+ * user).  The cache in fn_extra keeps the value's hash info and up to
+ * CFPG_CACHE_ENTRIES detoasted filters, least recently used out first, each
+ * keyed by what identifies the stored value: the toast pointer of an
+ * on-disk value, or the compressed bytes of an inline compressed one.  So a
+ * switch back to a filter this call site has already detoasted costs a key
+ * comparison, not a detoast.  A plain in-memory value is read in place.
+ *
+ * Opening a filter never scans its tables: cf_open checks the header and
+ * lengths only (O(sub-filters)); the full cf_validate runs where bytes enter
+ * (text input, binary receive).  The only O(size) work left on a switch to a
+ * filter not in the cache is the detoast itself.
  * ------------------------------------------------------------------- */
+
+/* detoasted filters one call site keeps */
+#define CFPG_CACHE_ENTRIES	16
+/* bytes they may hold beyond the newest one */
+#define CFPG_CACHE_BYTES	((Size) 64 * 1024 * 1024)
 
 typedef enum CfCacheKind
 {
@@ -252,16 +265,24 @@ typedef enum CfCacheKind
 	CFC_COMPRESSED				/* keyed by the compressed bytes */
 } CfCacheKind;
 
-typedef struct CfCallCache
+typedef struct CfCacheEntry
 {
-	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
-
-	CfCacheKind kind;			/* which key below is valid */
+	CfCacheKind kind;			/* which key below is valid; CFC_NONE: free */
+	uint64		used;			/* CfCallCache.clock at the last hit */
 	struct varatt_external toast;	/* CFC_ONDISK */
 	char	   *cbytes;			/* CFC_COMPRESSED: a copy of the datum */
 	Size		clen;
 	struct varlena *value;		/* the detoasted filter, in fn_mcxt */
 	cf_filter	f;				/* opened on value */
+} CfCacheEntry;
+
+typedef struct CfCallCache
+{
+	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
+
+	CfCacheEntry entries[CFPG_CACHE_ENTRIES];
+	int			last;			/* entry of the last hit or load, -1 if none */
+	uint64		clock;			/* ticks once per lookup */
 
 	cf_filter	scratch;		/* view of an uncached, in-place filter */
 
@@ -294,6 +315,7 @@ cfpg_call_cache(FunctionCallInfo fcinfo)
 	if (c == NULL)
 	{
 		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfCallCache));
+		c->last = -1;
 		fcinfo->flinfo->fn_extra = c;
 	}
 	return c;
@@ -315,35 +337,139 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 	return &c->hi;
 }
 
-/* drops the cached filter */
+/* drops one cached filter */
 static void
-cfpg_cache_reset(CfCallCache *c)
+cfpg_cache_drop(CfCacheEntry *e)
 {
-	c->kind = CFC_NONE;
-	if (c->value)
-		pfree(c->value);
-	c->value = NULL;
-	if (c->cbytes)
-		pfree(c->cbytes);
-	c->cbytes = NULL;
-	c->clen = 0;
+	e->kind = CFC_NONE;
+	if (e->value)
+		pfree(e->value);
+	e->value = NULL;
+	if (e->cbytes)
+		pfree(e->cbytes);
+	e->cbytes = NULL;
+	e->clen = 0;
 }
 
-/* detoasts d into the cache's memory and opens it */
-static void
-cfpg_cache_load(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+/* does entry e hold the value of the toasted datum raw? */
+static inline bool
+cfpg_cache_match(const CfCacheEntry *e, const struct varlena *raw,
+				 const struct varatt_external *toast)
 {
-	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (toast != NULL)
+		return e->kind == CFC_ONDISK &&
+			e->toast.va_valueid == toast->va_valueid &&
+			e->toast.va_toastrelid == toast->va_toastrelid &&
+			e->toast.va_rawsize == toast->va_rawsize &&
+			e->toast.va_extinfo == toast->va_extinfo;
+	return e->kind == CFC_COMPRESSED && e->clen == VARSIZE(raw) &&
+		memcmp(e->cbytes, raw, e->clen) == 0;
+}
 
-	c->value = (struct varlena *) PG_DETOAST_DATUM(d);
+/*
+ * A free entry for a filter about to be loaded: the least recently used
+ * one goes out when all are taken, and more go while the others would hold
+ * more than CFPG_CACHE_BYTES.
+ */
+static CfCacheEntry *
+cfpg_cache_victim(CfCallCache *c)
+{
+	for (;;)
+	{
+		CfCacheEntry *lru = NULL;
+		CfCacheEntry *free_entry = NULL;
+		Size		bytes = 0;
+
+		for (int i = 0; i < CFPG_CACHE_ENTRIES; i++)
+		{
+			CfCacheEntry *e = &c->entries[i];
+
+			if (e->kind == CFC_NONE)
+			{
+				if (free_entry == NULL)
+					free_entry = e;
+				continue;
+			}
+			bytes += VARSIZE(e->value) + e->clen;
+			if (lru == NULL || e->used < lru->used)
+				lru = e;
+		}
+		if (free_entry != NULL && bytes <= CFPG_CACHE_BYTES)
+			return free_entry;
+		Assert(lru != NULL);
+		cfpg_cache_drop(lru);
+	}
+}
+
+/*
+ * The cached view of a toasted filter (toast: its pointer if on disk, NULL
+ * if inline compressed), detoasting it into a cache entry on a miss.
+ */
+static const cf_filter *
+cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
+				  const struct varatt_external *toast)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	CfCacheEntry *e;
+	MemoryContext old;
+
+	c->clock++;
+	/* the common case: the same filter as last time */
+	if (c->last >= 0 && cfpg_cache_match(&c->entries[c->last], raw, toast))
+	{
+		e = &c->entries[c->last];
+		e->used = c->clock;
+		return &e->f;
+	}
+	for (int i = 0; i < CFPG_CACHE_ENTRIES; i++)
+	{
+		e = &c->entries[i];
+		if (i != c->last && cfpg_cache_match(e, raw, toast))
+		{
+			e->used = c->clock;
+			c->last = i;
+			return &e->f;
+		}
+	}
+
+	/* a miss: detoast into a free entry (an error leaves it free) */
+	e = cfpg_cache_victim(c);
+	c->last = -1;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	e->value = (struct varlena *) PG_DETOAST_DATUM(d);
+	if (toast == NULL)
+	{
+		e->cbytes = palloc(VARSIZE(raw));
+		memcpy(e->cbytes, raw, VARSIZE(raw));
+		e->clen = VARSIZE(raw);
+	}
 	MemoryContextSwitchTo(old);
-	cfpg_open(&c->f, c->value);
+	PG_TRY();
+	{
+		cfpg_open(&e->f, e->value);
+	}
+	PG_CATCH();
+	{
+		cfpg_cache_drop(e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (toast != NULL)
+	{
+		e->toast = *toast;
+		e->kind = CFC_ONDISK;
+	}
+	else
+		e->kind = CFC_COMPRESSED;
+	e->used = c->clock;
+	c->last = (int) (e - c->entries);
+	return &e->f;
 }
 
 /*
  * A read-only view of a filter argument, without detoasting or copying it
- * more than once per distinct stored value.  The view stays valid until the
- * next call.
+ * more than once per distinct stored value (while it stays among the
+ * cached ones).  The view stays valid until the next call.
  */
 static const cf_filter *
 cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
@@ -355,33 +481,10 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 		struct varatt_external toast;
 
 		VARATT_EXTERNAL_GET_POINTER(toast, raw);
-		if (c->kind == CFC_ONDISK &&
-			c->toast.va_valueid == toast.va_valueid &&
-			c->toast.va_toastrelid == toast.va_toastrelid &&
-			c->toast.va_rawsize == toast.va_rawsize &&
-			c->toast.va_extinfo == toast.va_extinfo)
-			return &c->f;
-		cfpg_cache_reset(c);
-		cfpg_cache_load(fcinfo, c, d);
-		c->toast = toast;
-		c->kind = CFC_ONDISK;
-		return &c->f;
+		return cfpg_cache_lookup(fcinfo, c, d, &toast);
 	}
 	if (VARATT_IS_COMPRESSED(raw))
-	{
-		Size		clen = VARSIZE(raw);
-
-		if (c->kind == CFC_COMPRESSED && c->clen == clen &&
-			memcmp(c->cbytes, raw, clen) == 0)
-			return &c->f;
-		cfpg_cache_reset(c);
-		cfpg_cache_load(fcinfo, c, d);
-		c->cbytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, clen);
-		memcpy(c->cbytes, raw, clen);
-		c->clen = clen;
-		c->kind = CFC_COMPRESSED;
-		return &c->f;
-	}
+		return cfpg_cache_lookup(fcinfo, c, d, NULL);
 	if (VARATT_IS_EXTERNAL(raw))
 	{
 		c->plain_buf = NULL;	/* scratch is about to view something else */
