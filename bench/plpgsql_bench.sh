@@ -22,7 +22,6 @@ REPS=${REPS:-7}
 CAPS=${CAPS:-5000 20000}
 PSQL=${PSQL:-psql}
 
-caps_array="ARRAY[$(echo $CAPS | tr ' ' ',')]"
 $PSQL -X -q -v ON_ERROR_STOP=1 <<SQL
 SET client_min_messages = warning;
 DROP SCHEMA IF EXISTS cf_plbench CASCADE;
@@ -68,25 +67,28 @@ SQL
 {
 	echo "SET search_path = cf_plbench, public;"
 	for rep in $(seq 0 "$REPS"); do
-		cat <<SQL
+		# one DO block (one transaction) per capacity: the error of one
+		# capacity's first call must not reach the next capacity's
+		for c in $CAPS; do
+			cat <<SQL
 DO \$\$
 DECLARE
 	t timestamptz;
 	f cuckoofilter;
-	c int;
 BEGIN
-	FOREACH c IN ARRAY $caps_array LOOP
-		t := clock_timestamp();
-		f := fill(cf_create(c, expansion => 0));
-		INSERT INTO runs VALUES ($rep, 'first', c, extract(epoch FROM clock_timestamp() - t) * 1000);
-		t := clock_timestamp();
-		f := fill(cf_create(c, expansion => 0));
-		INSERT INTO runs VALUES ($rep, 'second', c, extract(epoch FROM clock_timestamp() - t) * 1000);
-		t := clock_timestamp();
-		f := fill_b(cf_create(c, expansion => 0));
-		INSERT INTO runs VALUES ($rep, 'other_fn', c, extract(epoch FROM clock_timestamp() - t) * 1000);
-	END LOOP;
+	t := clock_timestamp();
+	f := fill(cf_create($c, expansion => 0));
+	INSERT INTO runs VALUES ($rep, 'first', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
+	t := clock_timestamp();
+	f := fill(cf_create($c, expansion => 0));
+	INSERT INTO runs VALUES ($rep, 'second', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
+	t := clock_timestamp();
+	f := fill_b(cf_create($c, expansion => 0));
+	INSERT INTO runs VALUES ($rep, 'other_fn', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
 END \$\$;
+SQL
+		done
+		cat <<SQL
 INSERT INTO runs SELECT $rep, 'adds', 10000, adds(10000);
 INSERT INTO runs SELECT $rep, 'adds', 100000, adds(100000);
 SQL
