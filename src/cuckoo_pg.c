@@ -241,7 +241,8 @@ cuckoofilter_send(PG_FUNCTION_ARGS)
  * time (a constant, a parameter, a subquery's value) or with one of a few
  * stored filters in turn (a nested loop over a table of filters, one per
  * user).  The cache in fn_extra keeps the value's hash info and up to
- * CFPG_CACHE_ENTRIES detoasted filters, least recently used out first, each
+ * CFPG_CACHE_ENTRIES detoasted filters (at most CFPG_CACHE_BYTES), least
+ * recently used out first, each
  * keyed by what identifies the stored value: the toast pointer of an
  * on-disk value, or the compressed bytes of an inline compressed one.  So a
  * switch back to a filter this call site has already detoasted costs a key
@@ -254,7 +255,7 @@ cuckoofilter_send(PG_FUNCTION_ARGS)
  * ------------------------------------------------------------------- */
 
 /* detoasted filters one call site keeps */
-#define CFPG_CACHE_ENTRIES	16
+#define CFPG_CACHE_ENTRIES	64
 /* bytes they may hold beyond the newest one */
 #define CFPG_CACHE_BYTES	((Size) 64 * 1024 * 1024)
 
@@ -280,9 +281,17 @@ typedef struct CfCallCache
 {
 	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
 
-	CfCacheEntry entries[CFPG_CACHE_ENTRIES];
+	/*
+	 * Detoasted filters: entries[0 .. nentries) are allocated (in fn_mcxt,
+	 * on first need), hint[i] is entries[i]'s toast value id or compressed
+	 * length, so a lookup scans one small array before comparing keys.
+	 */
+	CfCacheEntry *entries[CFPG_CACHE_ENTRIES];
+	uint32		hint[CFPG_CACHE_ENTRIES];
+	int			nentries;
 	int			last;			/* entry of the last hit or load, -1 if none */
 	uint64		clock;			/* ticks once per lookup */
+	Size		bytes;			/* held by the entries in use */
 
 	cf_filter	scratch;		/* view of an uncached, in-place filter */
 
@@ -337,10 +346,19 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 	return &c->hi;
 }
 
+/* the bytes an entry in use holds */
+static inline Size
+cfpg_entry_bytes(const CfCacheEntry *e)
+{
+	return VARSIZE(e->value) + e->clen;
+}
+
 /* drops one cached filter */
 static void
-cfpg_cache_drop(CfCacheEntry *e)
+cfpg_cache_drop(CfCallCache *c, CfCacheEntry *e)
 {
+	if (e->kind != CFC_NONE)
+		c->bytes -= cfpg_entry_bytes(e);
 	e->kind = CFC_NONE;
 	if (e->value)
 		pfree(e->value);
@@ -349,6 +367,13 @@ cfpg_cache_drop(CfCacheEntry *e)
 		pfree(e->cbytes);
 	e->cbytes = NULL;
 	e->clen = 0;
+}
+
+/* the hint of a toasted datum: its value id on disk, its size compressed */
+static inline uint32
+cfpg_cache_hint(const struct varlena *raw, const struct varatt_external *toast)
+{
+	return toast != NULL ? toast->va_valueid : (uint32) VARSIZE(raw);
 }
 
 /* does entry e hold the value of the toasted datum raw? */
@@ -367,38 +392,87 @@ cfpg_cache_match(const CfCacheEntry *e, const struct varlena *raw,
 }
 
 /*
- * A free entry for a filter about to be loaded: the least recently used
- * one goes out when all are taken, and more go while the others would hold
- * more than CFPG_CACHE_BYTES.
+ * An empty entry for a filter about to be loaded: a new one while fewer than
+ * CFPG_CACHE_ENTRIES exist, else the least recently used one; and more go,
+ * least recently used first, while the rest would hold more than
+ * CFPG_CACHE_BYTES.
  */
-static CfCacheEntry *
-cfpg_cache_victim(CfCallCache *c)
+static int
+cfpg_cache_victim(FunctionCallInfo fcinfo, CfCallCache *c)
 {
+	int			victim = -1;
+
 	for (;;)
 	{
-		CfCacheEntry *lru = NULL;
-		CfCacheEntry *free_entry = NULL;
-		Size		bytes = 0;
+		int			lru = -1;
 
-		for (int i = 0; i < CFPG_CACHE_ENTRIES; i++)
+		for (int i = 0; i < c->nentries; i++)
 		{
-			CfCacheEntry *e = &c->entries[i];
+			CfCacheEntry *e = c->entries[i];
 
 			if (e->kind == CFC_NONE)
 			{
-				if (free_entry == NULL)
-					free_entry = e;
+				if (victim < 0)
+					victim = i;
 				continue;
 			}
-			bytes += VARSIZE(e->value) + e->clen;
-			if (lru == NULL || e->used < lru->used)
-				lru = e;
+			if (lru < 0 || e->used < c->entries[lru]->used)
+				lru = i;
 		}
-		if (free_entry != NULL && bytes <= CFPG_CACHE_BYTES)
-			return free_entry;
-		Assert(lru != NULL);
-		cfpg_cache_drop(lru);
+		if (c->bytes <= CFPG_CACHE_BYTES || lru < 0)
+			break;
+		cfpg_cache_drop(c, c->entries[lru]);
+		if (victim < 0)
+			victim = lru;
 	}
+	if (victim >= 0)
+		return victim;
+	if (c->nentries < CFPG_CACHE_ENTRIES)
+	{
+		c->entries[c->nentries] = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+														 sizeof(CfCacheEntry));
+		return c->nentries++;
+	}
+	/* all in use: the least recently used goes */
+	victim = 0;
+	for (int i = 1; i < c->nentries; i++)
+		if (c->entries[i]->used < c->entries[victim]->used)
+			victim = i;
+	cfpg_cache_drop(c, c->entries[victim]);
+	return victim;
+}
+
+/*
+ * Detoasts d into the empty entry e and opens it; compressed: also keep a
+ * copy of the compressed datum as the key.  An error leaves e empty.
+ */
+static void
+cfpg_cache_fill(FunctionCallInfo fcinfo, CfCallCache *c, CfCacheEntry *e, Datum d,
+				bool compressed)
+{
+	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+	PG_TRY();
+	{
+		e->value = (struct varlena *) PG_DETOAST_DATUM(d);
+		if (compressed)
+		{
+			Size		clen = VARSIZE(DatumGetPointer(d));
+
+			e->cbytes = palloc(clen);
+			memcpy(e->cbytes, DatumGetPointer(d), clen);
+			e->clen = clen;
+		}
+		cfpg_open(&e->f, e->value);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(old);
+		cfpg_cache_drop(c, e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -410,50 +484,35 @@ cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
 				  const struct varatt_external *toast)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	uint32		hint = cfpg_cache_hint(raw, toast);
 	CfCacheEntry *e;
-	MemoryContext old;
+	int			i;
 
 	c->clock++;
 	/* the common case: the same filter as last time */
-	if (c->last >= 0 && cfpg_cache_match(&c->entries[c->last], raw, toast))
+	if (c->last >= 0 && c->hint[c->last] == hint &&
+		cfpg_cache_match(c->entries[c->last], raw, toast))
 	{
-		e = &c->entries[c->last];
+		e = c->entries[c->last];
 		e->used = c->clock;
 		return &e->f;
 	}
-	for (int i = 0; i < CFPG_CACHE_ENTRIES; i++)
+	for (i = 0; i < c->nentries; i++)
 	{
-		e = &c->entries[i];
-		if (i != c->last && cfpg_cache_match(e, raw, toast))
+		if (c->hint[i] == hint && cfpg_cache_match(c->entries[i], raw, toast))
 		{
+			e = c->entries[i];
 			e->used = c->clock;
 			c->last = i;
 			return &e->f;
 		}
 	}
 
-	/* a miss: detoast into a free entry (an error leaves it free) */
-	e = cfpg_cache_victim(c);
+	/* a miss: detoast into an empty entry */
 	c->last = -1;
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	e->value = (struct varlena *) PG_DETOAST_DATUM(d);
-	if (toast == NULL)
-	{
-		e->cbytes = palloc(VARSIZE(raw));
-		memcpy(e->cbytes, raw, VARSIZE(raw));
-		e->clen = VARSIZE(raw);
-	}
-	MemoryContextSwitchTo(old);
-	PG_TRY();
-	{
-		cfpg_open(&e->f, e->value);
-	}
-	PG_CATCH();
-	{
-		cfpg_cache_drop(e);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	i = cfpg_cache_victim(fcinfo, c);
+	e = c->entries[i];
+	cfpg_cache_fill(fcinfo, c, e, d, toast == NULL);
 	if (toast != NULL)
 	{
 		e->toast = *toast;
@@ -462,7 +521,9 @@ cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
 	else
 		e->kind = CFC_COMPRESSED;
 	e->used = c->clock;
-	c->last = (int) (e - c->entries);
+	c->bytes += cfpg_entry_bytes(e);
+	c->hint[i] = hint;
+	c->last = i;
 	return &e->f;
 }
 
