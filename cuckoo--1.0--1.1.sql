@@ -33,6 +33,22 @@ CREATE FUNCTION cf_set_kind(filter cuckoofilter, kind text) RETURNS cuckoofilter
 COMMENT ON FUNCTION cf_set_kind(cuckoofilter, text) IS
 	'the filter recording the kind of value it holds: ''any'' turns kind checks off (a filter of several kinds), a named kind (number, text, datetime, ...) can be given to an empty filter';
 
+-- ---- cf_debug_state: a testing aid for the in-place PL/pgSQL path (#18.3) --
+-- Internal, not part of the documented interface: the regression tests use
+-- it to check that f := cf_add(f, x) in a loop changes one buffer in place
+-- instead of copying the filter.  VOLATILE: the counters move between calls.
+-- PARALLEL RESTRICTED: the counters belong to the backend that calls it.
+CREATE FUNCTION cf_debug_state(filter cuckoofilter,
+							   OUT form text, OUT newest boolean,
+							   OUT in_place_ops bigint, OUT store_copies bigint,
+							   OUT flattens bigint)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cuckoo_debug_state'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION cf_debug_state(cuckoofilter) IS
+'internal testing aid: how the filter value was passed (flat, toasted, compressed, expanded read-write or read-only; newest: whether an expanded value is the newest state of its buffer) and this backend''s counts of in-place adds and deletes, whole-filter copies (growth not counted) and flattenings of expanded filters; not a stable interface';
+
 -- ---------------------------------------------------------------------
 -- SQL surface (issue #20): NULL-safe updates, filters as values (=, <>,
 -- ordering, hashing, ||, bytea casts, cf_describe), join estimates

@@ -24,6 +24,9 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
@@ -69,6 +72,17 @@ typedef struct CfRecorder
 	cf_status	status;			/* what the operation returned */
 	CfExpanded *result;			/* the new object, once made */
 } CfRecorder;
+
+/*
+ * What this backend's expanded objects have done, for cf_debug_state: a
+ * test can see an add's in-place path kept or lost without timing it.
+ */
+static struct
+{
+	uint64		in_place;		/* adds and deletes written into a store's buffer */
+	uint64		copies;			/* whole filters copied into a new store */
+	uint64		flattens;		/* objects written out as flat values */
+} cfx_counters;
 
 static Size cfx_get_flat_size(ExpandedObjectHeader *eohptr);
 static void cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
@@ -239,6 +253,7 @@ cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size
 	struct varlena *v = (struct varlena *) result;
 
 	Assert(allocated_size == VARHDRSZ + x->store->len);
+	cfx_counters.flattens++;
 	SET_VARSIZE(v, allocated_size);
 	cfx_copy_state(x, CF_VARDATA(v));
 }
@@ -277,6 +292,7 @@ cfx_copy_bytes(const uint8 *src, size_t len)
 {
 	CfStore    *s = cfx_new_store(len);
 
+	cfx_counters.copies++;
 	memcpy(s->buf, src, len);
 	return cfx_new_object(s);
 }
@@ -287,6 +303,7 @@ cfx_copy_object(const CfExpanded *x)
 {
 	CfStore    *s = cfx_new_store(x->store->len);
 
+	cfx_counters.copies++;
 	cfx_copy_state(x, s->buf);
 	return cfx_new_object(s);
 }
@@ -366,6 +383,7 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 			x->undo = rec->undo;
 			x->nundo = rec->nundo;
 			y = rec->result;
+			cfx_counters.in_place++;
 			pfree(rec);
 			return EOHPGetRWDatum(&y->hdr);
 		}
@@ -438,4 +456,46 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 		}
 	}
 	return EOHPGetRWDatum(&y->hdr);
+}
+
+/* ---------------------------------------------------------------------
+ * cf_debug_state: a testing aid
+ * ------------------------------------------------------------------- */
+
+/*
+ * cf_debug_state(filter): how the value reached the function (flat, or an
+ * expanded object by a read-write or read-only pointer, and whether that
+ * object is the newest state of its store), and this backend's counters of
+ * in-place changes, whole copies and flattenings.  Internal: the regression
+ * tests use it to check that PL/pgSQL loops keep the in-place path.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_debug_state);
+Datum
+cuckoo_debug_state(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	CfExpanded *x = cfx_from_datum(d);
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {0};
+	const char *form;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	if (x == NULL)
+		form = VARATT_IS_EXTERNAL(DatumGetPointer(d)) ? "toasted" :
+			VARATT_IS_COMPRESSED(DatumGetPointer(d)) ? "compressed" : "flat";
+	else
+		form = VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) ?
+			"expanded read-write" : "expanded read-only";
+	values[0] = CStringGetTextDatum(form);
+	if (x == NULL)
+		nulls[1] = true;
+	else
+		values[1] = BoolGetDatum(x->newer == NULL);
+	values[2] = Int64GetDatum((int64) cfx_counters.in_place);
+	values[3] = Int64GetDatum((int64) cfx_counters.copies);
+	values[4] = Int64GetDatum((int64) cfx_counters.flattens);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

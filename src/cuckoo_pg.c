@@ -240,13 +240,27 @@ cuckoofilter_send(PG_FUNCTION_ARGS)
 /* ---------------------------------------------------------------------
  * per-call caches
  *
- * cf_contains and cf_count run once per row with, typically, the same
- * filter every time (a constant, a parameter, a subquery's value).  The
- * cache in fn_extra keeps the value's hash info and, when the filter had to
- * be detoasted, the detoasted copy, keyed by what identifies the stored
- * value: the toast pointer of an on-disk value, or the compressed bytes of
- * an inline compressed one.  A plain in-memory value is read in place.
+ * cf_contains and cf_count run once per row, with the same filter every
+ * time (a constant, a parameter, a subquery's value) or with one of a few
+ * stored filters in turn (a nested loop over a table of filters, one per
+ * user).  The cache in fn_extra keeps the value's hash info and up to
+ * CFPG_CACHE_ENTRIES detoasted filters (at most CFPG_CACHE_BYTES), least
+ * recently used out first, each
+ * keyed by what identifies the stored value: the toast pointer of an
+ * on-disk value, or the compressed bytes of an inline compressed one.  So a
+ * switch back to a filter this call site has already detoasted costs a key
+ * comparison, not a detoast.  A plain in-memory value is read in place.
+ *
+ * Opening a filter never scans its tables: cf_open checks the header and
+ * lengths only (O(sub-filters)); the full cf_validate runs where bytes enter
+ * (text input, binary receive).  The only O(size) work left on a switch to a
+ * filter not in the cache is the detoast itself.
  * ------------------------------------------------------------------- */
+
+/* detoasted filters one call site keeps */
+#define CFPG_CACHE_ENTRIES	64
+/* bytes they may hold beyond the newest one */
+#define CFPG_CACHE_BYTES	((Size) 64 * 1024 * 1024)
 
 typedef enum CfCacheKind
 {
@@ -255,16 +269,32 @@ typedef enum CfCacheKind
 	CFC_COMPRESSED				/* keyed by the compressed bytes */
 } CfCacheKind;
 
-typedef struct CfCallCache
+typedef struct CfCacheEntry
 {
-	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
-
-	CfCacheKind kind;			/* which key below is valid */
+	CfCacheKind kind;			/* which key below is valid; CFC_NONE: free */
+	uint64		used;			/* CfCallCache.clock at the last hit */
 	struct varatt_external toast;	/* CFC_ONDISK */
 	char	   *cbytes;			/* CFC_COMPRESSED: a copy of the datum */
 	Size		clen;
 	struct varlena *value;		/* the detoasted filter, in fn_mcxt */
 	cf_filter	f;				/* opened on value */
+} CfCacheEntry;
+
+typedef struct CfCallCache
+{
+	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
+
+	/*
+	 * Detoasted filters: entries[0 .. nentries) are allocated (in fn_mcxt,
+	 * on first need), hint[i] is entries[i]'s toast value id or compressed
+	 * length, so a lookup scans one small array before comparing keys.
+	 */
+	CfCacheEntry *entries[CFPG_CACHE_ENTRIES];
+	uint32		hint[CFPG_CACHE_ENTRIES];
+	int			nentries;
+	int			last;			/* entry of the last hit or load, -1 if none */
+	uint64		clock;			/* ticks once per lookup */
+	Size		bytes;			/* held by the entries in use */
 
 	cf_filter	scratch;		/* view of an uncached, in-place filter */
 
@@ -297,6 +327,7 @@ cfpg_call_cache(FunctionCallInfo fcinfo)
 	if (c == NULL)
 	{
 		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfCallCache));
+		c->last = -1;
 		fcinfo->flinfo->fn_extra = c;
 	}
 	return c;
@@ -318,35 +349,191 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 	return &c->hi;
 }
 
-/* drops the cached filter */
-static void
-cfpg_cache_reset(CfCallCache *c)
+/* the bytes an entry in use holds */
+static inline Size
+cfpg_entry_bytes(const CfCacheEntry *e)
 {
-	c->kind = CFC_NONE;
-	if (c->value)
-		pfree(c->value);
-	c->value = NULL;
-	if (c->cbytes)
-		pfree(c->cbytes);
-	c->cbytes = NULL;
-	c->clen = 0;
+	return VARSIZE(e->value) + e->clen;
 }
 
-/* detoasts d into the cache's memory and opens it */
+/* drops one cached filter */
 static void
-cfpg_cache_load(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+cfpg_cache_drop(CfCallCache *c, CfCacheEntry *e)
+{
+	if (e->kind != CFC_NONE)
+		c->bytes -= cfpg_entry_bytes(e);
+	e->kind = CFC_NONE;
+	if (e->value)
+		pfree(e->value);
+	e->value = NULL;
+	if (e->cbytes)
+		pfree(e->cbytes);
+	e->cbytes = NULL;
+	e->clen = 0;
+}
+
+/* the hint of a toasted datum: its value id on disk, its size compressed */
+static inline uint32
+cfpg_cache_hint(const struct varlena *raw, const struct varatt_external *toast)
+{
+	return toast != NULL ? toast->va_valueid : (uint32) VARSIZE(raw);
+}
+
+/* does entry e hold the value of the toasted datum raw? */
+static inline bool
+cfpg_cache_match(const CfCacheEntry *e, const struct varlena *raw,
+				 const struct varatt_external *toast)
+{
+	if (toast != NULL)
+		return e->kind == CFC_ONDISK &&
+			e->toast.va_valueid == toast->va_valueid &&
+			e->toast.va_toastrelid == toast->va_toastrelid &&
+			e->toast.va_rawsize == toast->va_rawsize &&
+			e->toast.va_extinfo == toast->va_extinfo;
+	return e->kind == CFC_COMPRESSED && e->clen == VARSIZE(raw) &&
+		memcmp(e->cbytes, raw, e->clen) == 0;
+}
+
+/*
+ * An empty entry for a filter about to be loaded: a new one while fewer than
+ * CFPG_CACHE_ENTRIES exist, else the least recently used one; and more go,
+ * least recently used first, while the rest would hold more than
+ * CFPG_CACHE_BYTES.
+ */
+static int
+cfpg_cache_victim(FunctionCallInfo fcinfo, CfCallCache *c)
+{
+	int			victim = -1;
+
+	for (;;)
+	{
+		int			lru = -1;
+
+		for (int i = 0; i < c->nentries; i++)
+		{
+			CfCacheEntry *e = c->entries[i];
+
+			if (e->kind == CFC_NONE)
+			{
+				if (victim < 0)
+					victim = i;
+				continue;
+			}
+			if (lru < 0 || e->used < c->entries[lru]->used)
+				lru = i;
+		}
+		if (c->bytes <= CFPG_CACHE_BYTES || lru < 0)
+			break;
+		cfpg_cache_drop(c, c->entries[lru]);
+		if (victim < 0)
+			victim = lru;
+	}
+	if (victim >= 0)
+		return victim;
+	if (c->nentries < CFPG_CACHE_ENTRIES)
+	{
+		c->entries[c->nentries] = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+														 sizeof(CfCacheEntry));
+		return c->nentries++;
+	}
+	/* all in use: the least recently used goes */
+	victim = 0;
+	for (int i = 1; i < c->nentries; i++)
+		if (c->entries[i]->used < c->entries[victim]->used)
+			victim = i;
+	cfpg_cache_drop(c, c->entries[victim]);
+	return victim;
+}
+
+/*
+ * Detoasts d into the empty entry e and opens it; compressed: also keep a
+ * copy of the compressed datum as the key.  An error leaves e empty.
+ */
+static void
+cfpg_cache_fill(FunctionCallInfo fcinfo, CfCallCache *c, CfCacheEntry *e, Datum d,
+				bool compressed)
 {
 	MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
-	c->value = (struct varlena *) PG_DETOAST_DATUM(d);
+	PG_TRY();
+	{
+		e->value = (struct varlena *) PG_DETOAST_DATUM(d);
+		if (compressed)
+		{
+			Size		clen = VARSIZE(DatumGetPointer(d));
+
+			e->cbytes = palloc(clen);
+			memcpy(e->cbytes, DatumGetPointer(d), clen);
+			e->clen = clen;
+		}
+		cfpg_open(&e->f, e->value);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(old);
+		cfpg_cache_drop(c, e);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	MemoryContextSwitchTo(old);
-	cfpg_open(&c->f, c->value);
+}
+
+/*
+ * The cached view of a toasted filter (toast: its pointer if on disk, NULL
+ * if inline compressed), detoasting it into a cache entry on a miss.
+ */
+static const cf_filter *
+cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
+				  const struct varatt_external *toast)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	uint32		hint = cfpg_cache_hint(raw, toast);
+	CfCacheEntry *e;
+	int			i;
+
+	c->clock++;
+	/* the common case: the same filter as last time */
+	if (c->last >= 0 && c->hint[c->last] == hint &&
+		cfpg_cache_match(c->entries[c->last], raw, toast))
+	{
+		e = c->entries[c->last];
+		e->used = c->clock;
+		return &e->f;
+	}
+	for (i = 0; i < c->nentries; i++)
+	{
+		if (c->hint[i] == hint && cfpg_cache_match(c->entries[i], raw, toast))
+		{
+			e = c->entries[i];
+			e->used = c->clock;
+			c->last = i;
+			return &e->f;
+		}
+	}
+
+	/* a miss: detoast into an empty entry */
+	c->last = -1;
+	i = cfpg_cache_victim(fcinfo, c);
+	e = c->entries[i];
+	cfpg_cache_fill(fcinfo, c, e, d, toast == NULL);
+	if (toast != NULL)
+	{
+		e->toast = *toast;
+		e->kind = CFC_ONDISK;
+	}
+	else
+		e->kind = CFC_COMPRESSED;
+	e->used = c->clock;
+	c->bytes += cfpg_entry_bytes(e);
+	c->hint[i] = hint;
+	c->last = i;
+	return &e->f;
 }
 
 /*
  * A read-only view of a filter argument, without detoasting or copying it
- * more than once per distinct stored value.  The view stays valid until the
- * next call.
+ * more than once per distinct stored value (while it stays among the
+ * cached ones).  The view stays valid until the next call.
  */
 static const cf_filter *
 cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
@@ -358,33 +545,10 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 		struct varatt_external toast;
 
 		VARATT_EXTERNAL_GET_POINTER(toast, raw);
-		if (c->kind == CFC_ONDISK &&
-			c->toast.va_valueid == toast.va_valueid &&
-			c->toast.va_toastrelid == toast.va_toastrelid &&
-			c->toast.va_rawsize == toast.va_rawsize &&
-			c->toast.va_extinfo == toast.va_extinfo)
-			return &c->f;
-		cfpg_cache_reset(c);
-		cfpg_cache_load(fcinfo, c, d);
-		c->toast = toast;
-		c->kind = CFC_ONDISK;
-		return &c->f;
+		return cfpg_cache_lookup(fcinfo, c, d, &toast);
 	}
 	if (VARATT_IS_COMPRESSED(raw))
-	{
-		Size		clen = VARSIZE(raw);
-
-		if (c->kind == CFC_COMPRESSED && c->clen == clen &&
-			memcmp(c->cbytes, raw, clen) == 0)
-			return &c->f;
-		cfpg_cache_reset(c);
-		cfpg_cache_load(fcinfo, c, d);
-		c->cbytes = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, clen);
-		memcpy(c->cbytes, raw, clen);
-		c->clen = clen;
-		c->kind = CFC_COMPRESSED;
-		return &c->f;
-	}
+		return cfpg_cache_lookup(fcinfo, c, d, NULL);
 	if (VARATT_IS_EXTERNAL(raw))
 	{
 		c->plain_buf = NULL;	/* scratch is about to view something else */

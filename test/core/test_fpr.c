@@ -412,3 +412,81 @@ test_churn_window(void)
 	free(keys);
 	free(f.buf);
 }
+
+/*
+ * The cost of deletes left in place: a sliding window over the union of
+ * two filters of different capacities (two families).  Each retained
+ * delete holds a slot for a value already deleted; the test measures how
+ * many accumulate and what they add to the false-positive rate, and checks
+ * 0 false negatives and a rate within twice the target.
+ */
+void
+test_churn_two_families(void)
+{
+	uint64_t	batch = t_iters(1000, 100);
+	int			window = 5,
+				rounds = t_scale < 0.5 ? 15 : 40;
+	uint64_t	q = t_iters(200000, 5000);
+	uint64_t	seed = 4321,
+				fn = 0;
+	uint64_t   *keys = malloc(sizeof(uint64_t) * batch * (uint64_t) rounds);
+	cf_filter	a,
+				b,
+				f;
+	uint8_t    *ab = grown_filter(batch * 3, 0.01, 4, batch, &seed, &a);
+	uint8_t    *bb = grown_filter(batch * 2, 0.01, 4, batch, &seed, &b);
+	char		err[CF_ERRLEN];
+	size_t		cap;
+	uint8_t    *ub;
+	cf_stats	st;
+	double		worst = 0;
+
+	if (!ab || !bb || !keys)
+		abort();
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	ub = malloc(cap);
+	if (cf_union(&a, &b, ub, cap, &f, err, sizeof(err)) == 0)
+		abort();
+	free(ab);
+	free(bb);
+	/* the union's own 2 * batch items stay; the window churns on top */
+	for (int r = 0; r < rounds && !BAILED(); r++)
+	{
+		for (uint64_t i = 0; i < batch; i++)
+		{
+			uint8_t    *before = f.buf;
+
+			keys[(uint64_t) r * batch + i] = splitmix64(&seed);
+			CHECK(cf_insert(&f, keys[(uint64_t) r * batch + i], t_alloc, NULL) == CF_OK);
+			if (f.buf != before)
+				free(before);
+		}
+		if (r >= window)
+			for (uint64_t i = 0; i < batch; i++)
+			{
+				cf_status	rc = cf_delete(&f, keys[(uint64_t) (r - window) * batch + i]);
+
+				CHECK(rc == CF_OK || rc == CF_RETAINED);
+			}
+		for (int w = r >= window ? r - window + 1 : 0; w <= r; w++)
+			for (uint64_t i = 0; i < batch; i++)
+				fn += !cf_contains(&f, keys[(uint64_t) w * batch + i]);
+		if (r >= window)
+		{
+			double		rate = (double) measure(&f, q, seed + (uint64_t) r) / (double) q;
+
+			worst = rate > worst ? rate : worst;
+		}
+	}
+	cf_get_stats(&f, &st);
+	t_note("two families, window of %d x %llu over %d rounds: %llu deletes, %llu retained (%.2f%%), "
+		   "%llu slots held (%.2f%% of items), worst fpr %.4f, %u sub-filters, %llu false negatives",
+		   window, (unsigned long long) batch, rounds, (unsigned long long) st.deletes,
+		   (unsigned long long) st.retained,
+		   100.0 * st.retained / (double) (st.deletes + st.retained), (unsigned long long) st.retained,
+		   100.0 * st.retained / (double) st.items, worst, st.subfilters, (unsigned long long) fn);
+	CHECK(fn == 0);
+	CHECKF(worst <= 2 * 0.01 * 1.1, "worst fpr %g above twice the target", worst);
+	free(keys);
+	free(f.buf);
+}

@@ -73,6 +73,7 @@ static const test_entry tests[] = {
 	T("fpr", test_bits_per_item),
 	T("fpr", test_growth_shape),
 	T("fpr", test_churn_window),
+	T("fpr", test_churn_two_families),
 };
 
 static int

@@ -602,7 +602,7 @@ test_roundtrip() {
 	psql_on shard1 <<-EOF || { bad "3. a table of filters on shard1"; return; }
 		CREATE TABLE filters (name text PRIMARY KEY, f cuckoofilter NOT NULL);
 		INSERT INTO filters VALUES ('empty', cf_create(1000, 0.01));
-		INSERT INTO filters VALUES ('mixed', cf_add(cf_add(cf_add(cf_create(10, 0.05), 42::bigint), 'x'::text), 2.5::float8));
+		INSERT INTO filters VALUES ('mixed', cf_add(cf_add(cf_add(cf_set_kind(cf_create(10, 0.05), 'any'), 42::bigint), 'x'::text), 2.5::float8));
 		DO \$\$                       -- made small, grown to several sub-filters
 		DECLARE f cuckoofilter := cf_create(100, 0.01);
 		BEGIN
