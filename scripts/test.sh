@@ -40,7 +40,7 @@ run "extension: pg_dump and restore keep every answer" bash test/pg/dump_restore
 # takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 run "extension: pg_regress under valgrind + UBSan" bash test/pg/sanitize.sh \
 	cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_agg \
-	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets
+	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_batch
 run "extension: sharded with postgres_fdw (coordinator + 2 shards)" bash test/fdw/run.sh
 
 echo

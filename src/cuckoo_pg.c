@@ -40,9 +40,6 @@ _PG_init(void)
 	MarkGUCPrefixReserved("cuckoo");
 }
 
-/* what cf_add(NULL, v) creates */
-#define CFPG_DEFAULT_CAPACITY	1000
-
 /*
  * Turns a core message ("lower case, no period") into an errdetail
  * sentence: capital first letter, final period.
@@ -252,7 +249,7 @@ typedef enum CfCacheKind
 	CFC_COMPRESSED				/* keyed by the compressed bytes */
 } CfCacheKind;
 
-typedef struct CfCallCache
+struct CfCallCache
 {
 	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
 
@@ -277,9 +274,9 @@ typedef struct CfCallCache
 	size_t		plain_len;
 	size_t		plain_hdrlen;
 	uint8		plain_hdr[CF_HEADER_SIZE + CF_STAGE_SIZE * CF_MAX_STAGES];
-} CfCallCache;
+};
 
-static CfCallCache *
+CfCallCache *
 cfpg_call_cache(FunctionCallInfo fcinfo)
 {
 	CfCallCache *c;
@@ -315,6 +312,15 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 	return &c->hi;
 }
 
+/* The cache's hash info, for values of typid (set up on first use). */
+CfHashInfo *
+cfpg_type_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, Oid typid)
+{
+	if (unlikely(c->hi.typid != typid))
+		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+	return &c->hi;
+}
+
 /* drops the cached filter */
 static void
 cfpg_cache_reset(CfCallCache *c)
@@ -345,7 +351,7 @@ cfpg_cache_load(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
  * more than once per distinct stored value.  The view stays valid until the
  * next call.
  */
-static const cf_filter *
+const cf_filter *
 cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
@@ -523,69 +529,6 @@ cfpg_alloc_varlena(size_t size, void *ctx)
 
 	SET_VARSIZE(p, VARHDRSZ + size);
 	return p + VARHDRSZ;
-}
-
-/*
- * cf_add_all(filter, values anyarray): the filter with one more copy of
- * every non-NULL element, for one copy of the filter instead of one per
- * value.  A NULL filter starts a default one; a NULL array changes nothing.
- */
-PG_FUNCTION_INFO_V1(cuckoo_add_all);
-Datum
-cuckoo_add_all(PG_FUNCTION_ARGS)
-{
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	ArrayType  *arr;
-	ArrayIterator it;
-	struct varlena *v;
-	cf_filter	f;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	if (unlikely(!OidIsValid(c->hi.typid)))
-	{
-		cf_hashinfo_init(&c->hi, ARR_ELEMTYPE(arr), PG_GET_COLLATION(),
-						 fcinfo->flinfo->fn_mcxt);
-	}
-	if (PG_ARGISNULL(0))
-	{
-		cf_params	p;
-
-		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
-		v = cfpg_create(&p);
-	}
-	else
-		v = (struct varlena *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
-	cfpg_open(&f, v);
-
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-	{
-		uint8	   *before = f.buf;
-		cf_status	st;
-
-		if (isnull)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		st = cf_insert(&f, cf_hash_datum(&c->hi, value), cfpg_alloc_varlena, NULL);
-		if (st != CF_OK)
-			cfpg_report_insert_failure(&f, st);
-		if (f.buf != before)
-		{
-			/* it grew into a new varlena; the old one is ours to free */
-			pfree(v);
-			v = (struct varlena *) (f.buf - VARHDRSZ);
-		}
-	}
-	array_free_iterator(it);
-	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_contains(filter, value) and the @> operator: is value (probably) in it */
