@@ -55,6 +55,19 @@ SELECT (cf_info(f)).subfilters > 1 AS grown,
        cf_contains_any(f, a[2501:5000]) = (f @> ANY (a[2501:5000])) AS any_agrees
   FROM b_big, b_vals;
 
+-- a PL/pgSQL array variable (an expanded array) is read as it is
+DO $$
+DECLARE
+	a int[] := ARRAY[1, 2];
+	f cuckoofilter := cf_add_all(NULL, ARRAY[1, 5]);
+BEGIN
+	a := a || 3;
+	a[5] := 5;		-- a[4] is NULL
+	RAISE NOTICE 'each %, any %, all %', cf_contains_each(f, a), cf_contains_any(f, a), cf_contains_all(f, a);
+	RAISE NOTICE 'unique adds %, deletes leave %', (cf_info(cf_add_all_unique(f, a))).items,
+		(cf_info(cf_delete_all(f, a))).items;
+END $$;
+
 -- cf_add_all_unique: set semantics across the filter and within the array
 SELECT cf_count(f, 1) AS copies_of_1, cf_count(f, 2) AS copies_of_2, (cf_info(f)).items AS items
   FROM (SELECT cf_add_all_unique(cf_add(cf_create(100), 1), ARRAY[1, 2, 2, NULL, 2, 1]) AS f) s;

@@ -8,8 +8,46 @@
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "utils/arrayaccess.h"
+#include "utils/lsyscache.h"
 
 #include "cuckoo_pg.h"
+
+/*
+ * The elements of an array argument, in storage order.  An expanded array
+ * (a PL/pgSQL variable) is read as it is, not flattened into a copy.
+ */
+typedef struct CfbElems
+{
+	AnyArrayType *arr;
+	array_iter	it;
+	int			n;				/* elements */
+	int			i;				/* the next one */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+} CfbElems;
+
+/* starts reading the elements of (non-NULL) array argument argno */
+static void
+cfb_elems_begin(FunctionCallInfo fcinfo, int argno, CfbElems *e)
+{
+	e->arr = PG_GETARG_ANY_ARRAY_P(argno);
+	e->n = ArrayGetNItems(AARR_NDIM(e->arr), AARR_DIMS(e->arr));
+	e->i = 0;
+	get_typlenbyvalalign(AARR_ELEMTYPE(e->arr), &e->elmlen, &e->elmbyval, &e->elmalign);
+	array_iter_setup(&e->it, e->arr);
+}
+
+/* the next element into *value / *isnull; false after the last one */
+static inline bool
+cfb_elems_next(CfbElems *e, Datum *value, bool *isnull)
+{
+	if (e->i >= e->n)
+		return false;
+	*value = array_iter_next(&e->it, isnull, e->i++, e->elmlen, e->elmbyval, e->elmalign);
+	return true;
+}
 
 /* what the probes of an array answer */
 typedef enum CfbMode
@@ -31,25 +69,24 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
-	CfHashInfo *hi = cfpg_type_hashinfo(fcinfo, c, ARR_ELEMTYPE(arr));
-	int			n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	CfbElems	e;
+	CfHashInfo *hi;
 	Datum	   *res = NULL;
 	bool	   *resnulls = NULL;
 	bool		sawnull = false;
-	ArrayIterator it;
 	Datum		value;
 	bool		isnull;
-	int			i = 0;
 
+	cfb_elems_begin(fcinfo, 1, &e);
+	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
 	if (mode == CFB_EACH)
 	{
-		res = palloc(sizeof(Datum) * Max(n, 1));
-		resnulls = palloc(sizeof(bool) * Max(n, 1));
+		res = palloc(sizeof(Datum) * Max(e.n, 1));
+		resnulls = palloc(sizeof(bool) * Max(e.n, 1));
 	}
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
+	while (cfb_elems_next(&e, &value, &isnull))
 	{
+		int			i = e.i - 1;
 		bool		found;
 
 		if ((i & 1023) == 1023)
@@ -62,7 +99,6 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 				res[i] = BoolGetDatum(false);
 				resnulls[i] = true;
 			}
-			i++;
 			continue;
 		}
 		found = cf_contains(f, cf_hash_datum(hi, value));
@@ -72,18 +108,12 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 			resnulls[i] = false;
 		}
 		else if (found == (mode == CFB_ANY))
-		{
-			/* ANY: one element present; ALL: one certainly absent */
-			array_free_iterator(it);
-			PG_RETURN_BOOL(found);
-		}
-		i++;
+			PG_RETURN_BOOL(found);	/* ANY: one present; ALL: one absent */
 	}
-	array_free_iterator(it);
 
 	if (mode == CFB_EACH)
-		PG_RETURN_ARRAYTYPE_P(construct_md_array(res, resnulls, ARR_NDIM(arr),
-												 ARR_DIMS(arr), ARR_LBOUND(arr),
+		PG_RETURN_ARRAYTYPE_P(construct_md_array(res, resnulls, AARR_NDIM(e.arr),
+												 AARR_DIMS(e.arr), AARR_LBOUND(e.arr),
 												 BOOLOID, 1, true, TYPALIGN_CHAR));
 	if (sawnull)
 		PG_RETURN_NULL();
@@ -128,9 +158,8 @@ Datum
 cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
-	ArrayType  *arr;
+	CfbElems	e;
 	CfHashInfo *hi;
-	ArrayIterator it;
 	struct varlena *v;
 	bool		owned;			/* v is our own copy, ours to change */
 	cf_filter	f;
@@ -141,8 +170,8 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	hi = cfpg_type_hashinfo(fcinfo, c, ARR_ELEMTYPE(arr));
+	cfb_elems_begin(fcinfo, 1, &e);
+	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
 	if (PG_ARGISNULL(0))
 	{
 		cf_params	p;
@@ -159,8 +188,7 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 	}
 	cfpg_open(&f, v);
 
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
+	while (cfb_elems_next(&e, &value, &isnull))
 	{
 		uint64		h;
 		cf_status	st;
@@ -199,7 +227,6 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 			v = (struct varlena *) (f.buf - VARHDRSZ);
 		}
 	}
-	array_free_iterator(it);
 	if (!owned)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	PG_RETURN_CUCKOOFILTER_P(v);
