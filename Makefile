@@ -7,7 +7,7 @@ OBJS = src/cuckoo.o src/cuckoo_sort.o src/cuckoo_pg.o src/cuckoo_hashval.o src/c
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql
 HEADERS_cuckoo = src/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_batch
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_batch cuckoo_readme
 REGRESS_OPTS = --load-extension=cuckoo
 
 PG_CPPFLAGS = -I$(srcdir)/src
