@@ -27,6 +27,13 @@ SELECT cf_contains_each(cf_add_all(NULL, ARRAY[10, 20]::int2[]), ARRAY[10, 20, 3
        cf_contains_each(cf_add_all(NULL, ARRAY['a', 'b']), ARRAY['a', 'c']::varchar[]) AS varchar_in_text,
        cf_contains_each(cf_add_all(NULL, ARRAY[1.5]::float4[]), ARRAY[1.5, 2.5]::float8[]) AS float8_in_float4;
 
+-- arrays of rows and of a domain's values
+CREATE DOMAIN b_posint AS int CHECK (VALUE > 0);
+SELECT cf_contains_each(cf_add(NULL, ROW(1, 'a'::text)), ARRAY[ROW(1, 'a'::text), ROW(2, 'b'::text)]) AS rows,
+       cf_contains_each(cf_add_all(NULL, ARRAY[1, 2]::b_posint[]), ARRAY[2, 3]::bigint[]) AS domain_elems,
+       cf_contains_each(cf_add_all(NULL, ARRAY[2, 3]::bigint[]), ARRAY[2, 5]::b_posint[]) AS domain_probe;
+DROP DOMAIN b_posint;
+
 -- cf_contains_any / cf_contains_all: the answers of @> ANY / @> ALL, NULLs
 -- included (any: true if one is present, else NULL if one is NULL, else
 -- false; all: false if one is absent, else NULL if one is NULL, else true)
