@@ -149,7 +149,7 @@ ALTER TABLE daily_filters ALTER COLUMN f SET STORAGE EXTENDED,
 INSERT INTO daily_filters
 SELECT day, cf_agg(user_id, 0.01, 340000) FROM events GROUP BY day;
 
--- the month: the parts fold into one table at the target rate
+-- the month, at the target rate (see the measurements below)
 SELECT items, fpr, bytes, subfilters FROM cf_info((SELECT cf_union_agg(f) FROM daily_filters));
 -- every value found, the parts compressed (they are mostly empty)
 SELECT bool_and(cf_contains((SELECT cf_union_agg(f) FROM daily_filters), user_id)) AS all_found
