@@ -73,6 +73,17 @@ BEGIN
 	RAISE NOTICE 'each %, any %, all %', cf_contains_each(f, a), cf_contains_any(f, a), cf_contains_all(f, a);
 	RAISE NOTICE 'unique adds %, deletes leave %', (cf_info(cf_add_all_unique(f, a))).items,
 		(cf_info(cf_delete_all(f, a))).items;
+	-- f as an expanded object (cf_add returns one), changed and unchanged
+	f := cf_add(f, 7);
+	f := cf_add_all_unique(f, ARRAY[1, 5, 7]);
+	RAISE NOTICE 'expanded, nothing new: items %', (cf_info(f)).items;
+	f := cf_add(f, 8);
+	f := cf_delete_all(f, ARRAY[9]);
+	f := cf_add(f, 9);
+	f := cf_add_all_unique(f, ARRAY[1, 10]);
+	f := cf_delete_all(f, ARRAY[5, 5]);
+	RAISE NOTICE 'expanded, changed: items %, each %', (cf_info(f)).items,
+		cf_contains_each(f, ARRAY[1, 5, 7, 8, 9, 10]);
 END $$;
 
 -- cf_add_all_unique: set semantics across the filter and within the array

@@ -150,7 +150,7 @@ cuckoo_contains_all(PG_FUNCTION_ARGS)
  * result is byte for byte that of one cf_add / cf_add_unique / cf_delete
  * per element.  The filter is copied once, at the first element that
  * changes it: an add_unique of values all present, or a delete of values all
- * absent, returns the argument itself.  A NULL array returns the filter; a
+ * absent, returns the argument itself (a flat copy of an expanded one).  A NULL array returns the filter; a
  * NULL filter gives NULL for CFX_DELETE and starts a default filter for the
  * adds.
  */
@@ -227,7 +227,11 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 			v = (struct varlena *) (f.buf - VARHDRSZ);
 		}
 	}
-	if (!owned)
+	/*
+	 * Unchanged: the argument itself, unless it is an expanded object (as
+	 * cf_add_unique does); v is then the flat copy PG_DETOAST_DATUM made.
+	 */
+	if (!owned && !VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	PG_RETURN_CUCKOOFILTER_P(v);
 }
