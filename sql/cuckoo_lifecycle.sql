@@ -20,7 +20,7 @@ SELECT pg_describe_object(classid, objid, 0) AS member
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'cuckoo')
  ORDER BY 1;
 
--- ALTER EXTENSION UPDATE is a no-op at 1.0; there is no other version yet
+-- ALTER EXTENSION UPDATE is a no-op at the newest version, 1.1; there is no way down to 1.0 (1.0 to 1.1: cuckoo_batch)
 ALTER EXTENSION cuckoo UPDATE;
 ALTER EXTENSION cuckoo UPDATE TO '1.0';
 ALTER EXTENSION cuckoo UPDATE TO '1.1';
