@@ -44,7 +44,7 @@ cd "$WORK"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
 	# a private copy, so concurrent builds in the checkout cannot clash with ours
 	mkdir "$WORK/build"
-	(cd "$top" && tar cf - Makefile cuckoo.control cuckoo--*.sql src/*.c src/*.h) |
+	(cd "$top" && tar cf - Makefile cuckoo.control cuckoo--*.sql src) |
 		(cd "$WORK/build" && tar xf -)
 	if ! make -s -C "$WORK/build" PG_CONFIG="$PG_CONFIG" >"$WORK/build.log" 2>&1 ||
 		! make -s -C "$WORK/build" PG_CONFIG="$PG_CONFIG" install >>"$WORK/build.log" 2>&1; then

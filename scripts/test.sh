@@ -30,6 +30,9 @@ run "core: tests under ASan+UBSan" make -s -C test/core check-asan
 run "core: tests under valgrind" make -s -C test/core check-valgrind
 run "core: fuzz targets, ${FUZZ_SECONDS}s each" make -s -C test/core fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 
+# the README's SQL: every example is in the cuckoo_readme regression test
+run "docs: every sql block of README.md is in sql/cuckoo_readme.sql" bash test/readme_sql.sh
+
 # the PostgreSQL extension
 run "extension: build with -Wall -Wextra -Werror" \
 	make -s PG_CONFIG="$PG_CONFIG" COPT="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers"
@@ -41,7 +44,7 @@ run "extension: logical replication with REPLICA IDENTITY FULL" bash test/pg/rep
 # takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 run "extension: pg_regress under valgrind + UBSan" bash test/pg/sanitize.sh \
 	cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg \
-	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_values
+	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_batch cuckoo_readme cuckoo_values
 run "extension: sharded with postgres_fdw (coordinator + 2 shards)" bash test/fdw/run.sh
 
 echo

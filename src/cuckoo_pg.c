@@ -43,9 +43,6 @@ _PG_init(void)
 /* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
 #define CFPG_INFO_COLUMNS	19
 
-/* what cf_add(NULL, v) creates */
-#define CFPG_DEFAULT_CAPACITY	1000
-
 /*
  * Turns a core message ("lower case, no period") into an errdetail
  * sentence: capital first letter, final period.
@@ -280,7 +277,7 @@ typedef struct CfCacheEntry
 	cf_filter	f;				/* opened on value */
 } CfCacheEntry;
 
-typedef struct CfCallCache
+struct CfCallCache
 {
 	CfHashInfo	hi;				/* hi.typid is InvalidOid until set */
 
@@ -310,9 +307,9 @@ typedef struct CfCallCache
 	size_t		plain_len;
 	size_t		plain_hdrlen;
 	uint8		plain_hdr[CF_MAX_HEADER_BYTES];
-} CfCallCache;
+};
 
-static CfCallCache *
+CfCallCache *
 cfpg_call_cache(FunctionCallInfo fcinfo)
 {
 	CfCallCache *c;
@@ -346,6 +343,15 @@ cfpg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 		cf_hashinfo_init(&c->hi, get_fn_expr_argtype(fcinfo->flinfo, argno),
 						 PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 	}
+	return &c->hi;
+}
+
+/* The cache's hash info, for values of typid (set up on first use). */
+CfHashInfo *
+cfpg_type_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, Oid typid)
+{
+	if (unlikely(c->hi.typid != typid))
+		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 	return &c->hi;
 }
 
@@ -535,7 +541,7 @@ cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
  * more than once per distinct stored value (while it stays among the
  * cached ones).  The view stays valid until the next call.
  */
-static const cf_filter *
+const cf_filter *
 cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
@@ -577,8 +583,8 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 }
 
 /* items in all sub-filters */
-static uint64
-cfpg_items(const cf_filter *f)
+uint64
+cfpg_items_of(const cf_filter *f)
 {
 	uint64		n = 0;
 
@@ -612,7 +618,7 @@ cfpg_report_insert_failure(cf_filter *f, cf_status st)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cuckoo filter is full"),
 				 errdetail("The filter holds %llu items and was created with expansion 0, so it cannot grow.",
-						   (unsigned long long) cfpg_items(f)),
+						   (unsigned long long) cfpg_items_of(f)),
 				 errhint("Create the filter with a larger capacity, or with a non-zero expansion so that it grows.")));
 	if (cf_grow_size(f, err, sizeof(err)) != 0)
 		strlcpy(err, "growth limit reached", sizeof(err));
@@ -738,72 +744,6 @@ cfpg_alloc_varlena(size_t size, void *ctx)
 
 	SET_VARSIZE(p, VARHDRSZ + size);
 	return p + VARHDRSZ;
-}
-
-/*
- * cf_add_all(filter, values anyarray): the filter with one more copy of
- * every non-NULL element, for one copy of the filter instead of one per
- * value.  A NULL filter starts a default one; a NULL array changes nothing.
- */
-PG_FUNCTION_INFO_V1(cuckoo_add_all);
-Datum
-cuckoo_add_all(PG_FUNCTION_ARGS)
-{
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	ArrayType  *arr;
-	ArrayIterator it;
-	struct varlena *v;
-	cf_filter	f;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	if (unlikely(!OidIsValid(c->hi.typid)))
-	{
-		cf_hashinfo_init(&c->hi, ARR_ELEMTYPE(arr), PG_GET_COLLATION(),
-						 fcinfo->flinfo->fn_mcxt);
-	}
-	if (PG_ARGISNULL(0))
-	{
-		cf_params	p;
-
-		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
-		v = cfpg_create(&p);
-	}
-	else
-		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
-	cfpg_open(&f, v);
-	cfpg_check_kind(&f, &c->hi);
-
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-	{
-		uint8	   *before = f.buf;
-		cf_status	st;
-
-		if (isnull)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		st = cf_insert(&f, cf_hash_datum(&c->hi, value, (int) f.hashing), cfpg_alloc_varlena, NULL);
-		if (st != CF_OK)
-			cfpg_report_insert_failure(&f, st);
-		if (f.buf != before)
-		{
-			/* it grew into a new varlena; the old one is ours to free */
-			pfree(v);
-			v = (struct varlena *) (f.buf - VARHDRSZ);
-		}
-	}
-	array_free_iterator(it);
-	if (cfpg_items(&f) > 0 && f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE)
-		cf_set_kind(&f, (uint32) c->hi.vkind);
-	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_contains(filter, value) and the @> operator: is value (probably) in it */
@@ -1008,7 +948,7 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 				 errmsg("a filter written by cuckoo 1.0 records no value kind"),
 				 errdetail("Its values are hashed as version 1.0 hashed them, and it accepts values of any kind."),
 				 errhint("Rebuild the filter (for example with cf_agg) to get kind checks.")));
-	if (kind != CF_KIND_ANY && f.kind != (uint32) kind && cfpg_items(&f) > 0)
+	if (kind != CF_KIND_ANY && f.kind != (uint32) kind && cfpg_items_of(&f) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot mark a filter of %s values as holding %s values",

@@ -48,6 +48,9 @@ extern char *cfpg_sentence(const char *msg);
 extern struct varlena *cfpg_union(const cf_filter *a, const cf_filter *b,
 								  const char *errmsg_text);
 
+/* Items in all the sub-filters of f. */
+extern uint64 cfpg_items_of(const cf_filter *f);
+
 /* A detoasted private copy of filter d, rewritten as version 2 if it is version 1. */
 extern struct varlena *cfpg_writable_copy(Datum d);
 
@@ -57,13 +60,16 @@ extern void *cfpg_alloc_varlena(size_t size, void *ctx);
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
 extern struct varlena *cfpg_create(const cf_params *p);
 
+/* capacity of the filter cf_add(NULL, v) and cf_add_all(NULL, a) create */
+#define CFPG_DEFAULT_CAPACITY	1000
+
 /*
  * Full validation of a filter's bytes for an input path: raises
  * INVALID_BINARY_REPRESENTATION (binary) or INVALID_TEXT_REPRESENTATION.
  */
 extern void cfpg_validate(const uint8 *buf, size_t len, bool binary);
 
-/* filters as values (cuckoo_ops.c) */
+/* filters as values (cuckoo_values.c) */
 /* The false-positive rate f was designed for. */
 extern double cfpg_target_fpr(const cf_filter *f);
 /* NOTICE if union r of a and b is over twice its target rate. */
@@ -215,6 +221,22 @@ cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
 		cfpg_kind_mismatch(f, hi);
 }
 
+/*
+ * The per-call-site cache of cuckoo_pg.c (in fn_extra): the value type's
+ * hash info and the detoasted filter argument.
+ */
+typedef struct CfCallCache CfCallCache;
+
+/* The cache of this call site (made on first use); raises without one. */
+extern CfCallCache *cfpg_call_cache(FunctionCallInfo fcinfo);
+/*
+ * A read-only view of filter datum d, detoasted at most once per distinct
+ * stored value; valid until the next call.
+ */
+extern const cf_filter *cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d);
+/* The cache's hash info, for values of typid (set up on first use). */
+extern CfHashInfo *cfpg_type_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, Oid typid);
+
 /* cuckoo.agg_probe_limit (cuckoo_agg.c) */
 extern int	cfagg_probe_limit;
 
@@ -240,6 +262,13 @@ extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 
 						CfxOp op, int kind);
 /* Opens d in place if it is the newest state of an expanded filter. */
 extern bool cfx_open_current(Datum d, cf_filter *f);
+
+/*
+ * Batches (cuckoo_batch.c): op applied to filter argument 0 for each
+ * non-NULL element of array argument 1, with one copy of the filter for the
+ * whole array (none if nothing changes).
+ */
+extern Datum cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op);
 
 #if defined(__GNUC__) && !defined(_WIN32)
 #pragma GCC visibility pop

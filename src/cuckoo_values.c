@@ -1,5 +1,5 @@
 /*
- * cuckoo_ops.c - filters as SQL values: equality, ordering and hashing of
+ * cuckoo_values.c - filters as SQL values: equality, ordering and hashing of
  * the stored bytes, the bytea casts, cf_describe, the union's rate check,
  * white space in the text form, and the join estimate of filter @> column.
  */

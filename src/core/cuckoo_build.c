@@ -1,0 +1,312 @@
+/*
+ * cuckoo_build.c - the bulk build: many sorted hashes into one empty table
+ * in bucket order, with no step waiting on a random memory access.
+ */
+#include "cuckoo_internal.h"
+
+/* ---------------------------------------------------------------------
+ * bulk build
+ * ------------------------------------------------------------------- */
+
+/*
+ * An item waiting for a slot in a bulk build: the bucket it goes to next
+ * (high 32 bits) and its fingerprint (low 32 bits).
+ */
+#define PENDING(bucket, fp)		(((uint64_t) (bucket) << 32) | (fp))
+#define PENDING_BUCKET(x)		((uint32_t) ((x) >> 32))
+#define PENDING_FP(x)			((uint32_t) (x))
+
+/* below this many pending items a round visits them unsorted */
+#define BUILD_SORT_MIN			4096
+
+/*
+ * Writes a table from its start as a stream of bits (the format's bit
+ * order: little-endian), one unaligned 64-bit store per 64 bits.
+ */
+typedef struct bit_writer
+{
+	uint8_t    *p;				/* next byte to store */
+	uint64_t	acc;			/* bits not stored yet */
+	uint32_t	nbits;			/* how many: 0 .. 63 */
+} bit_writer;
+
+/* appends the low width bits of v (the rest zero), width <= 32 */
+static inline void
+bw_put(bit_writer *w, uint64_t v, uint32_t width)
+{
+	w->acc |= v << w->nbits;
+	w->nbits += width;
+	if (w->nbits >= 64)
+	{
+		put_le64(w->p, w->acc);
+		w->p += 8;
+		w->nbits -= 64;
+		w->acc = v >> (width - w->nbits);
+	}
+}
+
+static void
+bw_zeros(bit_writer *w, uint64_t nbits)
+{
+	for (; nbits >= 32; nbits -= 32)
+		bw_put(w, 0, 32);
+	if (nbits > 0)
+		bw_put(w, 0, (uint32_t) nbits);
+}
+
+/* stores the last, partial word byte by byte (the table may end there) */
+static void
+bw_flush(bit_writer *w)
+{
+	for (uint32_t k = 0; k < w->nbits; k += 8)
+		*w->p++ = (uint8_t) (w->acc >> k);
+	w->acc = 0;
+	w->nbits = 0;
+}
+
+/*
+ * Stable LSD radix sort of a[0 .. n) by bucket, buckets < 2^bits; tmp holds
+ * n items.  Digits of at most 11 bits keep the counts in L1.
+ */
+static void
+sort_pending(uint64_t *a, uint64_t *tmp, size_t n, uint32_t bits)
+{
+	uint32_t	passes = (bits + 10) / 11;
+	uint32_t	width = passes ? (bits + passes - 1) / passes : 0;
+	uint64_t   *src = a,
+			   *dst = tmp;
+
+	for (uint32_t p = 0; p < passes; p++)
+	{
+		size_t		count[1 << 11];
+		uint32_t	shift = 32 + p * width;
+		uint64_t	mask = (UINT64_C(1) << width) - 1;
+		size_t		sum = 0;
+		uint64_t   *swap;
+
+		memset(count, 0, sizeof(count[0]) << width);
+		for (size_t k = 0; k < n; k++)
+			count[(src[k] >> shift) & mask]++;
+		for (size_t d = 0; d < ((size_t) 1 << width); d++)
+		{
+			size_t		c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t k = 0; k < n; k++)
+			dst[count[(src[k] >> shift) & mask]++] = src[k];
+		check_interrupts(0);
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(uint64_t));
+}
+
+/* the build's bitmap of the buckets with a free slot */
+static inline bool
+room_has(const uint64_t *room, uint32_t i)
+{
+	return (room[i / 64] >> (i % 64)) & 1;
+}
+
+static inline void
+room_clear(uint64_t *room, uint32_t i)
+{
+	room[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
+
+/* pending items cf_build has room for, for n items */
+static inline size_t
+build_pending_cap(uint64_t n)
+{
+	return (size_t) (n / 4 + 64);
+}
+
+size_t
+cf_build_work_size(const cf_filter *f, uint64_t n)
+{
+	return 2 * sizeof(uint64_t) * build_pending_cap(n) +
+		sizeof(uint64_t) * (size_t) ((f->stages[0].nbuckets + 63) / 64);
+}
+
+/*
+ * Bulk build, in rounds that each visit the buckets in order, so that no
+ * step waits for a cache miss.  Round 0 puts every item in its primary
+ * bucket if there is room: on input sorted by hash that writes the table
+ * front to back.  At the design load about 18% of the items find it full
+ * (bucket size 4) and become pending for their alternate bucket.  Each
+ * later round sorts the pending items by bucket and visits them in order:
+ * an item takes a free slot, or evicts an occupant, which becomes pending
+ * for its own other bucket.  The occupant is one whose other bucket has
+ * room if there is one (the lookahead of cfi_stage_insert, answered by a bitmap
+ * of the buckets with room, small enough to stay in cache), else one drawn
+ * at random.  The pending list shrinks by the items that found room; after
+ * max_kicks rounds any left finish with the one-at-a-time walk.
+ */
+bool
+cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
+{
+	cf_run		run = {h, n};
+
+	return cf_build_runs(f, &run, 1, work, worklen);
+}
+
+/* ends round 0's stream of bits: the rest of the current bucket is empty */
+static void
+build_stream_end(const cf_stage *st, uint32_t b, bit_writer *w, uint64_t *room,
+				 uint32_t cur, uint32_t used)
+{
+	if (used == b)
+		room_clear(room, cur);
+	bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
+	bw_flush(w);
+}
+
+bool
+cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
+{
+	cf_stage   *st = &f->stages[0];
+	uint32_t	b = f->bucket_size;
+	uint64_t	n = 0;
+	size_t		cap;
+	uint64_t   *pend = work;
+	uint64_t   *tmp;
+	uint64_t   *room;
+	size_t		np = 0;
+	uint32_t	bits = 0;
+
+	for (size_t r = 0; r < nruns; r++)
+		n += runs[r].n;
+	cap = build_pending_cap(n);
+	tmp = pend + cap;
+	room = tmp + cap;
+	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
+		n > (uint64_t) st->nbuckets * b || worklen < cf_build_work_size(f, n))
+		return false;
+	while (bits < 32 && (UINT64_C(1) << bits) < st->nbuckets)
+		bits++;
+	memset(room, 0xFF, sizeof(uint64_t) * (size_t) ((st->nbuckets + 63) / 64));
+
+	/*
+	 * Round 0 writes the table as a stream of bits while the primary
+	 * buckets come in order, and puts items one by one from the first that
+	 * does not (input not sorted by hash).
+	 */
+	{
+		bit_writer	w = {st->table, 0, 0};
+		uint32_t	cur = 0,
+					used = 0;
+		bool		streaming = true;
+		uint64_t	done = 0;
+
+		for (size_t r = 0; r < nruns; done += runs[r++].n)
+		{
+			const uint64_t *h = runs[r].h;
+			size_t		m = runs[r].n,
+						k = 0;
+
+			for (; streaming && k < m; k++)
+			{
+				uint32_t	i = primary_bucket(st, h[k]);
+				uint32_t	fp = fingerprint(st, h[k]);
+
+				check_interrupts(done + k);
+				if (i < cur)
+				{
+					build_stream_end(st, b, &w, room, cur, used);
+					streaming = false;
+					break;
+				}
+				if (i > cur)
+				{
+					if (used == b)
+						room_clear(room, cur);
+					bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+							 (uint64_t) (i - cur - 1) * st->bucket_bits);
+					cur = i;
+					used = 0;
+				}
+				if (used < b)
+				{
+					bw_put(&w, fp, st->fpbits);
+					used++;
+					continue;
+				}
+				if (np == cap)
+					return false;
+				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+			}
+			for (; k < m; k++)
+			{
+				uint32_t	i = primary_bucket(st, h[k]);
+				uint32_t	fp = fingerprint(st, h[k]);
+				int			left = bucket_fill(st, b, i, fp);
+
+				check_interrupts(done + k);
+				if (left == 0)
+					room_clear(room, i);
+				if (left >= 0)
+					continue;
+				if (np == cap)
+					return false;
+				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+			}
+		}
+		if (streaming)
+			build_stream_end(st, b, &w, room, cur, used);
+	}
+
+	for (uint32_t round = 0; round < f->max_kicks && np > 0; round++)
+	{
+		size_t		kept = 0;
+
+		if (np >= BUILD_SORT_MIN)
+			sort_pending(pend, tmp, np, bits);
+		for (size_t k = 0; k < np; k++)
+		{
+			uint32_t	i = PENDING_BUCKET(pend[k]);
+			uint32_t	fp = PENDING_FP(pend[k]);
+			int			left;
+			uint32_t	s,
+						victim;
+
+			/* the visits ahead are sparse late on: fetch their buckets early */
+#if defined(__GNUC__)
+			if (k + 16 < np)
+				__builtin_prefetch(st->table +
+								   (((uint64_t) PENDING_BUCKET(pend[k + 16]) * st->bucket_bits) >> 3));
+#endif
+			left = bucket_fill(st, b, i, fp);
+
+			check_interrupts(k);
+			if (left == 0)
+				room_clear(room, i);
+			if (left >= 0)
+				continue;
+			s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
+			for (uint32_t t = 0; t < b; t++)
+			{
+				uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
+
+				if (room_has(room, j))
+				{
+					s = t;
+					break;
+				}
+			}
+			victim = slot_get(st, b, i, s);
+			slot_set(st, b, i, s, fp);
+			pend[kept++] = PENDING(alt_bucket(st, i, victim), victim);
+		}
+		np = kept;
+	}
+
+	stage_set_nitems(st, (uint32_t) (n - np));
+	for (size_t k = 0; k < np; k++)
+		if (!cfi_stage_insert(st, b, f->max_kicks, PENDING_BUCKET(pend[k]), PENDING_FP(pend[k])))
+			return false;
+	return true;
+}

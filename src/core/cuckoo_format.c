@@ -1,0 +1,641 @@
+/*
+ * cuckoo_format.c - the byte format: creating a filter, opening and fully
+ * validating versions 1 and 2, rewriting version 1 as 2, and base64.
+ */
+#include "cuckoo_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---------------------------------------------------------------------
+ * layout and parameters
+ * ------------------------------------------------------------------- */
+
+/*
+ * The narrowest fingerprint cf_create uses for a bucket size.  With two
+ * slots a bucket, 4- and 5-bit fingerprints key too few distinct alternate
+ * buckets for the kick-out walks to reach the design load (0.3-0.9 of the
+ * capacity was measured), so such filters get 6 bits: a lower rate than
+ * asked, and a filter that holds its capacity.
+ */
+static int
+min_fpbits(int bucket_size)
+{
+	return bucket_size == 2 ? 6 : CF_MIN_FPBITS;
+}
+
+int
+cf_fpbits_for(double fpr, int bucket_size)
+{
+	/* smallest f with 2b / 2^f <= fpr; ldexp is exact, so no rounding */
+	for (int f = min_fpbits(bucket_size); f <= CF_MAX_FPBITS; f++)
+		if (ldexp(fpr, f) >= 2.0 * bucket_size)
+			return f;
+	return 0;
+}
+
+uint64_t
+cf_nbuckets_for(uint64_t capacity, int bucket_size)
+{
+	uint64_t	per = (uint64_t) bucket_size * design_load_permille(bucket_size);
+	uint64_t	m;
+
+	if (capacity > UINT64_MAX / 1000)
+		return UINT64_MAX;
+	m = (capacity * 1000 + per - 1) / per;
+	return m == 0 ? 1 : m;
+}
+
+size_t
+cf_create_size(const cf_params *p, char *err, size_t errlen)
+{
+	uint64_t	m,
+				bytes;
+	int			f;
+
+	if (p->bucket_size != 2 && p->bucket_size != 4 && p->bucket_size != 8)
+	{
+		cfi_set_err(err, errlen, "bucket size must be 2, 4 or 8, not %d", p->bucket_size);
+		return 0;
+	}
+	if (!(p->fpr > 0.0 && p->fpr < 0.5))
+	{
+		cfi_set_err(err, errlen, "false-positive rate must be between 0 and 0.5 (exclusive), not %g", p->fpr);
+		return 0;
+	}
+	f = cf_fpbits_for(p->fpr, p->bucket_size);
+	if (f == 0)
+	{
+		cfi_set_err(err, errlen, "false-positive rate %g is below what %d-bit fingerprints give with bucket size %d (%g)",
+				p->fpr, CF_MAX_FPBITS, p->bucket_size, ldexp(2.0 * p->bucket_size, -CF_MAX_FPBITS));
+		return 0;
+	}
+	if (p->max_kicks < 0 || p->max_kicks > CF_MAX_KICKS_LIMIT)
+	{
+		cfi_set_err(err, errlen, "max_kicks must be between 0 and %d, not %d", CF_MAX_KICKS_LIMIT, p->max_kicks);
+		return 0;
+	}
+	if (p->expansion < 0 || !expansion_valid((uint32_t) p->expansion))
+	{
+		cfi_set_err(err, errlen, "expansion must be 0 (fixed size) or 1, 2, 4, 8 or 16, not %d", p->expansion);
+		return 0;
+	}
+	if (p->capacity < 1)
+	{
+		cfi_set_err(err, errlen, "capacity must be at least 1");
+		return 0;
+	}
+	m = cf_nbuckets_for(p->capacity, p->bucket_size);
+	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
+	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
+		(bytes += table_bytes_for(m, p->bucket_size, f)) > CF_MAX_SIZE)
+	{
+		cfi_set_err(err, errlen, "capacity %llu with false-positive rate %g needs more than the 1 GB a value can hold",
+				(unsigned long long) p->capacity, p->fpr);
+		return 0;
+	}
+	return (size_t) bytes;
+}
+
+static inline uint64_t
+double_bits(double x)
+{
+	uint64_t	v;
+
+	memcpy(&v, &x, sizeof(v));
+	return v;
+}
+
+static inline double
+bits_double(uint64_t v)
+{
+	double		x;
+
+	memcpy(&x, &v, sizeof(x));
+	return x;
+}
+
+/* a version-2 sub-filter descriptor */
+void
+cfi_write_desc(uint8_t *d, const cf_stage *st)
+{
+	put_le32(d, st->nbuckets);
+	put_le32(d + 4, st->nitems);
+	d[8] = (uint8_t) st->fpbits;
+	d[9] = (uint8_t) st->geom;
+	d[10] = (uint8_t) st->level;
+	d[11] = (uint8_t) st->basebits;
+	d[12] = CF_ENC_PACKED;
+	d[13] = d[14] = d[15] = 0;
+}
+
+/* the version-2 header of f, except nstages (byte 5) */
+void
+cfi_write_header(uint8_t *buf, const cf_filter *f)
+{
+	buf[0] = CF_MAGIC;
+	buf[1] = 2;
+	buf[2] = 0;
+	buf[3] = (uint8_t) f->bucket_size;
+	buf[4] = (uint8_t) f->fpbits;
+	buf[6] = (uint8_t) f->expansion;
+	buf[7] = (uint8_t) f->hashing;
+	put_le16(buf + 8, (uint16_t) f->max_kicks);
+	buf[10] = (uint8_t) f->kind;
+	buf[11] = 0;
+	put_le32(buf + 12, f->capacity);
+	put_le64(buf + 16, double_bits(f->target_fpr));
+	put_le64(buf + 24, f->deletes);
+	put_le64(buf + 32, f->retained);
+}
+
+void
+cf_create(uint8_t *buf, const cf_params *p)
+{
+	cf_filter	f;
+	cf_stage	st;
+
+	memset(&f, 0, sizeof(f));
+	f.bucket_size = (uint32_t) p->bucket_size;
+	f.fpbits = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
+	f.expansion = (uint32_t) p->expansion;
+	f.hashing = CF_HASHING_V2;
+	f.max_kicks = (uint32_t) p->max_kicks;
+	f.capacity = (uint32_t) p->capacity;
+	f.target_fpr = p->fpr;
+	memset(&st, 0, sizeof(st));
+	st.nbuckets = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
+	st.fpbits = f.fpbits;
+	st.geom = CF_GEOM_CHAIN;
+	st.basebits = f.fpbits < CF_CHAIN_KEY_MAX ? f.fpbits : CF_CHAIN_KEY_MAX;
+	cfi_write_header(buf, &f);
+	buf[5] = 1;
+	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
+		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits));
+}
+
+/* ---------------------------------------------------------------------
+ * opening and validation
+ * ------------------------------------------------------------------- */
+
+/* checks what both versions require of the header fields in f */
+static bool
+check_header(const cf_filter *f, char *err, size_t errlen)
+{
+	if (f->bucket_size != 2 && f->bucket_size != 4 && f->bucket_size != 8)
+	{
+		cfi_set_err(err, errlen, "bucket size %u is not 2, 4 or 8", f->bucket_size);
+		return false;
+	}
+	if (f->fpbits < CF_MIN_FPBITS || f->fpbits > CF_MAX_FPBITS)
+	{
+		cfi_set_err(err, errlen, "fingerprint width %u is not between %d and %d bits",
+				f->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+		return false;
+	}
+	if (f->nstages < 1 || f->nstages > CF_MAX_STAGES)
+	{
+		cfi_set_err(err, errlen, "sub-filter count %u is not between 1 and %d", f->nstages, CF_MAX_STAGES);
+		return false;
+	}
+	if (f->expansion > CF_MAX_EXPANSION)
+	{
+		cfi_set_err(err, errlen, "expansion %u is above %d", f->expansion, CF_MAX_EXPANSION);
+		return false;
+	}
+	if (f->capacity < 1)
+	{
+		cfi_set_err(err, errlen, "capacity is zero");
+		return false;
+	}
+	return true;
+}
+
+/* checks one parsed descriptor of sub-filter k and sets it up */
+static bool
+check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	if (st->nbuckets < 1)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has no buckets", k);
+		return false;
+	}
+	if (st->fpbits < CF_MIN_FPBITS || st->fpbits > CF_MAX_FPBITS)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has fingerprint width %u, not between %d and %d bits",
+				k, st->fpbits, CF_MIN_FPBITS, CF_MAX_FPBITS);
+		return false;
+	}
+	if ((uint64_t) st->nitems > (uint64_t) st->nbuckets * f->bucket_size)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has an item count of %u but only %llu slots", k,
+				st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
+		return false;
+	}
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not a multiple of 2^%u for its level",
+					k, st->nbuckets, st->level);
+			return false;
+		}
+		if (st->basebits < CF_MIN_FPBITS || st->basebits + st->level > st->fpbits)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u has base width %u, level %u and width %u (the base width must be at least %d and at most the width less the level)",
+					k, st->basebits, st->level, st->fpbits, CF_MIN_FPBITS);
+			return false;
+		}
+	}
+	else if (st->geom != CF_GEOM_LEGACY || st->level != 0 || st->basebits != st->fpbits)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has an unknown geometry (%u, level %u, base width %u)",
+				k, st->geom, st->level, st->basebits);
+		return false;
+	}
+	cfi_stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/* the header and descriptors of version 1 */
+static bool
+open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	if (len < CF_V1_HEADER_SIZE)
+	{
+		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
+	{
+		cfi_set_err(err, errlen, "reserved header fields are not zero");
+		return false;
+	}
+	f->bucket_size = buf[3];
+	f->fpbits = buf[4];
+	f->nstages = buf[5];
+	f->expansion = buf[6];
+	f->max_kicks = get_le16(buf + 8);
+	f->capacity = get_le32(buf + 12);
+	f->hashing = CF_HASHING_V1;
+	f->kind = CF_KIND_NONE;
+	f->target_fpr = fmin(ldexp(2.0 * f->bucket_size, -(int) f->fpbits), 1.0);
+	f->deletes = f->retained = 0;
+	f->hdrlen = CF_V1_HEADER_SIZE + CF_V1_STAGE_SIZE * f->nstages;
+	if (!check_header(f, err, errlen))
+		return false;
+	if (len < f->hdrlen)
+	{
+		cfi_set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
+				len, f->hdrlen);
+		return false;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+		uint8_t    *d = buf + CF_V1_HEADER_SIZE + (size_t) CF_V1_STAGE_SIZE * k;
+
+		st->desc = d;
+		st->nbuckets = get_le32(d);
+		st->nitems = get_le32(d + 4);
+		st->fpbits = st->basebits = d[8];
+		st->geom = CF_GEOM_LEGACY;
+		st->level = 0;
+		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
+		{
+			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
+			return false;
+		}
+		if (!check_stage(f, st, k, err, errlen))
+			return false;
+	}
+	return true;
+}
+
+/* the header and descriptors of version 2 */
+static bool
+open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	if (len < CF_V2_HEADER_SIZE)
+	{
+		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V2_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[2] != 0 || buf[11] != 0)
+	{
+		cfi_set_err(err, errlen, "reserved header fields are not zero");
+		return false;
+	}
+	f->bucket_size = buf[3];
+	f->fpbits = buf[4];
+	f->nstages = buf[5];
+	f->expansion = buf[6];
+	f->hashing = buf[7];
+	f->max_kicks = get_le16(buf + 8);
+	f->kind = buf[10];
+	f->capacity = get_le32(buf + 12);
+	f->target_fpr = bits_double(get_le64(buf + 16));
+	f->deletes = get_le64(buf + 24);
+	f->retained = get_le64(buf + 32);
+	f->hdrlen = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE * f->nstages;
+	if (!check_header(f, err, errlen))
+		return false;
+	if (!expansion_valid(f->expansion))
+	{
+		cfi_set_err(err, errlen, "expansion %u is not 0 or a power of two", f->expansion);
+		return false;
+	}
+	if (f->hashing != CF_HASHING_V1 && f->hashing != CF_HASHING_V2)
+	{
+		cfi_set_err(err, errlen, "value hashing %u is not 1 or 2", f->hashing);
+		return false;
+	}
+	if (!(f->target_fpr > 0.0 && f->target_fpr <= 1.0))
+	{
+		cfi_set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
+		return false;
+	}
+	if (len < f->hdrlen)
+	{
+		cfi_set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
+				len, f->hdrlen);
+		return false;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+		uint8_t    *d = buf + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k;
+
+		st->desc = d;
+		st->nbuckets = get_le32(d);
+		st->nitems = get_le32(d + 4);
+		st->fpbits = d[8];
+		st->geom = d[9];
+		st->level = d[10];
+		st->basebits = d[11];
+		if (d[12] != CF_ENC_PACKED)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u uses table encoding %u, which this version does not read",
+					k, d[12]);
+			return false;
+		}
+		if (d[13] != 0 || d[14] != 0 || d[15] != 0)
+		{
+			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
+			return false;
+		}
+		if (!check_stage(f, st, k, err, errlen))
+			return false;
+	}
+	return true;
+}
+
+bool
+cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	size_t		off;
+	bool		ok;
+
+	if (len < 2)
+	{
+		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		return false;
+	}
+	if (buf[0] != CF_MAGIC)
+	{
+		cfi_set_err(err, errlen, "value does not start with the cuckoo filter magic byte");
+		return false;
+	}
+	f->buf = buf;
+	f->len = len;
+	f->journal = NULL;
+	f->version = buf[1];
+	if (buf[1] == 1)
+		ok = open_v1(f, buf, len, err, errlen);
+	else if (buf[1] == 2)
+		ok = open_v2(f, buf, len, err, errlen);
+	else
+	{
+		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
+				buf[1]);
+		return false;
+	}
+	if (!ok)
+		return false;
+	off = f->hdrlen;
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		cf_stage   *st = &f->stages[k];
+
+		st->journal = NULL;
+		if (st->table_bytes > len - off)
+		{
+			cfi_set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
+					len, k, st->table_bytes, off);
+			return false;
+		}
+		st->table = buf + off;
+		off += st->table_bytes;
+	}
+	if (off != len)
+	{
+		cfi_set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
+		return false;
+	}
+	return true;
+}
+
+bool
+cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	cf_filter	f;
+
+	/* cf_open only reads; the cast lets the one parser serve both */
+	if (!cf_open(&f, (uint8_t *) buf, len, err, errlen))
+		return false;
+	for (uint32_t k = 0; k < f.nstages; k++)
+	{
+		const cf_stage *st = &f.stages[k];
+		uint64_t	used_bits = (uint64_t) st->nbuckets * f.bucket_size * st->fpbits;
+		uint64_t	n = 0;
+
+		for (uint32_t i = 0; i < st->nbuckets; i++)
+		{
+			check_interrupts(i);
+			for (uint32_t s = 0; s < f.bucket_size; s++)
+				n += slot_get(st, f.bucket_size, i, s) != 0;
+		}
+		if (n != st->nitems)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",
+					k, st->nitems, (unsigned long long) n);
+			return false;
+		}
+		if ((used_bits & 7) != 0 &&
+			(st->table[st->table_bytes - 1] >> (used_bits & 7)) != 0)
+		{
+			cfi_set_err(err, errlen, "unused bits at the end of sub-filter %u are not zero", k);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * version 1 rewritten as version 2
+ * ------------------------------------------------------------------- */
+
+size_t
+cf_upgrade_size(const cf_filter *f)
+{
+	return f->len - f->hdrlen + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
+}
+
+void
+cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
+{
+	size_t		hdr = CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
+
+	cfi_write_header(out, f);
+	out[5] = (uint8_t) f->nstages;
+	/* version 1 allows any expansion up to 16; version 2 powers of two */
+	if (!expansion_valid(f->expansion))
+	{
+		uint32_t	e = 1;
+
+		while (e < f->expansion)
+			e <<= 1;
+		out[6] = (uint8_t) e;
+	}
+	for (uint32_t k = 0; k < f->nstages; k++)
+		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
+	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
+	if (!cf_open(result, out, hdr + f->len - f->hdrlen, NULL, 0))
+		abort();				/* cannot happen: built from a valid filter */
+}
+
+/* ---------------------------------------------------------------------
+ * base64 text form (RFC 4648, padded, nothing else allowed)
+ * ------------------------------------------------------------------- */
+
+static const char b64chars[] =
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t
+cf_base64_len(size_t nbytes)
+{
+	return (nbytes + 2) / 3 * 4;
+}
+
+void
+cf_base64_encode(const uint8_t *src, size_t n, char *dst)
+{
+	size_t		i = 0;
+
+	for (; i + 3 <= n; i += 3)
+	{
+		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = b64chars[(v >> 6) & 63];
+		*dst++ = b64chars[v & 63];
+	}
+	if (n - i == 1)
+	{
+		uint32_t	v = (uint32_t) src[i] << 16;
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = '=';
+		*dst++ = '=';
+	}
+	else if (n - i == 2)
+	{
+		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8);
+
+		*dst++ = b64chars[v >> 18];
+		*dst++ = b64chars[(v >> 12) & 63];
+		*dst++ = b64chars[(v >> 6) & 63];
+		*dst++ = '=';
+	}
+	*dst = '\0';
+}
+
+size_t
+cf_base64_decoded_len(const char *src, size_t len)
+{
+	size_t		n;
+
+	if (len == 0 || len % 4 != 0)
+		return SIZE_MAX;
+	n = len / 4 * 3;
+	if (src[len - 1] == '=')
+		n--;
+	if (src[len - 2] == '=')
+		n--;
+	return n;
+}
+
+static inline int
+b64val(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+size_t
+cf_base64_decode(const char *src, size_t len, uint8_t *dst, char *err, size_t errlen)
+{
+	size_t		out = 0;
+
+	if (len == 0 || len % 4 != 0)
+	{
+		cfi_set_err(err, errlen, "base64 text has %zu characters, not a positive multiple of 4", len);
+		return SIZE_MAX;
+	}
+	for (size_t i = 0; i < len; i += 4)
+	{
+		int			v[4];
+		int			pad = 0;
+		bool		last = i + 4 == len;
+
+		for (int k = 0; k < 4; k++)
+		{
+			unsigned char c = (unsigned char) src[i + k];
+
+			if (c == '=' && last && k >= 2)
+			{
+				v[k] = 0;
+				pad++;
+				continue;
+			}
+			if (pad > 0 || (v[k] = b64val(c)) < 0)
+			{
+				cfi_set_err(err, errlen, "invalid base64 character at position %zu", i + k + 1);
+				return SIZE_MAX;
+			}
+		}
+		if ((pad == 1 && (v[2] & 3) != 0) || (pad == 2 && (v[1] & 15) != 0))
+		{
+			cfi_set_err(err, errlen, "base64 text has non-zero bits in its padding");
+			return SIZE_MAX;
+		}
+		dst[out++] = (uint8_t) ((v[0] << 2) | (v[1] >> 4));
+		if (pad < 2)
+			dst[out++] = (uint8_t) (((v[1] & 15) << 4) | (v[2] >> 2));
+		if (pad < 1)
+			dst[out++] = (uint8_t) (((v[2] & 3) << 6) | v[3]);
+	}
+	return out;
+}

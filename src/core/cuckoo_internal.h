@@ -1,0 +1,429 @@
+/*
+ * cuckoo_internal.h - what the core's files share and no caller sees: the
+ * little-endian helpers, how a table maps a hash to its buckets and
+ * fingerprint, and slot and bucket access, all inline.
+ */
+#ifndef CUCKOO_INTERNAL_H
+#define CUCKOO_INTERNAL_H
+
+#include "cuckoo.h"
+
+#include <string.h>
+
+/*
+ * Design load factor per bucket size, in thousandths: a sub-filter for
+ * capacity c gets ceil(c / (bucket_size * load)) buckets.  Chosen below the
+ * load that insertion (random walk with one-step lookahead, 500 kicks)
+ * reaches reliably: about 87-89%, 97-98% and 99.5% (test/core measures
+ * it), so a filter filled to its capacity does not need to grow.
+ */
+static inline uint32_t
+design_load_permille(uint32_t bucket_size)
+{
+	switch (bucket_size)
+	{
+		case 2:
+			return 850;
+		case 4:
+			return 955;
+		default:
+			return 980;
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * little-endian helpers: every multi-byte field and table word goes through
+ * these, so the bytes are the same on every platform
+ * ------------------------------------------------------------------- */
+
+static inline uint16_t
+get_le16(const uint8_t *p)
+{
+	return (uint16_t) (p[0] | (p[1] << 8));
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static inline void
+put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+}
+
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
+
+static inline uint64_t
+get_le64(const uint8_t *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void
+put_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
+/* Reads 64 bits from byte off of a table, with zeros past its end. */
+static inline uint64_t
+load_window(const uint8_t *t, size_t tbytes, size_t off)
+{
+	uint64_t	v = 0;
+
+	if (off + 8 <= tbytes)
+		return get_le64(t + off);
+	for (size_t k = 0; off + k < tbytes; k++)
+		v |= (uint64_t) t[off + k] << (8 * k);
+	return v;
+}
+
+/* Writes back a 64-bit window, never past the table's end. */
+static inline void
+store_window(uint8_t *t, size_t tbytes, size_t off, uint64_t v)
+{
+	if (off + 8 <= tbytes)
+	{
+		put_le64(t + off, v);
+		return;
+	}
+	for (size_t k = 0; off + k < tbytes; k++)
+		t[off + k] = (uint8_t) (v >> (8 * k));
+}
+
+/* formats an error message into err (errlen bytes; nothing if err is NULL) */
+void		cfi_set_err(char *err, size_t errlen, const char *fmt,...)
+#if defined(__GNUC__)
+			__attribute__((format(printf, 3, 4)))
+#endif
+			;
+
+
+/* lets the caller cancel a long loop (every 64K slots or so) */
+static inline void
+check_interrupts(uint64_t counter)
+{
+	if ((counter & 0xFFFF) == 0 && cf_interrupt_hook)
+		cf_interrupt_hook();
+}
+
+static inline uint32_t
+mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bU;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35U;
+	x ^= x >> 16;
+	return x;
+}
+
+/*
+ * A sub-filter maps the value's hash h to a fingerprint and a bucket pair
+ * in one of two ways (FORMAT.md, "Hashing").
+ *
+ * LEGACY (format version 1): fp = ((h mod 2^32) * fpmax) div 2^32 + 1,
+ * alt(i, fp) = (H(fp) - i) mod m.  Each size and width is unrelated to the
+ * others, so a match in one sub-filter says nothing about another.
+ *
+ * CHAIN (format version 2): a family of tables of m0 << L buckets (level L)
+ * and widths w >= f0 + L.  The fingerprint is the top w bits of g, the low
+ * 32 bits of h with its top f0 bits made non-zero, so a narrower
+ * fingerprint is the wider one shifted right.  The bucket pair refines:
+ *   alt(i, fp) = (alt0(i >> L, fp0) << L) | ((i ^ fp >> (w - f0 - L)) & (2^L - 1))
+ *   alt0(j, fp0) = (H(fp0) - j) mod m0,  fp0 = fp >> (w - f0)
+ * is its own inverse, and dropping k low digits of a bucket and k low bits
+ * of the fingerprint gives the pair and fingerprint at level L - k.  Two
+ * values that collide in a table therefore collide in every table of the
+ * family with a level and width no larger, which makes deletes exact.
+ */
+
+/* g: the low 32 bits of h, its top basebits made non-zero (never an empty slot) */
+static inline uint32_t
+chain_bits(const cf_stage *st, uint64_t h)
+{
+	uint32_t	g = (uint32_t) h;
+
+	return g | ((uint32_t) ((g >> st->base_shift) == 0) << st->base_shift);
+}
+
+/* fingerprint in 1 .. fpmax */
+static inline uint32_t
+fingerprint(const cf_stage *st, uint64_t h)
+{
+	if (st->geom == CF_GEOM_CHAIN)
+		return (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+}
+
+/* primary bucket from the high 32 bits of h (nested for every level) */
+static inline uint32_t
+primary_bucket(const cf_stage *st, uint64_t h)
+{
+	return (uint32_t) (((h >> 32) * (uint64_t) st->nbuckets) >> 32);
+}
+
+/* (H(key) - i) mod m with H(key) = mix32(key) scaled to m: its own inverse */
+static inline uint32_t
+reflect(uint32_t i, uint32_t key, uint32_t m)
+{
+	uint32_t	hm = (uint32_t) (((uint64_t) mix32(key) * m) >> 32);
+
+	return hm >= i ? hm - i : hm + m - i;
+}
+
+/* the other bucket of fp */
+static inline uint32_t
+alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
+{
+	uint32_t	a0;
+
+	if (st->geom != CF_GEOM_CHAIN)
+		return reflect(i, fp, st->nbuckets);
+	a0 = reflect(i >> st->level, fp >> st->key_shift, st->base_nbuckets);
+	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
+}
+
+/* ---------------------------------------------------------------------
+ * slots and buckets
+ * ------------------------------------------------------------------- */
+
+static inline uint32_t
+slot_get(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s)
+{
+	uint64_t	bit = ((uint64_t) i * bucket_size + s) * st->fpbits;
+
+	switch (st->fpbits)
+	{
+		case 8:
+			return st->table[bit >> 3];
+		case 16:
+			return get_le16(st->table + (bit >> 3));
+		case 32:
+			return get_le32(st->table + (bit >> 3));
+		default:
+			return (uint32_t) (load_window(st->table, st->table_bytes, bit >> 3)
+							   >> (bit & 7)) & st->fpmax;
+	}
+}
+
+/* Writes fp into the slot that starts at bit of the table. */
+static inline void
+slot_write(cf_stage *st, uint64_t bit, uint32_t fp)
+{
+	size_t		off = bit >> 3;
+	unsigned	shift = bit & 7;
+	uint64_t	w;
+
+	if (st->journal)
+	{
+		size_t		n = st->fpbits == 8 ? 1 : st->fpbits == 16 ? 2 : st->fpbits == 32 ? 4 : 8;
+
+		if (n > st->table_bytes - off)
+			n = st->table_bytes - off;
+		st->journal->save(st->journal, st->table + off, n);
+	}
+	switch (st->fpbits)
+	{
+		case 8:
+			st->table[off] = (uint8_t) fp;
+			return;
+		case 16:
+			put_le16(st->table + off, (uint16_t) fp);
+			return;
+		case 32:
+			put_le32(st->table + off, fp);
+			return;
+		default:
+			w = load_window(st->table, st->table_bytes, off);
+			w &= ~((uint64_t) st->fpmax << shift);
+			w |= (uint64_t) fp << shift;
+			store_window(st->table, st->table_bytes, off, w);
+	}
+}
+
+static inline void
+slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp)
+{
+	slot_write(st, ((uint64_t) i * bucket_size + s) * st->fpbits, fp);
+}
+
+/*
+ * The top bit of every empty lane of bucket x (exact, unlike the borrow
+ * trick below): a lane's low bits plus all ones carry into its top bit
+ * unless they are all zero, and never out of the lane.
+ */
+static inline uint64_t
+swar_empty_lanes(const cf_stage *st, uint64_t x)
+{
+	uint64_t	low = ~st->lanes_hi & st->bucket_mask;
+
+	return ~(((x & low) + low) | x) & st->lanes_hi;
+}
+
+/*
+ * Does bucket i hold fp?  When one 64-bit load covers the bucket, all its
+ * slots are compared at once: x has a zero lane exactly where a slot equals
+ * fp, and (x - lo) & ~x & hi is non-zero iff some lane of x is zero.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	if (st->swar)
+	{
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	w = load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7);
+		uint64_t	x = (w & st->bucket_mask) ^ (fp * st->lanes_lo);
+
+		return ((x - st->lanes_lo) & ~x & st->lanes_hi) != 0;
+	}
+	for (uint32_t s = 0; s < bucket_size; s++)
+		if (slot_get(st, bucket_size, i, s) == fp)
+			return true;
+	return false;
+}
+
+/*
+ * Puts fp into the first free slot of bucket i.  Returns 1 if the bucket
+ * still has room after it, 0 if that filled it, -1 if it was full.
+ */
+static inline int
+bucket_fill(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	int			nfree = 0,
+				first = -1;
+
+#if defined(__GNUC__)
+	if (st->swar)
+	{
+		uint64_t	bit = (uint64_t) i * st->bucket_bits;
+		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
+			st->bucket_mask;
+		uint64_t	z = swar_empty_lanes(st, x);
+
+		if (z == 0)
+			return -1;
+		slot_write(st, bit + (uint32_t) __builtin_ctzll(z) - (st->fpbits - 1), fp);
+		return (z & (z - 1)) != 0;
+	}
+#endif
+	for (uint32_t s = 0; s < bucket_size; s++)
+		if (slot_get(st, bucket_size, i, s) == 0)
+		{
+			if (first < 0)
+				first = (int) s;
+			nfree++;
+		}
+	if (first < 0)
+		return -1;
+	slot_set(st, bucket_size, i, (uint32_t) first, fp);
+	return nfree > 1;
+}
+
+/* Puts fp into a free slot of bucket i; false if the bucket is full. */
+static inline bool
+bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	return bucket_fill(st, bucket_size, i, fp) >= 0;
+}
+
+/* Clears one slot of bucket i holding fp; false if there is none. */
+static inline bool
+bucket_remove(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	for (uint32_t s = 0; s < bucket_size; s++)
+	{
+		if (slot_get(st, bucket_size, i, s) == fp)
+		{
+			slot_set(st, bucket_size, i, s, 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+static inline uint32_t
+bucket_count(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
+{
+	uint32_t	n = 0;
+
+	for (uint32_t s = 0; s < bucket_size; s++)
+		n += slot_get(st, bucket_size, i, s) == fp;
+	return n;
+}
+
+/* counter-based generator: the k-th draw of an insertion seeded with seed */
+static inline uint64_t
+draw(uint64_t seed, uint64_t k)
+{
+	uint64_t	z = seed + (k + 1) * UINT64_C(0x9E3779B97F4A7C15);
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static inline void
+stage_set_nitems(cf_stage *st, uint32_t n)
+{
+	if (st->journal)
+		st->journal->save(st->journal, st->desc + 4, 4);
+	st->nitems = n;
+	put_le32(st->desc + 4, n);
+}
+
+/* ---------------------------------------------------------------------
+ * layout and parameters
+ * ------------------------------------------------------------------- */
+
+static inline uint64_t
+table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits)
+{
+	return (nbuckets * bucket_size * fpbits + 7) / 8;
+}
+
+/* 0 (fixed size) or a power of two up to CF_MAX_EXPANSION */
+static inline bool
+expansion_valid(uint32_t e)
+{
+	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
+}
+
+/*
+ * Inserts fingerprint fp with primary bucket i1 into one sub-filter, with a
+ * kick-out walk of at most max_kicks steps that is undone if it fails.
+ */
+bool		cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
+							 uint32_t i1, uint32_t fp);
+/* Fills the derived fields of a stage from its descriptor fields. */
+void		cfi_stage_setup(cf_stage *st, uint32_t bucket_size);
+/* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
+void		cfi_write_desc(uint8_t *d, const cf_stage *st);
+/* Writes the version-2 header of f into buf, all but nstages (byte 5). */
+void		cfi_write_header(uint8_t *buf, const cf_filter *f);
+
+#endif							/* CUCKOO_INTERNAL_H */

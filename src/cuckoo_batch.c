@@ -1,0 +1,270 @@
+/*
+ * cuckoo_batch.c - the array forms of the filter functions: membership of
+ * every element (each / any / all) and adds and deletes of a whole array,
+ * each opening the filter once for all the elements.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/arrayaccess.h"
+#include "utils/lsyscache.h"
+
+#include "cuckoo_pg.h"
+
+/*
+ * The elements of an array argument, in storage order.  An expanded array
+ * (a PL/pgSQL variable) is read as it is, not flattened into a copy.
+ */
+typedef struct CfbElems
+{
+	AnyArrayType *arr;
+	array_iter	it;
+	int			n;				/* elements */
+	int			i;				/* the next one */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+} CfbElems;
+
+/* starts reading the elements of (non-NULL) array argument argno */
+static void
+cfb_elems_begin(FunctionCallInfo fcinfo, int argno, CfbElems *e)
+{
+	e->arr = PG_GETARG_ANY_ARRAY_P(argno);
+	e->n = ArrayGetNItems(AARR_NDIM(e->arr), AARR_DIMS(e->arr));
+	e->i = 0;
+	get_typlenbyvalalign(AARR_ELEMTYPE(e->arr), &e->elmlen, &e->elmbyval, &e->elmalign);
+	array_iter_setup(&e->it, e->arr);
+}
+
+/* the next element into *value / *isnull; false after the last one */
+static inline bool
+cfb_elems_next(CfbElems *e, Datum *value, bool *isnull)
+{
+	if (e->i >= e->n)
+		return false;
+	*value = array_iter_next(&e->it, isnull, e->i++, e->elmlen, e->elmbyval, e->elmalign);
+	return true;
+}
+
+/* what the probes of an array answer */
+typedef enum CfbMode
+{
+	CFB_EACH,					/* boolean[]: one answer per element */
+	CFB_ANY,					/* boolean: like filter @> ANY(array) */
+	CFB_ALL						/* boolean: like filter @> ALL(array) */
+} CfbMode;
+
+/*
+ * Probes filter argument 0 for every element of array argument 1 (both
+ * non-NULL: the SQL functions are strict).  CFB_ANY and CFB_ALL follow the
+ * rules of = ANY / = ALL: the first answer that decides stops the loop; a
+ * NULL element makes an undecided answer NULL; an empty array gives false
+ * (ANY) or true (ALL).
+ */
+static Datum
+cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	CfbElems	e;
+	CfHashInfo *hi;
+	Datum	   *res = NULL;
+	bool	   *resnulls = NULL;
+	bool		sawnull = false;
+	Datum		value;
+	bool		isnull;
+
+	cfb_elems_begin(fcinfo, 1, &e);
+	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
+	cfpg_check_kind(f, hi);
+	if (mode == CFB_EACH)
+	{
+		res = palloc(sizeof(Datum) * Max(e.n, 1));
+		resnulls = palloc(sizeof(bool) * Max(e.n, 1));
+	}
+	while (cfb_elems_next(&e, &value, &isnull))
+	{
+		int			i = e.i - 1;
+		bool		found;
+
+		if ((i & 1023) == 1023)
+			CHECK_FOR_INTERRUPTS();
+		if (isnull)
+		{
+			sawnull = true;
+			if (mode == CFB_EACH)
+			{
+				res[i] = BoolGetDatum(false);
+				resnulls[i] = true;
+			}
+			continue;
+		}
+		found = cf_contains(f, cf_hash_datum(hi, value, (int) f->hashing));
+		if (mode == CFB_EACH)
+		{
+			res[i] = BoolGetDatum(found);
+			resnulls[i] = false;
+		}
+		else if (found == (mode == CFB_ANY))
+			PG_RETURN_BOOL(found);	/* ANY: one present; ALL: one absent */
+	}
+
+	if (mode == CFB_EACH)
+		PG_RETURN_ARRAYTYPE_P(construct_md_array(res, resnulls, AARR_NDIM(e.arr),
+												 AARR_DIMS(e.arr), AARR_LBOUND(e.arr),
+												 BOOLOID, 1, true, TYPALIGN_CHAR));
+	if (sawnull)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(mode == CFB_ALL);
+}
+
+/* cf_contains_each(filter, values anyarray): cf_contains of every element, same shape */
+PG_FUNCTION_INFO_V1(cuckoo_contains_each);
+Datum
+cuckoo_contains_each(PG_FUNCTION_ARGS)
+{
+	return cfb_probe(fcinfo, CFB_EACH);
+}
+
+/* cf_contains_any(filter, values anyarray): filter @> ANY(values) */
+PG_FUNCTION_INFO_V1(cuckoo_contains_any);
+Datum
+cuckoo_contains_any(PG_FUNCTION_ARGS)
+{
+	return cfb_probe(fcinfo, CFB_ANY);
+}
+
+/* cf_contains_all(filter, values anyarray): filter @> ALL(values) */
+PG_FUNCTION_INFO_V1(cuckoo_contains_all);
+Datum
+cuckoo_contains_all(PG_FUNCTION_ARGS)
+{
+	return cfb_probe(fcinfo, CFB_ALL);
+}
+
+/*
+ * op (CFX_ADD, CFX_ADD_UNIQUE or CFX_DELETE) applied to filter argument 0
+ * for each non-NULL element of array argument 1, in array order, so the
+ * result is byte for byte that of one cf_add / cf_add_unique / cf_delete
+ * per element.  The filter is copied once, at the first element that
+ * changes it: an add_unique of values all present, or a delete of values all
+ * absent, returns the argument itself (a flat copy of an expanded one).  A NULL array returns the filter; a
+ * NULL filter gives NULL for CFX_DELETE and starts a default filter for the
+ * adds.
+ */
+Datum
+cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfbElems	e;
+	CfHashInfo *hi;
+	struct varlena *v;
+	bool		owned;			/* v is our own copy, ours to change */
+	cf_filter	f;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0) && (op == CFX_DELETE || PG_ARGISNULL(1)))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cfb_elems_begin(fcinfo, 1, &e);
+	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
+	if (PG_ARGISNULL(0))
+	{
+		cf_params	p;
+
+		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
+		v = cfpg_create(&p);
+		owned = true;
+	}
+	else
+	{
+		/* flat, 4-byte header; the argument itself when it already was */
+		v = (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+		owned = false;
+	}
+	cfpg_open(&f, v);
+	cfpg_check_kind(&f, hi);
+
+	while (cfb_elems_next(&e, &value, &isnull))
+	{
+		uint64		h;
+		cf_status	st;
+		uint8	   *before;
+
+		if (isnull)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		h = cf_hash_datum(hi, value, (int) f.hashing);
+		/* add_unique: already reported present; delete: certainly absent */
+		if (op != CFX_ADD && cf_contains(&f, h) == (op == CFX_ADD_UNIQUE))
+			continue;
+		if (!owned)
+		{
+			/* our own copy (a version-1 filter rewritten as version 2) */
+			v = cfpg_writable_copy(PointerGetDatum(v));
+			owned = true;
+			cfpg_open(&f, v);
+		}
+		if (op == CFX_DELETE)
+		{
+			/* present, so one copy goes (as cf_delete does) */
+			(void) cf_delete(&f, h);
+			continue;
+		}
+		before = f.buf;
+		st = cf_insert(&f, h, cfpg_alloc_varlena, NULL);
+		if (st != CF_OK)
+			cfpg_report_insert_failure(&f, st);
+		if (f.buf != before)
+		{
+			/* it grew into a new varlena; the old one is ours to free */
+			pfree(v);
+			v = (struct varlena *) (f.buf - VARHDRSZ);
+		}
+	}
+	/* an add records the kind of value in a filter that has none yet */
+	if (owned && op != CFX_DELETE && f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE &&
+		cfpg_items_of(&f) > 0)
+		cf_set_kind(&f, (uint32) hi->vkind);
+
+	/*
+	 * Unchanged: the argument itself, unless it is an expanded object (as
+	 * cf_add_unique does); v is then the flat copy PG_DETOAST_DATUM made.
+	 */
+	if (!owned && !VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/*
+ * cf_add_all(filter, values anyarray): the filter with one more copy of
+ * every non-NULL element, for one copy of the filter instead of one per
+ * value.  A NULL filter starts a default one; a NULL array changes nothing.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add_all);
+Datum
+cuckoo_add_all(PG_FUNCTION_ARGS)
+{
+	return cfpg_modify_many(fcinfo, CFX_ADD);
+}
+
+/* cf_add_all_unique(filter, values anyarray): cf_add_unique of every element */
+PG_FUNCTION_INFO_V1(cuckoo_add_all_unique);
+Datum
+cuckoo_add_all_unique(PG_FUNCTION_ARGS)
+{
+	return cfpg_modify_many(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/* cf_delete_all(filter, values anyarray): cf_delete of every element */
+PG_FUNCTION_INFO_V1(cuckoo_delete_all);
+Datum
+cuckoo_delete_all(PG_FUNCTION_ARGS)
+{
+	return cfpg_modify_many(fcinfo, CFX_DELETE);
+}
