@@ -6,11 +6,11 @@ MODULE_big = cuckoo
 # the plain-C core (src/core: no PostgreSQL header), then the PostgreSQL glue
 CORE_OBJS = src/core/cuckoo_hash.o src/core/cuckoo_table.o src/core/cuckoo_format.o \
 	src/core/cuckoo_ops.o src/core/cuckoo_build.o src/core/cuckoo_sort.o
-OBJS = $(CORE_OBJS) src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o src/cuckoo_batch.o
+OBJS = $(CORE_OBJS) src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o src/cuckoo_batch.o src/cuckoo_values.o
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values
 REGRESS_OPTS = --load-extension=cuckoo
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core

@@ -86,3 +86,148 @@ CREATE FUNCTION cf_delete_all(filter cuckoofilter, vals anyarray) RETURNS cuckoo
 
 COMMENT ON FUNCTION cf_delete_all(cuckoofilter, anyarray) IS
 	'cf_delete of every non-NULL element in order: one copy removed per element; delete only values that were added';
+
+-- ---------------------------------------------------------------------
+-- SQL surface (issue #20): NULL-safe updates, filters as values (=, <>,
+-- ordering, hashing, ||, bytea casts, cf_describe), join estimates
+-- ---------------------------------------------------------------------
+
+-- NULL-safe updates: cf_delete(f, NULL) is f, so that
+-- UPDATE t SET f = cf_delete(f, $1) with a NULL $1 keeps the filter;
+-- cf_delete(NULL, v) stays NULL.  cf_union(a, NULL) is a, cf_union(NULL, b)
+-- is b, both NULL give NULL (as hll_union does).  The C code handles the
+-- NULLs; 1.0 declared these functions strict.
+ALTER FUNCTION cf_delete(cuckoofilter, anyelement) CALLED ON NULL INPUT;
+ALTER FUNCTION cf_delete(cuckoofilter, text) CALLED ON NULL INPUT;
+ALTER FUNCTION cf_union(cuckoofilter, cuckoofilter) CALLED ON NULL INPUT;
+
+COMMENT ON FUNCTION cf_delete(cuckoofilter, anyelement) IS
+	'removes one copy of a value that was added; unchanged if absent or NULL; deleting a value never added can remove another value''s fingerprint';
+COMMENT ON FUNCTION cf_delete(cuckoofilter, text) IS
+	'removes one copy of a text value that was added; unchanged if absent or NULL; deleting a value never added can remove another value''s fingerprint';
+COMMENT ON FUNCTION cf_union(cuckoofilter, cuckoofilter) IS
+	'a filter holding every item of both filters (same bucket size and false-positive rate); a NULL side gives the other';
+
+-- filters as values: equality is equality of the stored bytes (equal sets
+-- built differently can compare unequal); the order is that of the bytes
+-- as bytea (memcmp, then the shorter first), a total order that means
+-- nothing about the sets but lets DISTINCT, GROUP BY, UNION, sorting,
+-- merge and hash joins, IS DISTINCT FROM and REPLICA IDENTITY FULL work.
+
+CREATE FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION cuckoofilter_eq(cuckoofilter, cuckoofilter) IS 'true if the filters have the same bytes';
+COMMENT ON FUNCTION cuckoofilter_ne(cuckoofilter, cuckoofilter) IS 'true if the filters have different bytes';
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'byte order of filters: less than';
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'byte order of filters: less than or equal';
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'byte order of filters: greater than or equal';
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'byte order of filters: greater than';
+COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'byte order of filters: -1, 0 or 1 (btree support)';
+COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of a filter''s bytes (hash support)';
+COMMENT ON FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) IS 'seeded 64-bit hash of a filter''s bytes (hash support)';
+
+CREATE OPERATOR = (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cuckoofilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+
+COMMENT ON OPERATOR = (cuckoofilter, cuckoofilter) IS 'same bytes (equal sets built differently can differ)';
+COMMENT ON OPERATOR <> (cuckoofilter, cuckoofilter) IS 'different bytes';
+COMMENT ON OPERATOR < (cuckoofilter, cuckoofilter) IS 'less than, in the byte order';
+COMMENT ON OPERATOR <= (cuckoofilter, cuckoofilter) IS 'less than or equal, in the byte order';
+COMMENT ON OPERATOR >= (cuckoofilter, cuckoofilter) IS 'greater than or equal, in the byte order';
+COMMENT ON OPERATOR > (cuckoofilter, cuckoofilter) IS 'greater than, in the byte order';
+
+CREATE OPERATOR CLASS cuckoofilter_ops
+	DEFAULT FOR TYPE cuckoofilter USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 cuckoofilter_cmp(cuckoofilter, cuckoofilter);
+
+CREATE OPERATOR CLASS cuckoofilter_hash_ops
+	DEFAULT FOR TYPE cuckoofilter USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 cuckoofilter_hash(cuckoofilter),
+	FUNCTION 2 cuckoofilter_hash_extended(cuckoofilter, bigint);
+
+-- a || b: the union, as hll users write it (same NULL rules as cf_union)
+CREATE OPERATOR || (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = cf_union
+);
+COMMENT ON OPERATOR || (cuckoofilter, cuckoofilter) IS 'union of two filters (same as cf_union)';
+
+-- casts: to bytea the filter's bytes (its binary form), from bytea the
+-- bytes validated as binary input validates them
+CREATE FUNCTION cuckoofilter(bytea) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoofilter_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter(bytea) IS
+	'the filter whose bytes (binary form) these are, fully validated';
+
+CREATE CAST (cuckoofilter AS bytea) WITH FUNCTION cuckoofilter_send(cuckoofilter);
+CREATE CAST (bytea AS cuckoofilter) WITH FUNCTION cuckoofilter(bytea);
+COMMENT ON CAST (cuckoofilter AS bytea) IS 'the filter''s bytes, as its binary form';
+COMMENT ON CAST (bytea AS cuckoofilter) IS 'a filter from its bytes, fully validated';
+
+-- a one-line summary for people
+CREATE FUNCTION cf_describe(filter cuckoofilter) RETURNS text
+	AS 'MODULE_PATHNAME', 'cuckoo_describe' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_describe(cuckoofilter) IS
+	'a one-line summary: items, capacity, expected and target false-positive rates, sub-filters, size';
+
+-- join estimates of filters.f @> t.key: ANALYZE records the mean items and
+-- false-positive rate of a filter column's values, and the join estimator
+-- turns them into the fraction of pairs that pass (the fixed 0.5 before)
+CREATE FUNCTION cuckoofilter_typanalyze(internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_typanalyze(internal) IS
+	'ANALYZE of a filter column: the standard statistics and the mean items and false-positive rate';
+ALTER TYPE cuckoofilter SET (ANALYZE = cuckoofilter_typanalyze);
+
+CREATE FUNCTION cf_contains_joinsel(internal, oid, internal, smallint, internal) RETURNS double precision
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_joinsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_contains_joinsel(internal, oid, internal, smallint, internal) IS
+	'join selectivity of filter @> value';
+
+ALTER OPERATOR @> (cuckoofilter, anyelement) SET (JOIN = cf_contains_joinsel);
+ALTER OPERATOR @> (cuckoofilter, text) SET (JOIN = cf_contains_joinsel);

@@ -39,11 +39,12 @@ run "extension: build with -Wall -Wextra -Werror" \
 run "extension: install" make -s PG_CONFIG="$PG_CONFIG" install
 run "extension: pg_regress suite" bash test/pg/regress.sh
 run "extension: pg_dump and restore keep every answer" bash test/pg/dump_restore.sh
+run "extension: logical replication with REPLICA IDENTITY FULL" bash test/pg/replica_identity.sh
 # the backend under valgrind with a UBSan build of the extension (the full suite
 # takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 run "extension: pg_regress under valgrind + UBSan" bash test/pg/sanitize.sh \
 	cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg \
-	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_batch cuckoo_readme
+	cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_batch cuckoo_readme cuckoo_values
 run "extension: sharded with postgres_fdw (coordinator + 2 shards)" bash test/fdw/run.sh
 
 echo

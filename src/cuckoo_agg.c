@@ -1304,9 +1304,14 @@ Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
 	cf_filter	a,
-				b;
+				b,
+				r;
+	struct varlena *v;
 
 	cfpg_open(&a, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0)));
 	cfpg_open(&b, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1)));
-	PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, "cf_union_agg cannot combine these cuckoo filters"));
+	v = cfpg_union(&a, &b, "cf_union_agg cannot combine these cuckoo filters");
+	cfpg_open(&r, v);
+	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, true);	/* once, when the rate goes over */
+	PG_RETURN_CUCKOOFILTER_P(v);
 }

@@ -181,10 +181,13 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 
 				if (OidIsValid(elemtype))
 				{
-					/* a true array: its send form would carry type OIDs */
+					/*
+					 * a true array: its send form would carry type OIDs.  Its
+					 * elements come under the array's collation.
+					 */
 					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
-					cf_hashinfo_init(elem, elemtype, InvalidOid, mcxt);
+					cf_hashinfo_init(elem, elemtype, collid, mcxt);
 					get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
 					hi->elem = elem;
 					hi->kind = CFH_ARRAY;
@@ -203,8 +206,10 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 														   TYPECACHE_RANGE_INFO);
 					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
+					/* a range's bounds come under its subtype collation */
 					cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
-									 tc->rngelemtype->type_id, InvalidOid, mcxt);
+									 tc->rngelemtype->type_id,
+									 multi ? InvalidOid : tc->rng_collation, mcxt);
 					hi->elem = elem;
 					hi->rngcache = tc;
 					hi->kind = multi ? CFH_MULTIRANGE : CFH_RANGE;
@@ -440,8 +445,9 @@ cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 		{
 			Form_pg_attribute att = TupleDescAttr(td, i);
 
+			/* a column comes under its own collation (refused if nondeterministic) */
 			if (!att->attisdropped)
-				cf_hashinfo_init(&cols[i], att->atttypid, InvalidOid, hi->mcxt);
+				cf_hashinfo_init(&cols[i], att->atttypid, att->attcollation, hi->mcxt);
 		}
 		hi->cols = cols;
 		hi->ncols = td->natts;

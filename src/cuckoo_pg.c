@@ -127,7 +127,7 @@ cfpg_read_datum(Datum d, cf_filter *f)
  * ------------------------------------------------------------------- */
 
 /* checks the bytes of a filter with the core's full validation */
-static void
+void
 cfpg_validate(const uint8 *buf, size_t len, bool binary)
 {
 	char		err[CF_ERRLEN];
@@ -152,8 +152,8 @@ PG_FUNCTION_INFO_V1(cuckoofilter_in);
 Datum
 cuckoofilter_in(PG_FUNCTION_ARGS)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	size_t		len = strlen(str);
+	size_t		len;
+	char	   *str = cfpg_base64_strip(PG_GETARG_CSTRING(0), &len);	/* white space */
 	size_t		n;
 	char		err[CF_ERRLEN];
 	struct varlena *v;
@@ -775,16 +775,29 @@ cuckoo_count(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
 
-/* cf_delete(filter, value): the filter with one copy of value removed */
+/*
+ * cf_delete(filter, value): the filter with one copy of value removed.  Not
+ * strict from 1.1: a NULL value leaves the filter as it is (so an UPDATE
+ * with a NULL parameter does not wipe it), a NULL filter stays NULL.
+ */
 PG_FUNCTION_INFO_V1(cuckoo_delete);
 Datum
 cuckoo_delete(PG_FUNCTION_ARGS)
 {
-	Datum		d = PG_GETARG_DATUM(0);
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	CfHashInfo *hi = cfpg_hashinfo(fcinfo, c, 1);
-	const cf_filter *f = cfpg_read_filter(fcinfo, c, d);
+	Datum		d;
+	CfCallCache *c;
+	CfHashInfo *hi;
+	const cf_filter *f;
 	uint64		h;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	d = PG_GETARG_DATUM(0);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_hashinfo(fcinfo, c, 1);
+	f = cfpg_read_filter(fcinfo, c, d);
 
 	cfpg_check_kind(f, hi);
 	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
@@ -827,22 +840,39 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errmsg_text),
-				 errdetail("%s", cfpg_sentence(err))));
+				 errdetail("%s", cfpg_sentence(err)),
+				 errhint("Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values.")));
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return v;
 }
 
-/* cf_union(a, b): a filter holding the items of both */
+/*
+ * cf_union(a, b) and a || b: a filter holding the items of both.  Not strict
+ * from 1.1: a NULL side gives the other one (both NULL: NULL), as hll does.
+ * A NOTICE says when the result's false-positive rate is over twice its
+ * target.
+ */
 PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
 cuckoo_union(PG_FUNCTION_ARGS)
 {
 	cf_filter	a,
-				b;
+				b,
+				r;
+	struct varlena *v;
 
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
+	}
 	cfpg_read_datum(PG_GETARG_DATUM(0), &a);
 	cfpg_read_datum(PG_GETARG_DATUM(1), &b);
-	PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, "cannot combine these cuckoo filters"));
+	v = cfpg_union(&a, &b, "cannot combine these cuckoo filters");
+	cfpg_open(&r, v);
+	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, false);
+	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
 /* cf_info(filter): its parameters and statistics, as one row */

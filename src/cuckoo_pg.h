@@ -64,6 +64,27 @@ extern struct varlena *cfpg_create(const cf_params *p);
 #define CFPG_DEFAULT_CAPACITY	1000
 
 /*
+ * Full validation of a filter's bytes for an input path: raises
+ * INVALID_BINARY_REPRESENTATION (binary) or INVALID_TEXT_REPRESENTATION.
+ */
+extern void cfpg_validate(const uint8 *buf, size_t len, bool binary);
+
+/* filters as values (cuckoo_values.c) */
+/* The false-positive rate f was designed for. */
+extern double cfpg_target_fpr(const cf_filter *f);
+/* NOTICE if union r of a and b is over twice its target rate. */
+extern void cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
+								 const cf_filter *r, bool only_on_crossing);
+/* base64 text str without white space (str itself if it has none). */
+extern char *cfpg_base64_strip(const char *str, size_t *len);
+/* Join selectivity of filter @> value for the two arguments of a call. */
+struct PlannerInfo;
+struct List;
+struct SpecialJoinInfo;
+extern double cfpg_contains_joinsel(struct PlannerInfo *root, struct List *args,
+									int jointype, struct SpecialJoinInfo *sjinfo);
+
+/*
  * Value hashing: how one SQL type is turned into the 64-bit hash the core
  * takes.  Equal values hash equally across int2/int4/int8, float4/float8,
  * text/varchar, and the hash never depends on the platform.

@@ -90,8 +90,10 @@ cuckoo_contains_support(PG_FUNCTION_ARGS)
 		SupportRequestSelectivity *req = (SupportRequestSelectivity *) rawreq;
 
 		if (req->is_join)
-			PG_RETURN_POINTER(NULL);	/* no join estimate: the default stands */
-		req->selectivity = cf_contains_selectivity(req->root, req->args, req->varRelid);
+			req->selectivity = cfpg_contains_joinsel(req->root, req->args,
+													 (int) req->jointype, req->sjinfo);
+		else
+			req->selectivity = cf_contains_selectivity(req->root, req->args, req->varRelid);
 		PG_RETURN_POINTER(req);
 	}
 	PG_RETURN_POINTER(NULL);
