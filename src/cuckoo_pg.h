@@ -8,6 +8,8 @@
 #include "postgres.h"
 #include "fmgr.h"
 
+#include "cuckoo_compat.h"
+
 /*
  * Everything declared from here on is internal to cuckoo.so: hidden, so
  * that calls between its files (the glue into the core, the aggregates
