@@ -10,7 +10,8 @@
 set -euo pipefail
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE= DEBIAN_FRONTEND=noninteractive
 PKGS=(build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
-      libxxhash-dev postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev)
+      libxxhash-dev postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev
+      python3)
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

@@ -71,6 +71,8 @@ run() {
 	return "$status"
 }
 
+run "release files: META.json, LICENSE, CHANGELOG.md, supported versions" python3 test/release/check.py
+
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
 	run "core: unit and model tests" make -s -C test/core check
