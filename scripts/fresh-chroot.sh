@@ -42,6 +42,7 @@ echo "fresh-chroot: bookworm minbase ready ($((SECONDS - t0)) s)"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 mount -t tmpfs tmpfs "$root/dev/shm" && mounts+=("$root/dev/shm")
+mkdir -p "$root/dev/pts" && mount -t devpts -o newinstance devpts "$root/dev/pts" && mounts+=("$root/dev/pts")
 if [ -n "${FRESH_CACHE:-}" ]; then
 	mkdir -p /var/cache/cuckoo-pg "$root/var/cache/cuckoo-pg"
 	mount --bind /var/cache/cuckoo-pg "$root/var/cache/cuckoo-pg" && mounts+=("$root/var/cache/cuckoo-pg")

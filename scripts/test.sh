@@ -29,6 +29,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 PG_VERSIONS=${PG_VERSIONS:-15 17 18}
 top=$(pwd)
 t_start=$SECONDS
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo	# chroots need root
 
 if ! bash scripts/deps.sh; then
 	echo "test: could not install dependencies"
@@ -41,7 +42,7 @@ chmod 755 "$work"
 chroot_dirs=()
 cleanup() {
 	local d
-	for d in "${chroot_dirs[@]}"; do rm -rf "$d"; done
+	for d in "${chroot_dirs[@]}"; do $SUDO rm -rf "$d"; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -91,7 +92,7 @@ in_major() {
 		PG_CONFIG=${where[$major]} "$@"
 	else
 		local root=${where[$major]}
-		chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		$SUDO chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 			LC_ALL=C.UTF-8 LANG=C.UTF-8 CI="${CI:-}" \
 			PG_CONFIG="/usr/lib/postgresql/$major/bin/pg_config" \
 			bash -c 'cd "$0" && exec "$@"' "${chroot_src[$major]}" "$@"
@@ -111,10 +112,10 @@ for major in $PG_VERSIONS; do
 		if [ "${how[$major]}" = chroot ]; then
 			# a copy of this tree inside the chroot, removed at the end
 			local d
-			d=$(mktemp -d "${where[$major]}/tmp/cuckoo-src.XXXXXX") || return 1
+			d=$($SUDO mktemp -d "${where[$major]}/tmp/cuckoo-src.XXXXXX") || return 1
 			chroot_dirs+=("$d" "${where[$major]}$(builddir "$major")")
-			chmod 755 "$d"
-			bash test/pg/copytree.sh "$top" "$d" || return 1
+			$SUDO chmod 755 "$d"
+			$SUDO bash test/pg/copytree.sh "$top" "$d" || return 1
 			chroot_src[$major]=${d#"${where[$major]}"}
 			echo "PostgreSQL $major: Debian's packages in the chroot ${where[$major]}"
 		else
