@@ -129,8 +129,10 @@ from_source() {
 	tarball=$(ls "$dl"/postgresql-${major}_"$version".orig.tar.* 2>/dev/null | head -1)
 	if [ -z "$tarball" ]; then
 		say "downloading the source package postgresql-$major ($version) from $suite"
-		if ! (cd "$dl" && $SUDO apt-get "${O[@]}" -qq --download-only source "postgresql-$major" >&2); then
-			say "the source files of postgresql-$major could not be downloaded from $suite"
+		if ! (cd "$dl" && $SUDO apt-get "${O[@]}" -qq --download-only source "postgresql-$major") \
+			> "$cache/apt-source-$major.log" 2>&1; then
+			say "the source files of postgresql-$major could not be downloaded from $suite:"
+			grep -m1 '^E:' "$cache/apt-source-$major.log" >&2
 			return 1
 		fi
 		tarball=$(ls "$dl"/postgresql-${major}_"$version".orig.tar.* 2>/dev/null | head -1)
