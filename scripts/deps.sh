@@ -21,9 +21,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 	had_main=no
 	[ -d /etc/postgresql/15/main ] && had_main=yes
 	echo "deps: installing ${missing[*]}"
-	$SUDO apt-get update -qq
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" > /dev/null
+	log=$(mktemp -t cuckoo-deps.XXXXXX)
+	if ! { $SUDO apt-get update -qq &&
+		$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			"${missing[@]}"; } > "$log" 2>&1; then
+		tail -30 "$log"; rm -f "$log"
+		echo "deps: apt-get failed"
+		exit 1
+	fi
+	rm -f "$log"
 	if [ "$had_main" = no ] && [ -d /etc/postgresql/15/main ]; then
 		echo "deps: dropping the 15/main cluster the postgresql-15 package just created (unused)"
 		$SUDO pg_dropcluster --stop 15 main || true
