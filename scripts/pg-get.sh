@@ -122,7 +122,6 @@ from_source() {
 		say "PostgreSQL $version: cached in $prefix"
 		echo "config $prefix/bin/pg_config"; return 0
 	fi
-	apt_pkgs build-essential pkg-config libicu-dev zlib1g-dev bzip2 xz-utils bison flex perl || return 1
 	local dl=$cache/src/$version
 	$SUDO mkdir -p "$dl"
 	local tarball
@@ -138,6 +137,7 @@ from_source() {
 		tarball=$(ls "$dl"/postgresql-${major}_"$version".orig.tar.* 2>/dev/null | head -1)
 		[ -n "$tarball" ] || { say "no upstream tarball in the source package"; return 1; }
 	fi
+	apt_pkgs build-essential pkg-config libicu-dev zlib1g-dev bzip2 xz-utils bison flex perl || return 1
 	local build=$cache/build-$version
 	$SUDO rm -rf "$build" "$prefix"
 	$SUDO mkdir -p "$build"
