@@ -43,11 +43,13 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
 # the apt sources of a real Debian 12 installation: this machine's Debian
 # lines (bookworm, -updates, -security), not debootstrap's bare "bookworm main"
 # (an old point release of postgresql-15 answers some errors differently)
+copied=0
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 	[ -f "$f" ] && grep -qE "$archive|debian-security" "$f" || continue
+	[ "$copied" -eq 0 ] && : > "$root/etc/apt/sources.list"	# debootstrap's line goes
 	mkdir -p "$root$(dirname "$f")"
 	cp "$f" "$root$f"
-	[ "$f" != /etc/apt/sources.list ] && : > "$root/etc/apt/sources.list"
+	copied=$((copied + 1))
 done
 mount -t proc proc "$root/proc" && mounts+=("$root/proc")
 mount -t tmpfs tmpfs "$root/dev/shm" && mounts+=("$root/dev/shm")
