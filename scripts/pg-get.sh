@@ -89,6 +89,10 @@ archive_and_keyring() {
 	echo "$uri $key"
 }
 read -r ARCHIVE KEYRING < <(archive_and_keyring)
+# The archive can be a frozen snapshot: sid's Release file then is past its
+# Valid-Until date, and apt refuses it ("Release file ... is expired") on a
+# machine not configured otherwise.  Signatures are still checked.
+NO_EXPIRY=(-o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)
 if [ "$major" = --archive ]; then echo "$ARCHIVE $KEYRING"; exit 0; fi
 
 # --- 1. the source package --------------------------------------------
@@ -99,7 +103,7 @@ from_source() {
 		$SUDO tee "$apt/sources-$suite.list" > /dev/null
 	local O=(-o "Dir::Etc::sourcelist=$apt/sources-$suite.list" -o Dir::Etc::sourceparts=-
 		-o "Dir::State=$apt/state" -o "Dir::State::status=/var/lib/dpkg/status"
-		-o "Dir::Cache=$apt/cache" -o APT::Sandbox::User=root)
+		-o "Dir::Cache=$apt/cache" -o APT::Sandbox::User=root "${NO_EXPIRY[@]}")
 	local version=""
 	if $SUDO apt-get "${O[@]}" -qq update >&2; then
 		# the upstream version: the .orig tarball's name
@@ -194,7 +198,7 @@ from_chroot() {
 	echo 'create_main_cluster = false' | $SUDO tee "$root/etc/postgresql-common/createcluster.conf" > /dev/null
 	say "installing postgresql-$major, postgresql-server-dev-$major and a compiler in the chroot"
 	if ! $SUDO chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-		sh -c "apt-get -qq update && apt-get install -y -qq --no-install-recommends ${pkgs[*]}" \
+		sh -c "apt-get -qq ${NO_EXPIRY[*]} update && apt-get install -y -qq --no-install-recommends ${pkgs[*]}" \
 		> "$cache/chroot-$suite-apt.log" 2>&1; then
 		tail -20 "$cache/chroot-$suite-apt.log" >&2
 		say "could not install postgresql-$major in the $suite chroot"; return 1
