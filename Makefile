@@ -22,3 +22,8 @@ include $(PGXS)
 
 # PGXS does not track header dependencies: every object depends on the headers
 $(OBJS): src/core/cuckoo.h src/core/cuckoo_internal.h src/cuckoo_pg.h
+
+# soft input errors (pg_input_is_valid) exist from PostgreSQL 16 on
+ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo yes),yes)
+REGRESS += cuckoo_soft_input
+endif

@@ -1,5 +1,5 @@
 -- cuckoo_lifecycle: the extension's life in a database (drop / create
--- cycles, dependent objects, relocation, update at 1.0), cancellation of long
+-- cycles, dependent objects, relocation, update), cancellation of long
 -- work, limits, absurd parameters, and the inventory of hostile inputs with
 -- the exact SQLSTATE and message each one gets (docs/hardening.md).
 -- It runs in a database of its own, so that dropping the extension cannot
@@ -9,8 +9,9 @@ CREATE DATABASE cuckoo_lifecycle;
 \c cuckoo_lifecycle
 CREATE EXTENSION cuckoo;
 
--- what 1.0 is: the version, the control file's answers, and every member
--- object (an update script must account for each of them)
+-- what the default version is: the version, the control file's answers
+-- (1.0 and 1.1), and every member object (an update script must account
+-- for each of them; test/pg/update.sh updates a 1.0 full of filters)
 SELECT extname, extversion, extrelocatable FROM pg_extension WHERE extname = 'cuckoo';
 SELECT name, version, superuser, trusted, relocatable, schema, requires
   FROM pg_available_extension_versions WHERE name = 'cuckoo';
@@ -20,7 +21,8 @@ SELECT pg_describe_object(classid, objid, 0) AS member
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'cuckoo')
  ORDER BY 1;
 
--- ALTER EXTENSION UPDATE is a no-op at the newest version, 1.1; there is no way down to 1.0 (1.0 to 1.1: cuckoo_batch)
+-- ALTER EXTENSION UPDATE is a no-op at the newest version, 1.1; there is
+-- no path back to 1.0
 ALTER EXTENSION cuckoo UPDATE;
 ALTER EXTENSION cuckoo UPDATE TO '1.0';
 ALTER EXTENSION cuckoo UPDATE TO '1.1';

@@ -126,56 +126,66 @@ cfpg_read_datum(Datum d, cf_filter *f)
  * type I/O
  * ------------------------------------------------------------------- */
 
-/* checks the bytes of a filter with the core's full validation */
-void
-cfpg_validate(const uint8 *buf, size_t len, bool binary)
+/*
+ * Checks the bytes of a filter with the core's full validation; bad bytes
+ * are reported into escontext when the caller gave one (soft errors, 16+),
+ * else raised.  Returns whether they are valid.
+ */
+bool
+cfpg_validate(const uint8 *buf, size_t len, bool binary, Node *escontext)
 {
 	char		err[CF_ERRLEN];
 
 	if (!cf_validate(buf, len, err, sizeof(err)))
 	{
 		if (binary)
-			ereport(ERROR,
+			ereturn(escontext, false,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 					 errmsg("invalid binary data for type %s", "cuckoofilter"),
 					 errdetail("%s", cfpg_sentence(err))));
 		else
-			ereport(ERROR,
+			ereturn(escontext, false,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s", "cuckoofilter"),
 					 errdetail("%s", cfpg_sentence(err))));
 	}
+	return true;
 }
 
-/* text input: strict base64 of the filter's bytes */
+/*
+ * text input: strict base64 of the filter's bytes; bad input is a soft
+ * error where the caller offers an error context (pg_input_is_valid)
+ */
 PG_FUNCTION_INFO_V1(cuckoofilter_in);
 Datum
 cuckoofilter_in(PG_FUNCTION_ARGS)
 {
 	size_t		len;
 	char	   *str = cfpg_base64_strip(PG_GETARG_CSTRING(0), &len);	/* white space */
+	Node	   *escontext = fcinfo->context;
 	size_t		n;
 	char		err[CF_ERRLEN];
 	struct varlena *v;
 
 	n = cf_base64_decoded_len(str, len);
 	if (n == SIZE_MAX)
-		ereport(ERROR,
+		ereturn(escontext, (Datum) 0,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
 				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
 	if (n > CF_MAX_SIZE)
-		ereport(ERROR,
+		ereturn(escontext, (Datum) 0,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cuckoo filter text is too long")));
 	v = (struct varlena *) palloc(VARHDRSZ + n);
 	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
-		ereport(ERROR,
+		ereturn(escontext, (Datum) 0,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
 				 errdetail("%s", cfpg_sentence(err))));
 	SET_VARSIZE(v, VARHDRSZ + n);
-	cfpg_validate(CF_VARDATA(v), n, false);
+	if (!cfpg_validate(CF_VARDATA(v), n, false, escontext))
+		return (Datum) 0;
 	PG_RETURN_CUCKOOFILTER_P(v);
 }
 
@@ -200,20 +210,25 @@ cuckoofilter_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(out);
 }
 
-/* binary input: the filter's bytes, fully validated */
+/*
+ * binary input: the filter's bytes, fully validated; errors go to the
+ * caller's error context when it offers one, as in cuckoofilter_in
+ */
 PG_FUNCTION_INFO_V1(cuckoofilter_recv);
 Datum
 cuckoofilter_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	Node	   *escontext = fcinfo->context;
 	size_t		n = (size_t) (buf->len - buf->cursor);
 	struct varlena *v;
 
 	if (n > CF_MAX_SIZE)
-		ereport(ERROR,
+		ereturn(escontext, (Datum) 0,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("cuckoo filter binary value is too long")));
-	cfpg_validate((const uint8 *) buf->data + buf->cursor, n, true);
+	if (!cfpg_validate((const uint8 *) buf->data + buf->cursor, n, true, escontext))
+		return (Datum) 0;
 	v = (struct varlena *) palloc(VARHDRSZ + n);
 	SET_VARSIZE(v, VARHDRSZ + n);
 	pq_copymsgbytes(buf, VARDATA(v), (int) n);

@@ -8,6 +8,8 @@
 #include "postgres.h"
 #include "fmgr.h"
 
+#include "cuckoo_compat.h"
+
 /*
  * Everything declared from here on is internal to cuckoo.so: hidden, so
  * that calls between its files (the glue into the core, the aggregates
@@ -67,7 +69,7 @@ extern struct varlena *cfpg_create(const cf_params *p);
  * Full validation of a filter's bytes for an input path: raises
  * INVALID_BINARY_REPRESENTATION (binary) or INVALID_TEXT_REPRESENTATION.
  */
-extern void cfpg_validate(const uint8 *buf, size_t len, bool binary);
+extern bool cfpg_validate(const uint8 *buf, size_t len, bool binary, struct Node *escontext);
 
 /* filters as values (cuckoo_values.c) */
 /* The false-positive rate f was designed for. */

@@ -310,7 +310,7 @@ cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
 	size_t		n = VARSIZE(b) - VARHDRSZ;
 	struct varlena *v;
 
-	cfpg_validate((const uint8 *) VARDATA(b), n, true);
+	(void) cfpg_validate((const uint8 *) VARDATA(b), n, true, NULL);
 	v = (struct varlena *) palloc(VARHDRSZ + n);
 	SET_VARSIZE(v, VARHDRSZ + n);
 	memcpy(VARDATA(v), VARDATA(b), n);

@@ -14,15 +14,14 @@
 # restored into a database where those types get other OIDs: their hashes
 # must not depend on OIDs.
 #
-# It runs in a throw-away cluster: pg_virtualenv -t, as test/pg/regress.sh.
+# It runs in a throw-away cluster: test/pg/tmpcluster.sh, as test/pg/regress.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-PG_VERSION=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 bindir=$("$PG_CONFIG" --bindir)
 
 if [ -z "${CUCKOO_DUMP_RESTORE_INNER:-}" ]; then
-	CUCKOO_DUMP_RESTORE_INNER=1 exec pg_virtualenv -t -v "$PG_VERSION" bash "$0" "$@"
+	CUCKOO_DUMP_RESTORE_INNER=1 PG_CONFIG="$PG_CONFIG" exec bash "$top/test/pg/tmpcluster.sh" bash "$0" "$@"
 fi
 
 work=$(mktemp -d -t cuckoo-dump.XXXXXX)

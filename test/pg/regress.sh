@@ -2,13 +2,13 @@
 # regress.sh - runs the extension's pg_regress suite (make installcheck)
 # against a throw-away PostgreSQL cluster; expects `make install` done.
 #
-# The cluster: pg_virtualenv creates it, runs the suite with PGHOST/PGPORT/
-# PGUSER set, and drops it.  As root it would use the fixed cluster 15/regress
-# under /etc/postgresql, which collides with any other run at the same time;
-# -t puts it in a private temporary directory (the server still runs as the
-# postgres user, pg_virtualenv arranges that).  Only clients write files:
-# pg_regress writes results/ and the tests' \copy files go there, so the
-# server never needs write access to it.
+# The cluster: test/pg/tmpcluster.sh creates it in a private temporary
+# directory (UTF8, locale C.UTF-8, whatever the caller's LANG; as root the
+# server runs as the postgres user), runs the suite with PGHOST/PGPORT/
+# PGUSER set, and drops it.  It works for any major, a Debian package or a
+# build of our own (PG_CONFIG).  Only clients write files: pg_regress
+# writes results/ and the tests' \copy files go there, so the server never
+# needs write access to it.
 #
 # The output: make runs in a private directory as a VPATH build of this
 # tree, so results/, regression.out and regression.diffs never clash with a
@@ -17,12 +17,11 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-PG_VERSION=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 
 out=$(mktemp -d -t cuckoo-regress.XXXXXX)
 status=0
-(cd "$out" && pg_virtualenv -t -v "$PG_VERSION" \
-	make -s -f "$top/Makefile" VPATH="$top" installcheck PG_CONFIG="$PG_CONFIG") || status=$?
+(cd "$out" && PG_CONFIG="$PG_CONFIG" bash "$top/test/pg/tmpcluster.sh" \
+	make -s -f "$top/Makefile" VPATH="$top" installcheck PG_CONFIG="$PG_CONFIG" "$@") || status=$?
 
 if [ "$status" -ne 0 ]; then
 	echo "regress: pg_regress failed (exit $status); output kept in $out"

@@ -27,7 +27,7 @@
 #     relative to the running binary, so the copy's postgres and pg_config
 #     use the copy, and `make install` with the copy's pg_config installs the
 #     instrumented cuckoo.so there, never over the normal build.
-#   * The sources (tracked and untracked, not ignored) are copied there and
+#   * The sources, without any build output, are copied there and
 #     built with COPT="-fsanitize=undefined -g -O1 ..." (PGXS adds COPT to
 #     the compile and link flags); bitcode is skipped (with_llvm=no).
 #
@@ -85,8 +85,9 @@ fi
 # 2. the sources, built with the sanitizers and installed into the copy
 mkdir -p "$work/src"
 src=${CUCKOO_SRC:-$top}
-(cd "$src" && git ls-files -co --exclude-standard -z 2>/dev/null | xargs -0 cp --parents -t "$work/src") ||
-	cp -a "$src/." "$work/src/" || exit 1
+# a clean copy (test/pg/copytree.sh, no git needed): never objects built
+# without the sanitizers
+bash "$top/test/pg/copytree.sh" "$src" "$work/src" || exit 1
 if ! make -s -C "$work/src" PG_CONFIG="$inst_pg_config" with_llvm=no COPT="$SAN_FLAGS" install > "$work/build.log" 2>&1; then
 	cat "$work/build.log"
 	echo "sanitize: build failed"
@@ -101,7 +102,7 @@ echo "sanitize: UBSan build installed into $inst ($((SECONDS - t0)) s)"
 # 3. a cluster on the copy; the postmaster and every backend under valgrind
 mkdir -p "$work/data" "$work/vg" "$work/sock"
 chown -R "$( [ -n "$RUN" ] && echo postgres || id -un )" "$work/data" "$work/vg" "$work/sock"
-$RUN "$inst_bin/initdb" -D "$work/data" -A trust -U postgres --no-sync > "$work/initdb.log" 2>&1 || {
+$RUN "$inst_bin/initdb" -D "$work/data" -A trust -U postgres -E UTF8 --locale=C.UTF-8 --no-sync > "$work/initdb.log" 2>&1 || {
 	cat "$work/initdb.log"; echo "sanitize: initdb failed"; exit 1; }
 port=$((20000 + RANDOM % 20000))
 $RUN env UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \

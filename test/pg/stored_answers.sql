@@ -1,0 +1,18 @@
+-- stored_answers.sql - every answer the filters of stored_filters.sql give:
+-- each filter's text, send bytes and cf_info; for each filter, a digest of
+-- the cf_contains / cf_count / @> answers of all its values, and how many
+-- added values it misses (must be 0: no false negatives).
+SET timezone = 'UTC';
+SELECT 'filter', name, origin, md5(f::text), md5(cuckoofilter_send(f)),
+       (cf_info(f))::text, pg_column_size(f)
+  FROM filters ORDER BY name;
+SELECT 'answers', x.fname, count(*),
+       md5(string_agg(x.kind || ':' || x.v || '=' || cf_ask(f, x.kind, x.v), ','
+                      ORDER BY x.kind, x.v, x.copies)),
+       count(*) FILTER (WHERE x.copies > 0 AND cf_ask(f, x.kind, x.v) NOT LIKE 'true/%') AS missed
+  FROM cf_values x JOIN filters ON name = x.fname
+ GROUP BY x.fname ORDER BY x.fname;
+SELECT 'view', name, items FROM filter_sizes ORDER BY name;
+SELECT 'matview', kind, md5(f::text) FROM agg_by_kind ORDER BY kind;
+SET enable_seqscan = off;
+SELECT 'index', count(*) FROM filters WHERE f @> 't1'::text;
