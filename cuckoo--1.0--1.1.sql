@@ -6,9 +6,12 @@
 \echo Use "ALTER EXTENSION cuckoo UPDATE TO '1.1'" to load this file. \quit
 
 -- cf_info: the 1.0 columns, then the rate asked for, the growth settings,
--- the format, and the deletes done and left in place (FORMAT.md, "Deletes")
-DROP FUNCTION cf_info(cuckoofilter);
-CREATE FUNCTION cf_info(filter cuckoofilter,
+-- the format, the deletes done and left in place (FORMAT.md, "Deletes") and
+-- the kind of value held.  A function's result columns can only change by
+-- dropping it, which views and functions that use cf_info forbid; the update
+-- must not fail for them, so there cf_info keeps its 1.0 columns (a NOTICE
+-- says so) and cf_info_all, created in every case, has them all.
+CREATE FUNCTION cf_info_all(filter cuckoofilter,
 						OUT capacity bigint, OUT items bigint, OUT buckets bigint,
 						OUT bucket_size integer, OUT fingerprint_bits integer,
 						OUT load_factor double precision, OUT fpr double precision,
@@ -21,8 +24,34 @@ CREATE FUNCTION cf_info(filter cuckoofilter,
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'cuckoo_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION cf_info(cuckoofilter) IS
-	'parameters and statistics of a filter: capacity, items, load, expected and target false-positive rates, size, growth, format, deletes done and left in place, kind of value held';
+COMMENT ON FUNCTION cf_info_all(cuckoofilter) IS
+	'every parameter and statistic of a filter: cf_info''s columns, then target rate, growth, format, deletes done and left in place, kind of value held';
+
+DO $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_depend
+				WHERE refclassid = 'pg_proc'::regclass
+				  AND refobjid = 'cf_info(cuckoofilter)'::regprocedure
+				  AND deptype = 'n') THEN
+		RAISE NOTICE 'cf_info keeps the columns of cuckoo 1.0 because other objects (views, functions) use it; cf_info_all(filter) returns every column';
+	ELSE
+		DROP FUNCTION cf_info(cuckoofilter);
+		CREATE FUNCTION cf_info(filter cuckoofilter,
+								OUT capacity bigint, OUT items bigint, OUT buckets bigint,
+								OUT bucket_size integer, OUT fingerprint_bits integer,
+								OUT load_factor double precision, OUT fpr double precision,
+								OUT bytes bigint, OUT subfilters integer,
+								OUT target_fpr double precision, OUT expansion integer,
+								OUT max_kicks integer, OUT growing boolean,
+								OUT format_version integer, OUT value_hashing integer,
+								OUT deletes bigint, OUT retained bigint, OUT families integer,
+								OUT value_kind text)
+			RETURNS record
+			AS 'MODULE_PATHNAME', 'cuckoo_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+		COMMENT ON FUNCTION cf_info(cuckoofilter) IS
+			'parameters and statistics of a filter: capacity, items, load, expected and target false-positive rates, size, growth, format, deletes done and left in place, kind of value held';
+	END IF;
+END $$;
 
 -- typed probes: a version-2 filter records the kind of value it holds
 -- (number, text, datetime, ...; FORMAT.md) and refuses values of another

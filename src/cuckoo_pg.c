@@ -957,6 +957,9 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
 	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
+	/* a filter of cuckoo 1.0 already takes any kind */
+	if (f.hashing < CF_HASHING_V2 && kind == CF_KIND_ANY)
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	if (f.hashing < CF_HASHING_V2)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -39,9 +39,11 @@ INSERT INTO cf_values SELECT 'union', 'text', 'u' || i, 1 FROM generate_series(1
 -- 'large' holds 1..200000; every 50th value is asked
 INSERT INTO cf_values SELECT 'large', 'int8', i::text, 1 FROM generate_series(50, 200000, 50) i;
 -- probes never added, for every filter built here
+-- (of each filter's own kind: a filter written by 1.1 refuses other kinds)
 INSERT INTO cf_values SELECT n, 'text', 'probe' || i, 0
-	FROM unnest(ARRAY['text', 'int8', 'grown', 'agg text', 'agg int4', 'dups', 'deleted',
-	                  'union', 'empty', 'large']) n, generate_series(1, 300) i;
+	FROM unnest(ARRAY['text', 'grown', 'agg text', 'dups', 'union', 'empty']) n, generate_series(1, 300) i;
+INSERT INTO cf_values SELECT n, 'int8', (-i)::text, 0
+	FROM unnest(ARRAY['int8', 'agg int4', 'deleted', 'large']) n, generate_series(1, 300) i;
 
 -- a value of the recorded type, asked of a filter
 CREATE FUNCTION cf_ask(f cuckoofilter, kind text, v text) RETURNS text
@@ -107,6 +109,7 @@ INSERT INTO filters SELECT 'large', 'cf_agg, out of line', cf_agg(i, 0.001)
 	FROM generate_series(1::int8, 200000) i;
 
 -- objects over the filters that must keep working
-CREATE INDEX filters_has_t1 ON filters ((f @> 't1'::text));
+CREATE INDEX filters_has_t1 ON filters ((f @> 't1'::text))
+	WHERE name NOT IN ('int8', 'agg int4', 'deleted', 'large');
 CREATE VIEW filter_sizes AS SELECT name, (cf_info(f)).items FROM filters;
 CREATE MATERIALIZED VIEW agg_by_kind AS SELECT kind, cf_agg(v) AS f FROM cf_values GROUP BY kind;
