@@ -89,6 +89,10 @@ archive_and_keyring() {
 	echo "$uri $key"
 }
 read -r ARCHIVE KEYRING < <(archive_and_keyring)
+# how a major built from source is configured: as Debian's packages are where
+# the tests can tell (ICU collations, lz4 compression), without what they
+# need not (readline, LLVM); recorded in .built, so a change rebuilds
+CONFIGURE_OPTS="--without-readline --without-llvm --with-icu --with-lz4 --enable-debug"
 # The archive can be a frozen snapshot: sid's Release file then is past its
 # Valid-Until date, and apt refuses it ("Release file ... is expired") on a
 # machine not configured otherwise.  Signatures are still checked.
@@ -118,10 +122,12 @@ from_source() {
 		say "the archive has no source list; using the cached build $version"
 	fi
 	local prefix=$cache/$version
-	if [ -f "$prefix/.built" ] && [ -x "$prefix/bin/pg_config" ]; then
+	# a build with other configure options (an older run of this script) is redone
+	if [ -f "$prefix/.built" ] && [ -x "$prefix/bin/pg_config" ] &&
+		[ "$(cat "$prefix/.built")" = "$CONFIGURE_OPTS" ]; then
 		# the libraries it was built against (ICU, zlib) may be missing here
 		if ldd "$prefix/bin/postgres" 2>/dev/null | grep -q 'not found'; then
-			apt_pkgs libicu-dev zlib1g-dev || return 1
+			apt_pkgs libicu-dev zlib1g-dev liblz4-dev || return 1
 		fi
 		say "PostgreSQL $version: cached in $prefix"
 		echo "config $prefix/bin/pg_config"; return 0
@@ -141,7 +147,7 @@ from_source() {
 		tarball=$(ls "$dl"/postgresql-${major}_"$version".orig.tar.* 2>/dev/null | head -1)
 		[ -n "$tarball" ] || { say "no upstream tarball in the source package"; return 1; }
 	fi
-	apt_pkgs build-essential pkg-config libicu-dev zlib1g-dev bzip2 xz-utils bison flex perl || return 1
+	apt_pkgs build-essential pkg-config libicu-dev zlib1g-dev liblz4-dev bzip2 xz-utils bison flex perl || return 1
 	local build=$cache/build-$version
 	$SUDO rm -rf "$build" "$prefix"
 	$SUDO mkdir -p "$build"
@@ -150,8 +156,8 @@ from_source() {
 	local t0=$SECONDS log=$build/build.log
 	(
 		cd "$build" &&
-		$SUDO ./configure --prefix="$prefix" --without-readline --without-llvm \
-			--with-icu --enable-debug CFLAGS="-O2" > "$log" 2>&1 &&
+		# shellcheck disable=SC2086
+		$SUDO ./configure --prefix="$prefix" $CONFIGURE_OPTS CFLAGS="-O2" > "$log" 2>&1 &&
 		$SUDO make -j2 -s >> "$log" 2>&1 &&
 		$SUDO make -s install >> "$log" 2>&1
 	) &
@@ -165,7 +171,7 @@ from_source() {
 		say "the build of PostgreSQL $version failed; log in $log"
 		return 1
 	fi
-	$SUDO touch "$prefix/.built"
+	echo "$CONFIGURE_OPTS" | $SUDO tee "$prefix/.built" > /dev/null
 	$SUDO rm -rf "$build"
 	say "PostgreSQL $version built in $((SECONDS - t0)) s"
 	echo "config $prefix/bin/pg_config"

@@ -62,7 +62,7 @@ SELECT cf_union(a, NULL) = a AS union_a_null,
 -- strictness in the catalog
 SELECT p.oid::regprocedure AS function, p.proisstrict
   FROM pg_proc p
- WHERE p.proname IN ('cf_delete', 'cf_union') ORDER BY 1::text;
+ WHERE p.proname IN ('cf_delete', 'cf_union') ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- ---------------------------------------------------------------------
 -- union: a NOTICE when the result's expected rate is over twice its target
