@@ -179,9 +179,12 @@ cf_create(uint8_t *buf, const cf_params *p)
  * opening and validation
  * ------------------------------------------------------------------- */
 
-/* checks what both versions require of the header fields in f */
+/*
+ * checks what both versions require of the header fields in f, and that
+ * the len bytes hold its header and descriptors
+ */
 static bool
-check_header(const cf_filter *f, char *err, size_t errlen)
+check_header(const cf_filter *f, size_t len, char *err, size_t errlen)
 {
 	if (f->bucket_size != 2 && f->bucket_size != 4 && f->bucket_size != 8)
 	{
@@ -207,6 +210,12 @@ check_header(const cf_filter *f, char *err, size_t errlen)
 	if (f->capacity < 1)
 	{
 		cfi_set_err(err, errlen, "capacity is zero");
+		return false;
+	}
+	if (len < f->hdrlen)
+	{
+		cfi_set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
+				len, f->hdrlen);
 		return false;
 	}
 	return true;
@@ -283,14 +292,8 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	f->target_fpr = fmin(ldexp(2.0 * f->bucket_size, -(int) f->fpbits), 1.0);
 	f->deletes = f->retained = 0;
 	f->hdrlen = CF_V1_HEADER_SIZE + CF_V1_STAGE_SIZE * f->nstages;
-	if (!check_header(f, err, errlen))
+	if (!check_header(f, len, err, errlen))
 		return false;
-	if (len < f->hdrlen)
-	{
-		cfi_set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
-				len, f->hdrlen);
-		return false;
-	}
 	for (uint32_t k = 0; k < f->nstages; k++)
 	{
 		cf_stage   *st = &f->stages[k];
@@ -339,7 +342,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	f->deletes = get_le64(buf + 24);
 	f->retained = get_le64(buf + 32);
 	f->hdrlen = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE * f->nstages;
-	if (!check_header(f, err, errlen))
+	if (!check_header(f, len, err, errlen))
 		return false;
 	if (!expansion_valid(f->expansion))
 	{
@@ -354,12 +357,6 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	if (!(f->target_fpr > 0.0 && f->target_fpr <= 1.0))
 	{
 		cfi_set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
-		return false;
-	}
-	if (len < f->hdrlen)
-	{
-		cfi_set_err(err, errlen, "value has %zu bytes, but its header and sub-filter descriptors take %u",
-				len, f->hdrlen);
 		return false;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
