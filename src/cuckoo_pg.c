@@ -111,15 +111,27 @@ cfpg_create(const cf_params *p)
 }
 
 /*
- * Opens any cuckoofilter datum for reading: the newest state of an expanded
- * filter in place, anything else detoasted (a flat value in place).
+ * Opens filter *d: the newest state of an expanded filter in place, anything
+ * else detoasted, with *d then pointing at the flat value (so an update,
+ * cf_add or cf_delete, does not detoast it a second time).
  */
+static void
+cfpg_open_update_arg(Datum *d, cf_filter *f)
+{
+	struct varlena *v;
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(*d)) && cfx_open_current(*d, f))
+		return;
+	v = (struct varlena *) PG_DETOAST_DATUM_PACKED(*d);
+	cfpg_open(f, v);
+	*d = PointerGetDatum(v);
+}
+
+/* Opens any cuckoofilter datum for reading (see cfpg_open_update_arg). */
 static void
 cfpg_read_datum(Datum d, cf_filter *f)
 {
-	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) && cfx_open_current(d, f))
-		return;
-	cfpg_open(f, (struct varlena *) PG_DETOAST_DATUM_PACKED(d));
+	cfpg_open_update_arg(&d, f);
 }
 
 /* ---------------------------------------------------------------------
@@ -692,24 +704,23 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 	hi = cfpg_hashinfo(fcinfo, c, 1);
 	if (!PG_ARGISNULL(0))
 	{
-		const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+		Datum		d = PG_GETARG_DATUM(0);
+		cf_filter	f;
 
-		cfpg_check_kind(f, hi);
-		hashing = (int) f->hashing;
-		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
+		cfpg_open_update_arg(&d, &f);
+		cfpg_check_kind(&f, hi);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 		/* a value already present leaves a flat filter as it is: return it uncopied */
 		if (op == CFX_ADD_UNIQUE &&
 			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
-			cf_contains(f, h))
+			cf_contains(&f, h))
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		/* the result is an expanded object: see cuckoo_expanded.c */
+		PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, op, hi->vkind));
 	}
-	else
-		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
-
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
 	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
-	/* the result is an expanded object: see cuckoo_expanded.c */
-	PG_RETURN_DATUM(cfx_modify(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0),
-							   PG_ARGISNULL(0), &p, h, op, hi->vkind));
+	PG_RETURN_DATUM(cfx_modify((Datum) 0, true, &p, h, op, hi->vkind));
 }
 
 /* cf_add(filter, value): the filter with one more copy of value */
@@ -802,7 +813,7 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	Datum		d;
 	CfCallCache *c;
 	CfHashInfo *hi;
-	const cf_filter *f;
+	cf_filter	f;
 	uint64		h;
 
 	if (PG_ARGISNULL(0))
@@ -812,13 +823,13 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	d = PG_GETARG_DATUM(0);
 	c = cfpg_call_cache(fcinfo);
 	hi = cfpg_hashinfo(fcinfo, c, 1);
-	f = cfpg_read_filter(fcinfo, c, d);
+	cfpg_open_update_arg(&d, &f);
 
-	cfpg_check_kind(f, hi);
-	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
+	cfpg_check_kind(&f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 	/* a flat filter without the value: keep it as it is */
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) && !cf_contains(f, h))
-		PG_RETURN_DATUM(d);
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) && !cf_contains(&f, h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
 }
 
