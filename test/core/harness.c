@@ -334,3 +334,25 @@ t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len)
 		return memcmp(a, b, len) == 0;
 	return memcmp(a, b, 24) == 0 && memcmp(a + 40, b + 40, len - 40) == 0;
 }
+
+/* does sub-filter s refine t (FORMAT.md, "Families and refinement")? */
+static int
+t_refines(const cf_stage *s, const cf_stage *t)
+{
+	if (s->geom != t->geom)
+		return 0;
+	if (s->geom == CF_GEOM_LEGACY)
+		return s->nbuckets == t->nbuckets && s->fpbits == t->fpbits;
+	return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits &&
+		s->level >= t->level && s->fpbits >= t->fpbits;
+}
+
+int
+t_one_chain(const cf_filter *f)
+{
+	for (uint32_t i = 0; i < f->nstages; i++)
+		for (uint32_t j = i + 1; j < f->nstages; j++)
+			if (!t_refines(&f->stages[i], &f->stages[j]) && !t_refines(&f->stages[j], &f->stages[i]))
+				return 0;
+	return 1;
+}

@@ -99,6 +99,11 @@ double		t_now(void);
  * deletes done and left in place (header bytes 24 .. 39)?
  */
 int			t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len);
+/*
+ * Do all sub-filters of f refine one another pairwise (a chain: every delete
+ * is exact)?  Otherwise a delete may be left in place (CF_RETAINED).
+ */
+int			t_one_chain(const cf_filter *f);
 /* qsort comparator: uint64_t ascending */
 int			t_cmp_u64(const void *a, const void *b);
 
