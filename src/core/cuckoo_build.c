@@ -2,7 +2,7 @@
  * cuckoo_build.c - the bulk build: many sorted hashes into one empty table
  * in bucket order, with no step waiting on a random memory access.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_table.h"
 
 /* ---------------------------------------------------------------------
  * bulk build

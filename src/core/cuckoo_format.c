@@ -2,7 +2,7 @@
  * cuckoo_format.c - the byte format: creating a filter, opening and fully
  * validating versions 1 and 2, rewriting version 1 as 2, and base64.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_table.h"
 
 #include <math.h>
 #include <stdlib.h>

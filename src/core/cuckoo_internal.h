@@ -7,6 +7,7 @@
 #define CUCKOO_INTERNAL_H
 
 #include "cuckoo.h"
+#include "cuckoo_util.h"
 
 #include <string.h>
 
@@ -111,14 +112,6 @@ store_window(uint8_t *t, size_t tbytes, size_t off, uint64_t v)
 	for (size_t k = 0; off + k < tbytes; k++)
 		t[off + k] = (uint8_t) (v >> (8 * k));
 }
-
-/* formats an error message into err (errlen bytes; nothing if err is NULL) */
-void		cfi_set_err(char *err, size_t errlen, const char *fmt,...)
-#if defined(__GNUC__)
-			__attribute__((format(printf, 3, 4)))
-#endif
-			;
-
 
 /* lets the caller cancel a long loop (every 64K slots or so) */
 static inline void
@@ -413,14 +406,6 @@ expansion_valid(uint32_t e)
 	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
 }
 
-/*
- * Inserts fingerprint fp with primary bucket i1 into one sub-filter, with a
- * kick-out walk of at most max_kicks steps that is undone if it fails.
- */
-bool		cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
-							 uint32_t i1, uint32_t fp);
-/* Fills the derived fields of a stage from its descriptor fields. */
-void		cfi_stage_setup(cf_stage *st, uint32_t bucket_size);
 /* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
 void		cfi_write_desc(uint8_t *d, const cf_stage *st);
 /* Writes the version-2 header of f into buf, all but nstages (byte 5). */

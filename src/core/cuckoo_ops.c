@@ -2,7 +2,7 @@
  * cuckoo_ops.c - operations on a whole filter: lookups, adds, the exact
  * delete rule, growth by chain tables, union and statistics.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_table.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,24 +2,7 @@
  * cuckoo_table.c - one table (sub-filter): setting up its view, and the
  * kick-out insertion that never loses an item.  Plain C99.
  */
-#include "cuckoo_internal.h"
-
-#include <stdarg.h>
-#include <stdio.h>
-
-void
-cfi_set_err(char *err, size_t errlen, const char *fmt,...)
-{
-	va_list		ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-void		(*cf_interrupt_hook) (void) = NULL;
+#include "cuckoo_table.h"
 
 /*
  * Inserts fingerprint fp with primary bucket i1 into one sub-filter.
