@@ -4,16 +4,20 @@
 EXTENSION = cuckoo
 MODULE_big = cuckoo
 # the plain-C core (src/core: no PostgreSQL header), then the PostgreSQL glue
+# (src/pg), floor by floor: each file uses only the ones listed before it
 CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_hash.o src/core/cuckoo_table.o src/core/cuckoo_format.o \
 	src/core/cuckoo_ops.o src/core/cuckoo_build.o src/core/cuckoo_sort.o
-OBJS = $(CORE_OBJS) src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o src/cuckoo_batch.o src/cuckoo_values.o
+PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
+	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_values.o \
+	src/pg/cuckoo_agg.o src/pg/cuckoo_selfuncs.o src/pg/cuckoo_module.o
+OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
 REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values
 REGRESS_OPTS = --load-extension=cuckoo
 
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/src/core
+PG_CPPFLAGS = -I$(srcdir)/src/pg -I$(srcdir)/src/core
 
 
 PG_CONFIG ?= pg_config
@@ -21,7 +25,8 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS does not track header dependencies: every object depends on the headers
-$(OBJS): src/core/cuckoo.h src/core/cuckoo_internal.h src/cuckoo_pg.h
+$(CORE_OBJS): $(wildcard $(srcdir)/src/core/*.h)
+$(PG_OBJS): $(wildcard $(srcdir)/src/core/*.h) $(wildcard $(srcdir)/src/pg/*.h)
 
 # soft input errors (pg_input_is_valid) exist from PostgreSQL 16 on
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo yes),yes)

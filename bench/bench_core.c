@@ -414,7 +414,7 @@ print_machine(void)
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
 	printf("cuckoo core vs libbloom %s -- %s, %d CPUs, %s\n",
 		   bloom_version(), model, ncpu, date);
-	printf("src/cuckoo.c: commit %s; compiled with: %s\n", BENCH_CORE_REV, BENCH_CFLAGS);
+	printf("src/core: commit %s; compiled with: %s\n", BENCH_CORE_REV, BENCH_CFLAGS);
 	printf("keys: random 64-bit (splitmix64, fixed seed); absent keys disjoint by construction; "
 		   "measured eps on %d absent keys\n", NEG_KEYS);
 	printf("hashing: cuckoo = cf_hash_int64 (XXH3-64) per key, inside the timed loop; "

@@ -11,7 +11,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "cuckoo_pg.h"
+#include "cuckoo_agg.h"
 
 /*
  * cf_agg's transition state: the 64-bit hashes of the values seen, with

@@ -30,7 +30,7 @@
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
-#include "cuckoo_pg.h"
+#include "cuckoo_expanded.h"
 
 typedef struct CfUndo
 {

@@ -41,4 +41,19 @@
 #endif
 #endif
 
+/*
+ * What the glue's headers declare between CFPG_HIDDEN_BEGIN and
+ * CFPG_HIDDEN_END is internal to cuckoo.so: hidden, so that calls between
+ * its files (the glue into the core, one layer into the one below) bind
+ * directly instead of through the PLT.  The fmgr entry points, declared by
+ * PG_FUNCTION_INFO_V1 in the .c files, stay visible.
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define CFPG_HIDDEN_BEGIN	_Pragma("GCC visibility push(hidden)")
+#define CFPG_HIDDEN_END		_Pragma("GCC visibility pop")
+#else
+#define CFPG_HIDDEN_BEGIN
+#define CFPG_HIDDEN_END
+#endif
+
 #endif							/* CUCKOO_COMPAT_H */

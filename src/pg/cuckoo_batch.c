@@ -11,7 +11,8 @@
 #include "utils/arrayaccess.h"
 #include "utils/lsyscache.h"
 
-#include "cuckoo_pg.h"
+#include "cuckoo_args.h"
+#include "cuckoo_expanded.h"
 
 /*
  * The elements of an array argument, in storage order.  An expanded array
@@ -150,19 +151,19 @@ cuckoo_contains_all(PG_FUNCTION_ARGS)
  * for each non-NULL element of array argument 1, in array order, so the
  * result is byte for byte that of one cf_add / cf_add_unique / cf_delete
  * per element.  The filter is copied once, at the first element that
- * changes it: an add_unique of values all present, or a delete of values all
- * absent, returns the argument itself (a flat copy of an expanded one).  A NULL array returns the filter; a
- * NULL filter gives NULL for CFX_DELETE and starts a default filter for the
- * adds.
+ * changes it: an add_unique of values all present, or a delete of values
+ * all absent, returns the argument itself (a flat copy of an expanded one).
+ * A NULL array returns the filter; a NULL filter gives NULL for CFX_DELETE
+ * and starts a default filter for the adds.
  */
-Datum
-cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
+static Datum
+cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfbElems	e;
 	CfHashInfo *hi;
-	struct varlena *v;
-	bool		owned;			/* v is our own copy, ours to change */
+	Datum		d = PG_GETARG_DATUM(0);
+	struct varlena *v = NULL;	/* our own copy, once we have one */
 	cf_filter	f;
 	Datum		value;
 	bool		isnull;
@@ -170,7 +171,7 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 	if (PG_ARGISNULL(0) && (op == CFX_DELETE || PG_ARGISNULL(1)))
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		PG_RETURN_DATUM(d);
 	cfb_elems_begin(fcinfo, 1, &e);
 	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
 	if (PG_ARGISNULL(0))
@@ -179,22 +180,16 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 
 		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 		v = cfpg_create(&p);
-		owned = true;
+		cfpg_open(&f, v);
 	}
 	else
-	{
-		/* flat, 4-byte header; the argument itself when it already was */
-		v = (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
-		owned = false;
-	}
-	cfpg_open(&f, v);
+		cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, hi);
 
 	while (cfb_elems_next(&e, &value, &isnull))
 	{
 		uint64		h;
 		cf_status	st;
-		uint8	   *before;
 
 		if (isnull)
 			continue;
@@ -203,11 +198,10 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 		/* add_unique: already reported present; delete: certainly absent */
 		if (op != CFX_ADD && cf_contains(&f, h) == (op == CFX_ADD_UNIQUE))
 			continue;
-		if (!owned)
+		if (v == NULL)
 		{
 			/* our own copy (a version-1 filter rewritten as version 2) */
-			v = cfpg_writable_copy(PointerGetDatum(v));
-			owned = true;
+			v = cfpg_writable_copy(d);
 			cfpg_open(&f, v);
 		}
 		if (op == CFX_DELETE)
@@ -216,29 +210,24 @@ cfpg_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 			(void) cf_delete(&f, h);
 			continue;
 		}
-		before = f.buf;
-		st = cf_insert(&f, h, cfpg_alloc_varlena, NULL);
+		st = cfpg_insert(&f, &v, h);
 		if (st != CF_OK)
 			cfpg_report_insert_failure(&f, st);
-		if (f.buf != before)
-		{
-			/* it grew into a new varlena; the old one is ours to free */
-			pfree(v);
-			v = (struct varlena *) (f.buf - VARHDRSZ);
-		}
 	}
 	/* an add records the kind of value in a filter that has none yet */
-	if (owned && op != CFX_DELETE && f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE &&
-		cfpg_items_of(&f) > 0)
+	if (v != NULL && op != CFX_DELETE && f.hashing >= CF_HASHING_V2 &&
+		f.kind == CF_KIND_NONE && cfpg_items_of(&f) > 0)
 		cf_set_kind(&f, (uint32) hi->vkind);
+	if (v != NULL)
+		PG_RETURN_CUCKOOFILTER_P(v);
 
 	/*
 	 * Unchanged: the argument itself, unless it is an expanded object (as
-	 * cf_add_unique does); v is then the flat copy PG_DETOAST_DATUM made.
+	 * cf_add_unique does), which is returned as a flat copy.
 	 */
-	if (!owned && !VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	PG_RETURN_CUCKOOFILTER_P(v);
+	PG_RETURN_CUCKOOFILTER_P(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
 }
 
 /*
@@ -250,7 +239,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all);
 Datum
 cuckoo_add_all(PG_FUNCTION_ARGS)
 {
-	return cfpg_modify_many(fcinfo, CFX_ADD);
+	return cfb_modify_many(fcinfo, CFX_ADD);
 }
 
 /* cf_add_all_unique(filter, values anyarray): cf_add_unique of every element */
@@ -258,7 +247,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all_unique);
 Datum
 cuckoo_add_all_unique(PG_FUNCTION_ARGS)
 {
-	return cfpg_modify_many(fcinfo, CFX_ADD_UNIQUE);
+	return cfb_modify_many(fcinfo, CFX_ADD_UNIQUE);
 }
 
 /* cf_delete_all(filter, values anyarray): cf_delete of every element */
@@ -266,5 +255,5 @@ PG_FUNCTION_INFO_V1(cuckoo_delete_all);
 Datum
 cuckoo_delete_all(PG_FUNCTION_ARGS)
 {
-	return cfpg_modify_many(fcinfo, CFX_DELETE);
+	return cfb_modify_many(fcinfo, CFX_DELETE);
 }

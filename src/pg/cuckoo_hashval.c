@@ -67,7 +67,7 @@
 #include "utils/typcache.h"
 #include "utils/uuid.h"
 
-#include "cuckoo_pg.h"
+#include "cuckoo_hashval.h"
 
 /* tags that start the canonical bytes of the values hashed by structure */
 #define CFH_TAG_ARRAY	'A'
@@ -864,33 +864,6 @@ cf_value_kind(int hashkind)
 	return CFK_OTHER;
 }
 
-/* the names, indexed by CfValueKind */
-static const char *const cf_kind_names[] = {
-	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
-	"jsonb", "array", "record", "range", "multirange", "char", "other"
-};
-
-const char *
-cf_kind_name(int kind)
-{
-	if (kind == CF_KIND_ANY)
-		return "any";
-	if (kind > 0 && kind < (int) lengthof(cf_kind_names))
-		return cf_kind_names[kind];
-	return NULL;
-}
-
-int
-cf_kind_from_name(const char *name)
-{
-	if (pg_strcasecmp(name, "any") == 0)
-		return CF_KIND_ANY;
-	for (int k = 1; k < (int) lengthof(cf_kind_names); k++)
-		if (pg_strcasecmp(name, cf_kind_names[k]) == 0)
-			return k;
-	return -1;
-}
-
 /* The value kind of values of type typid. */
 int
 cf_type_value_kind(Oid typid)
@@ -899,4 +872,18 @@ cf_type_value_kind(Oid typid)
 
 	cf_hashinfo_init(&hi, typid, InvalidOid, CurrentMemoryContext);
 	return hi.vkind;
+}
+
+/* The error for a value of another kind than filter f holds (cfpg_check_kind). */
+void
+cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cuckoo filter holds %s values, not %s",
+					cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
+					   cf_kind_name(hi->vkind), cf_kind_name((int) f->kind)),
+			 errhint("Cast the value to the type the filter was built from (an untyped literal or parameter is text: write $1::bigint), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
+	pg_unreachable();
 }

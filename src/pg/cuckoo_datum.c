@@ -1,0 +1,356 @@
+/*
+ * cuckoo_datum.c - the glue's ground floor: opens, makes, checks, copies and
+ * combines stored filters, and turns the core's failures into errors.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/detoast.h"
+#include "utils/memutils.h"
+
+#include "cuckoo_datum.h"
+
+/* ---------------------------------------------------------------------
+ * value kinds: their SQL names
+ * ------------------------------------------------------------------- */
+
+/* the names, indexed by CfValueKind */
+static const char *const cf_kind_names[] = {
+	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
+	"jsonb", "array", "record", "range", "multirange", "char", "other"
+};
+
+const char *
+cf_kind_name(int kind)
+{
+	if (kind == CF_KIND_ANY)
+		return "any";
+	if (kind > 0 && kind < (int) lengthof(cf_kind_names))
+		return cf_kind_names[kind];
+	return NULL;
+}
+
+int
+cf_kind_from_name(const char *name)
+{
+	if (pg_strcasecmp(name, "any") == 0)
+		return CF_KIND_ANY;
+	for (int k = 1; k < (int) lengthof(cf_kind_names); k++)
+		if (pg_strcasecmp(name, cf_kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* ---------------------------------------------------------------------
+ * messages and errors: the one place that turns what the core reports
+ * (a cf_status, or a message in err) into a PostgreSQL error
+ * ------------------------------------------------------------------- */
+
+/*
+ * Turns a core message ("lower case, no period") into an errdetail
+ * sentence: capital first letter, final period.
+ */
+char *
+cfpg_sentence(const char *msg)
+{
+	size_t		len = strlen(msg);
+	char	   *s = palloc(len + 2);
+
+	memcpy(s, msg, len + 1);
+	if (len > 0 && s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char) (s[0] - 'a' + 'A');
+	if (len == 0 || s[len - 1] != '.')
+	{
+		s[len] = '.';
+		s[len + 1] = '\0';
+	}
+	return s;
+}
+
+/* appends a rate in (0, 1) as a percentage with two significant digits */
+void
+cfpg_append_percent(StringInfo buf, double rate)
+{
+	double		p = 100.0 * rate;
+	int			decimals;
+
+	if (!(p > 0.0))
+	{
+		appendStringInfoString(buf, "0%");
+		return;
+	}
+	/* two significant digits, at most 9 decimals, no exponent */
+	decimals = p >= 10.0 ? 0 : Min(9, 1 - (int) floor(log10(p)));
+	appendStringInfo(buf, "%.*f%%", decimals, p);
+}
+
+/* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
+void
+cfpg_report_insert_failure(cf_filter *f, cf_status st)
+{
+	char		err[CF_ERRLEN];
+
+	if (st == CF_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter is full"),
+				 errdetail("The filter holds %llu items and was created with expansion 0, so it cannot grow.",
+						   (unsigned long long) cfpg_items_of(f)),
+				 errhint("Create the filter with a larger capacity, or with a non-zero expansion so that it grows.")));
+	if (cf_grow_size(f, err, sizeof(err)) != 0)
+		strlcpy(err, "growth limit reached", sizeof(err));
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("cuckoo filter cannot grow any more"),
+			 errdetail("%s", cfpg_sentence(err)),
+			 errhint("Create the filter with a larger capacity or a larger expansion.")));
+	pg_unreachable();
+}
+
+/* ---------------------------------------------------------------------
+ * opening, making and checking stored filters
+ * ------------------------------------------------------------------- */
+
+/*
+ * Opens a detoasted cuckoofilter datum as a core view; raises
+ * ERRCODE_DATA_CORRUPTED if its header is not a valid filter.
+ */
+void
+cfpg_open(cf_filter *f, struct varlena *v)
+{
+	char		err[CF_ERRLEN];
+
+	if (!cf_open(f, (uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored cuckoo filter is corrupted"),
+				 errdetail("%s", cfpg_sentence(err))));
+}
+
+/* p with capacity, fpr and the default bucket size, kicks and expansion */
+void
+cfpg_params(cf_params *p, uint64 capacity, double fpr)
+{
+	p->capacity = capacity;
+	p->fpr = fpr;
+	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
+	p->max_kicks = CF_DEFAULT_MAX_KICKS;
+	p->expansion = CF_DEFAULT_EXPANSION;
+}
+
+/* A new varlena holding an empty filter for p (raises on bad parameters). */
+struct varlena *
+cfpg_create(const cf_params *p)
+{
+	char		err[CF_ERRLEN];
+	size_t		size;
+	struct varlena *v;
+
+	size = cf_create_size(p, err, sizeof(err));
+	if (size == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err)));
+	v = (struct varlena *) palloc(VARHDRSZ + size);
+	SET_VARSIZE(v, VARHDRSZ + size);
+	cf_create(CF_VARDATA(v), p);
+	return v;
+}
+
+/*
+ * Checks the bytes of a filter with the core's full validation; bad bytes
+ * are reported into escontext when the caller gave one (soft errors, 16+),
+ * else raised.  Returns whether they are valid.
+ */
+bool
+cfpg_validate(const uint8 *buf, size_t len, bool binary, Node *escontext)
+{
+	char		err[CF_ERRLEN];
+
+	if (!cf_validate(buf, len, err, sizeof(err)))
+	{
+		if (binary)
+			ereturn(escontext, false,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid binary data for type %s", "cuckoofilter"),
+					 errdetail("%s", cfpg_sentence(err))));
+		else
+			ereturn(escontext, false,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", "cuckoofilter"),
+					 errdetail("%s", cfpg_sentence(err))));
+	}
+	return true;
+}
+
+/*
+ * A private copy of the filter d that the core can write: detoasted, and a
+ * version-1 filter rewritten as version 2 (its answers unchanged).
+ */
+struct varlena *
+cfpg_writable_copy(Datum d)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_COPY(d);
+	struct varlena *w;
+	cf_filter	f;
+	size_t		len;
+
+	cfpg_open(&f, v);
+	if (f.version >= 2)
+		return v;
+	len = cf_upgrade_size(&f);
+	w = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(w, VARHDRSZ + len);
+	cf_upgrade(&f, CF_VARDATA(w), &f);
+	pfree(v);
+	return w;
+}
+
+/* allocator for cf_insert's growth: the payload of a new varlena */
+void *
+cfpg_alloc_varlena(size_t size, void *ctx)
+{
+	char	   *p = palloc(VARHDRSZ + size);
+
+	SET_VARSIZE(p, VARHDRSZ + size);
+	return p + VARHDRSZ;
+}
+
+/*
+ * Inserts h into f, which varlena *v holds and which is the caller's to
+ * change; growth moves the filter into a new varlena and frees the old one.
+ */
+cf_status
+cfpg_insert(cf_filter *f, struct varlena **v, uint64 h)
+{
+	uint8	   *before = f->buf;
+	cf_status	st = cf_insert(f, h, cfpg_alloc_varlena, NULL);
+
+	if (f->buf != before)
+	{
+		/* it grew into a new varlena; the old one is ours to free */
+		pfree(*v);
+		*v = (struct varlena *) (f->buf - VARHDRSZ);
+	}
+	return st;
+}
+
+/* items in all sub-filters */
+uint64
+cfpg_items_of(const cf_filter *f)
+{
+	uint64		n = 0;
+
+	for (uint32 k = 0; k < f->nstages; k++)
+		n += f->stages[k].nitems;
+	return n;
+}
+
+/* ---------------------------------------------------------------------
+ * unions
+ * ------------------------------------------------------------------- */
+
+/* what a union that stacks sub-filters should have done instead */
+#define CFPG_UNION_HINT \
+	"Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values."
+
+/*
+ * A new varlena holding the union of a and b; errors carry errmsg_text and
+ * the core's reason (incompatible filters, or too many sub-filters).
+ */
+struct varlena *
+cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
+{
+	cf_filter	r;
+	char		err[CF_ERRLEN];
+	size_t		cap,
+				len;
+	struct varlena *v;
+
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s", errmsg_text),
+				 errdetail("The filters hold values of different kinds (%s and %s).",
+						   cf_kind_name((int) a->kind), cf_kind_name((int) b->kind)),
+				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
+	cap = cf_union_size(a, b, err, sizeof(err));
+	if (cap == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%s", cfpg_sentence(err))));
+	v = (struct varlena *) palloc(VARHDRSZ + cap);
+	len = cf_union(a, b, CF_VARDATA(v), cap, &r, err, sizeof(err));
+	if (len == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", errmsg_text),
+				 errdetail("%s", cfpg_sentence(err)),
+				 errhint(CFPG_UNION_HINT)));
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return v;
+}
+
+/*
+ * The false-positive rate f was designed for: the rate asked for at
+ * creation, which a version-2 filter stores.  A version-1 filter stores
+ * only the fingerprint width it implied, and the core gives its design
+ * rate instead, 2 * bucket_size / 2^fpbits of the first sub-filter (0.78%
+ * for the default 1%).
+ */
+double
+cfpg_target_fpr(const cf_filter *f)
+{
+	return f->target_fpr;
+}
+
+/*
+ * Raises a NOTICE if union r's expected false-positive rate exceeds twice
+ * its target, at most once per call site and query (flinfo's fn_extra: a
+ * union in a per-row expression would otherwise say it once per row).
+ * With only_on_crossing (cf_union_agg, whose transition function runs once
+ * per input filter), it stays quiet when part a or b was already over.
+ */
+void
+cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
+					 const cf_filter *r, bool only_on_crossing)
+{
+	cf_stats	s;
+	double		target = cfpg_target_fpr(r);
+	StringInfoData rate,
+				trate;
+
+	cf_get_stats(r, &s);
+	if (!(s.fpr > 2.0 * target))
+		return;
+	if (!only_on_crossing && flinfo != NULL)
+	{
+		/* fn_extra is unused by cf_union: a non-NULL value means "said it" */
+		if (flinfo->fn_extra != NULL)
+			return;
+		flinfo->fn_extra = MemoryContextAllocZero(flinfo->fn_mcxt, 1);
+	}
+	if (only_on_crossing)
+	{
+		cf_stats	sa,
+					sb;
+
+		cf_get_stats(a, &sa);
+		cf_get_stats(b, &sb);
+		if (sa.fpr > 2.0 * cfpg_target_fpr(a) || sb.fpr > 2.0 * cfpg_target_fpr(b))
+			return;
+	}
+	initStringInfo(&rate);
+	cfpg_append_percent(&rate, s.fpr);
+	initStringInfo(&trate);
+	cfpg_append_percent(&trate, target);
+	ereport(NOTICE,
+			(errmsg("union of cuckoo filters has an expected false-positive rate of %s, more than twice its target of %s",
+					rate.data, trate.data),
+			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
+					   (unsigned long long) s.items, s.subfilters),
+			 errhint(CFPG_UNION_HINT)));
+}

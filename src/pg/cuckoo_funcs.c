@@ -1,0 +1,287 @@
+/*
+ * cuckoo_funcs.c - the filter functions: cf_create, cf_add, cf_add_unique,
+ * cf_contains (@>), cf_count, cf_delete, cf_union (||), cf_info, cf_set_kind, cf_hash.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "cuckoo_args.h"
+#include "cuckoo_expanded.h"
+
+/* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
+#define CFPG_INFO_COLUMNS	19
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ------------------------------------------------------------------- */
+
+/* cf_create(capacity, fpr, bucket_size, max_kicks, expansion): an empty filter */
+PG_FUNCTION_INFO_V1(cuckoo_create);
+Datum
+cuckoo_create(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	cf_params	p;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	p.capacity = (uint64) capacity;
+	p.fpr = PG_GETARG_FLOAT8(1);
+	p.bucket_size = PG_GETARG_INT32(2);
+	p.max_kicks = PG_GETARG_INT32(3);
+	p.expansion = PG_GETARG_INT32(4);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+}
+
+/*
+ * cf_add and cf_add_unique: op (CFX_ADD or CFX_ADD_UNIQUE) of the value to
+ * the filter.  Not strict: a NULL filter starts a default one, a NULL value
+ * changes nothing.
+ */
+static Datum
+cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi;
+	cf_params	p;
+	uint64		h;
+	int			hashing = CF_HASHING_V2;	/* a new filter's */
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	if (!PG_ARGISNULL(0))
+	{
+		Datum		d = PG_GETARG_DATUM(0);
+		cf_filter	f;
+
+		cfpg_open_datum(&d, &f);
+		cfpg_check_kind(&f, hi);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+		/* a value already present leaves a flat filter as it is: return it uncopied */
+		if (op == CFX_ADD_UNIQUE &&
+			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
+			cf_contains(&f, h))
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		/* the result is an expanded object: see cuckoo_expanded.c */
+		PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, op, hi->vkind));
+	}
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
+	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
+	PG_RETURN_DATUM(cfx_modify((Datum) 0, true, &p, h, op, hi->vkind));
+}
+
+/* cf_add(filter, value): the filter with one more copy of value */
+PG_FUNCTION_INFO_V1(cuckoo_add);
+Datum
+cuckoo_add(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_ADD);
+}
+
+/* cf_add_unique(filter, value): value added only if not already reported present */
+PG_FUNCTION_INFO_V1(cuckoo_add_unique);
+Datum
+cuckoo_add_unique(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/* cf_contains(filter, value) and the @> operator: is value (probably) in it */
+PG_FUNCTION_INFO_V1(cuckoo_contains);
+Datum
+cuckoo_contains(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+
+	cfpg_check_kind(f, hi);
+	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing)));
+}
+
+/* cf_count(filter, value): how many copies of value's fingerprint it holds */
+PG_FUNCTION_INFO_V1(cuckoo_count);
+Datum
+cuckoo_count(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	uint32		n;
+
+	cfpg_check_kind(f, hi);
+	n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing));
+
+	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
+}
+
+/*
+ * cf_delete(filter, value): the filter with one copy of value removed.  Not
+ * strict from 1.1: a NULL value leaves the filter as it is (so an UPDATE
+ * with a NULL parameter does not wipe it), a NULL filter stays NULL.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_delete);
+Datum
+cuckoo_delete(PG_FUNCTION_ARGS)
+{
+	Datum		d;
+	CfCallCache *c;
+	CfHashInfo *hi;
+	cf_filter	f;
+	uint64		h;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	d = PG_GETARG_DATUM(0);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	cfpg_open_datum(&d, &f);
+
+	cfpg_check_kind(&f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+	/* a flat filter without the value: keep it as it is */
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) && !cf_contains(&f, h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
+}
+
+/*
+ * cf_union(a, b) and a || b: a filter holding the items of both.  Not strict
+ * from 1.1: a NULL side gives the other one (both NULL: NULL), as hll does.
+ * A NOTICE says when the result's false-positive rate is over twice its
+ * target.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_union);
+Datum
+cuckoo_union(PG_FUNCTION_ARGS)
+{
+	Datum		da = PG_GETARG_DATUM(0),
+				db = PG_GETARG_DATUM(1);
+	cf_filter	a,
+				b,
+				r;
+	struct varlena *v;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_ARGISNULL(0) ? db : da);
+	}
+	cfpg_open_datum(&da, &a);
+	cfpg_open_datum(&db, &b);
+	v = cfpg_union(&a, &b, "cannot combine these cuckoo filters");
+	cfpg_open(&r, v);
+	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, false);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* cf_info(filter): its parameters and statistics, as one row */
+PG_FUNCTION_INFO_V1(cuckoo_info);
+Datum
+cuckoo_info(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	cf_filter	f;
+	cf_stats	s;
+	TupleDesc	tupdesc;
+	Datum		values[CFPG_INFO_COLUMNS];
+	bool		nulls[CFPG_INFO_COLUMNS] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	/* version 1.0's definition has the first 9 columns, 1.1's all of them */
+	if (tupdesc->natts > CFPG_INFO_COLUMNS)
+		elog(ERROR, "cf_info returns %d columns, this library knows %d",
+			 tupdesc->natts, CFPG_INFO_COLUMNS);
+	tupdesc = BlessTupleDesc(tupdesc);
+	cfpg_open_datum(&d, &f);
+	cf_get_stats(&f, &s);
+	values[0] = Int64GetDatum((int64) s.capacity);
+	values[1] = Int64GetDatum((int64) s.items);
+	values[2] = Int64GetDatum((int64) s.buckets);
+	values[3] = Int32GetDatum((int32) s.bucket_size);
+	values[4] = Int32GetDatum((int32) s.fingerprint_bits);
+	values[5] = Float8GetDatum(s.load_factor);
+	values[6] = Float8GetDatum(s.fpr);
+	values[7] = Int64GetDatum((int64) (s.bytes + VARHDRSZ));
+	values[8] = Int32GetDatum((int32) s.subfilters);
+	/* 1.1 */
+	values[9] = Float8GetDatum(s.target_fpr);
+	values[10] = Int32GetDatum((int32) s.expansion);
+	values[11] = Int32GetDatum((int32) s.max_kicks);
+	values[12] = BoolGetDatum(s.expansion > 0);
+	values[13] = Int32GetDatum((int32) s.version);
+	values[14] = Int32GetDatum((int32) s.hashing);
+	values[15] = Int64GetDatum((int64) s.deletes);
+	values[16] = Int64GetDatum((int64) s.retained);
+	values[17] = Int32GetDatum((int32) s.families);
+	if (cf_kind_name((int) s.kind) != NULL)
+		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
+	else
+		nulls[18] = true;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * cf_set_kind(filter, kind): the filter recording value kind kind.  'any'
+ * turns the kind checks off for a filter that really holds values of several
+ * kinds; a named kind can be set on an empty filter (or one of that kind).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_set_kind);
+Datum
+cuckoo_set_kind(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			kind = cf_kind_from_name(name);
+	struct varlena *v;
+	cf_filter	f;
+
+	if (kind < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown value kind \"%s\"", name),
+				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
+	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	/* a filter of cuckoo 1.0 already takes any kind */
+	if (f.hashing < CF_HASHING_V2 && kind == CF_KIND_ANY)
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	if (f.hashing < CF_HASHING_V2)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a filter written by cuckoo 1.0 records no value kind"),
+				 errdetail("Its values are hashed as version 1.0 hashed them, and it accepts values of any kind."),
+				 errhint("Rebuild the filter (for example with cf_agg) to get kind checks.")));
+	if (kind != CF_KIND_ANY && f.kind != (uint32) kind && cfpg_items_of(&f) > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot mark a filter of %s values as holding %s values",
+						f.kind == CF_KIND_NONE ? "unrecorded" : cf_kind_name((int) f.kind), name),
+				 errdetail("Only an empty filter can be given a kind other than its own, or any.")));
+	cf_set_kind(&f, (uint32) kind);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* cf_hash(value): the 64-bit hash a filter uses for value */
+PG_FUNCTION_INFO_V1(cuckoo_hash);
+Datum
+cuckoo_hash(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 0);
+
+	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
+}

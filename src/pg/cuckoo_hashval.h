@@ -1,0 +1,122 @@
+/*
+ * cuckoo_hashval.h - value hashing: how a value of one SQL type becomes the
+ * 64-bit hash the core takes, and the value kind a filter records for it.
+ */
+#ifndef CUCKOO_HASHVAL_H
+#define CUCKOO_HASHVAL_H
+
+#include "cuckoo_datum.h"
+
+CFPG_HIDDEN_BEGIN
+
+/*
+ * How a type is hashed (CfHashInfo.kind).  Equal values hash equally across
+ * int2/int4/int8, float4/float8, text/varchar, and the hash never depends
+ * on the platform.
+ */
+typedef enum CfHashKind
+{
+	CFH_INT2 = 1,
+	CFH_INT4,
+	CFH_INT8,
+	CFH_FLOAT4,
+	CFH_FLOAT8,
+	CFH_NUMERIC,
+	CFH_VARLENA,				/* text, varchar: the payload bytes (UTF-8) */
+	CFH_BYTEA,					/* bytea: the payload bytes */
+	CFH_BPCHAR,
+	CFH_NAME,
+	CFH_CHAR,
+	CFH_UUID,
+	CFH_DATE,
+	CFH_TIMESTAMP,				/* timestamp and timestamptz */
+	CFH_BOOL,
+	CFH_CSTRING,				/* unknown (a literal inside ROW()): its bytes */
+	CFH_ARRAY,					/* element by element */
+	CFH_RECORD,					/* column by column */
+	CFH_INTERVAL,				/* by the span interval equality compares */
+	CFH_JSONB,					/* token by token, numbers by value */
+	CFH_RANGE,					/* bound by bound */
+	CFH_MULTIRANGE,				/* range by range */
+	CFH_SEND					/* through the type's binary send function */
+} CfHashKind;
+
+/* The value kind of a CfHashKind. */
+extern int	cf_value_kind(int hashkind);
+/* The value kind of values of type typid. */
+extern int	cf_type_value_kind(Oid typid);
+
+typedef struct CfHashInfo
+{
+	Oid			typid;			/* type this info was built for */
+	int			kind;			/* CfHashKind: how the type is hashed */
+	int			vkind;			/* CfValueKind of the type */
+	bool		typbyval;
+	int16		typlen;
+	FmgrInfo	sendfn;			/* for types hashed through their send bytes */
+	bool		to_utf8;		/* text: convert to UTF-8 before hashing */
+	MemoryContext mcxt;			/* where the infos below live */
+	/* arrays: hashed element by element */
+	struct CfHashInfo *elem;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	/* composites and records: hashed column by column, for one row type */
+	Oid			rectype;
+	int32		rectypmod;
+	int			ncols;
+	struct CfHashInfo *cols;	/* ncols entries; kind 0 for dropped columns */
+	/* ranges and multiranges: bound by bound (elem: the element/range type) */
+	struct TypeCacheEntry *rngcache;	/* the type's own type cache entry */
+} CfHashInfo;
+
+/*
+ * Fills hi for typid, whose values come under collation collid (InvalidOid:
+ * none); raises a clear error if the type cannot be hashed, or if collid is
+ * nondeterministic (values it calls equal have different bytes, so a filter
+ * would report them absent).
+ */
+extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
+/*
+ * The 64-bit hash of a non-NULL value of hi->typid under value hashing
+ * hashing (CF_HASHING_V1 or CF_HASHING_V2: the filter's, FORMAT.md).
+ */
+extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
+
+/*
+ * The same, with the integer types (the most common keys, hashed alike by
+ * both value hashings) hashed without a call into the dispatcher: per-row
+ * cf_contains and cf_agg feel it.
+ */
+static inline uint64
+cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
+{
+	switch (hi->kind)
+	{
+		case CFH_INT8:
+			return cf_hash_int64(DatumGetInt64(value));
+		case CFH_INT4:
+			return cf_hash_int64((int64) DatumGetInt32(value));
+		default:
+			return cf_hash_datum_any(hi, value, hashing);
+	}
+}
+
+/*
+ * Raises a clear error if a value of hi's kind cannot be looked up in (or
+ * added to) f: f records another kind (value hashing 2 only).  Cheap when
+ * they agree: per-row cf_contains calls it.
+ */
+extern void cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi) pg_attribute_noreturn();
+
+static inline void
+cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
+{
+	if (unlikely(f->kind != (uint32) hi->vkind && f->kind != CF_KIND_NONE &&
+				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2))
+		cfpg_kind_mismatch(f, hi);
+}
+
+CFPG_HIDDEN_END
+
+#endif							/* CUCKOO_HASHVAL_H */
