@@ -165,6 +165,133 @@ build_stream_end(const cf_stage *st, uint32_t b, bit_writer *w, uint64_t *room,
 	bw_flush(w);
 }
 
+/*
+ * Round 0 writes the table as a stream of bits while the primary buckets
+ * come in order, and puts items one by one from the first that does not
+ * (input not sorted by hash).  An item whose primary bucket is full goes to
+ * pend (at most cap of them) for its alternate bucket.  False if more than
+ * cap are pending.
+ */
+static bool
+build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
+			 uint64_t *pend, size_t cap, size_t *npp, uint64_t *room)
+{
+	bit_writer	w = {st->table, 0, 0};
+	uint32_t	cur = 0,
+				used = 0;
+	bool		streaming = true;
+	uint64_t	done = 0;
+	size_t		np = 0;
+
+	for (size_t r = 0; r < nruns; done += runs[r++].n)
+	{
+		const uint64_t *h = runs[r].h;
+		size_t		m = runs[r].n,
+					k = 0;
+
+		for (; streaming && k < m; k++)
+		{
+			uint32_t	i = primary_bucket(st, h[k]);
+			uint32_t	fp = fingerprint(st, h[k]);
+
+			check_interrupts(done + k);
+			if (i < cur)
+			{
+				build_stream_end(st, b, &w, room, cur, used);
+				streaming = false;
+				break;
+			}
+			if (i > cur)
+			{
+				if (used == b)
+					room_clear(room, cur);
+				bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+						 (uint64_t) (i - cur - 1) * st->bucket_bits);
+				cur = i;
+				used = 0;
+			}
+			if (used < b)
+			{
+				bw_put(&w, fp, st->fpbits);
+				used++;
+				continue;
+			}
+			if (np == cap)
+				return false;
+			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+		}
+		for (; k < m; k++)
+		{
+			uint32_t	i = primary_bucket(st, h[k]);
+			uint32_t	fp = fingerprint(st, h[k]);
+			int			left = bucket_fill(st, b, i, fp);
+
+			check_interrupts(done + k);
+			if (left == 0)
+				room_clear(room, i);
+			if (left >= 0)
+				continue;
+			if (np == cap)
+				return false;
+			pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
+		}
+	}
+	if (streaming)
+		build_stream_end(st, b, &w, room, cur, used);
+	*npp = np;
+	return true;
+}
+
+/*
+ * One later round over the np pending items, sorted by bucket: each takes
+ * a free slot or evicts an occupant (one whose other bucket has room, if
+ * any), which is pending in its place.  Returns how many stay pending.
+ */
+static size_t
+build_round(cf_stage *st, uint32_t b, uint64_t *pend, size_t np, uint64_t *room,
+			uint32_t round)
+{
+	size_t		kept = 0;
+
+	for (size_t k = 0; k < np; k++)
+	{
+		uint32_t	i = PENDING_BUCKET(pend[k]);
+		uint32_t	fp = PENDING_FP(pend[k]);
+		int			left;
+		uint32_t	s,
+					victim;
+
+		/* the visits ahead are sparse late on: fetch their buckets early */
+#if defined(__GNUC__)
+		if (k + 16 < np)
+			__builtin_prefetch(st->table +
+							   (((uint64_t) PENDING_BUCKET(pend[k + 16]) * st->bucket_bits) >> 3));
+#endif
+		left = bucket_fill(st, b, i, fp);
+
+		check_interrupts(k);
+		if (left == 0)
+			room_clear(room, i);
+		if (left >= 0)
+			continue;
+		s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
+		for (uint32_t t = 0; t < b; t++)
+		{
+			uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
+
+			if (room_has(room, j))
+			{
+				s = t;
+				break;
+			}
+		}
+		victim = slot_get(st, b, i, s);
+		slot_set(st, b, i, s, fp);
+		pend[kept++] = PENDING(alt_bucket(st, i, victim), victim);
+	}
+	return kept;
+}
+
 bool
 cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
 {
@@ -190,118 +317,13 @@ cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t
 		bits++;
 	memset(room, 0xFF, sizeof(uint64_t) * (size_t) ((st->nbuckets + 63) / 64));
 
-	/*
-	 * Round 0 writes the table as a stream of bits while the primary
-	 * buckets come in order, and puts items one by one from the first that
-	 * does not (input not sorted by hash).
-	 */
-	{
-		bit_writer	w = {st->table, 0, 0};
-		uint32_t	cur = 0,
-					used = 0;
-		bool		streaming = true;
-		uint64_t	done = 0;
-
-		for (size_t r = 0; r < nruns; done += runs[r++].n)
-		{
-			const uint64_t *h = runs[r].h;
-			size_t		m = runs[r].n,
-						k = 0;
-
-			for (; streaming && k < m; k++)
-			{
-				uint32_t	i = primary_bucket(st, h[k]);
-				uint32_t	fp = fingerprint(st, h[k]);
-
-				check_interrupts(done + k);
-				if (i < cur)
-				{
-					build_stream_end(st, b, &w, room, cur, used);
-					streaming = false;
-					break;
-				}
-				if (i > cur)
-				{
-					if (used == b)
-						room_clear(room, cur);
-					bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
-							 (uint64_t) (i - cur - 1) * st->bucket_bits);
-					cur = i;
-					used = 0;
-				}
-				if (used < b)
-				{
-					bw_put(&w, fp, st->fpbits);
-					used++;
-					continue;
-				}
-				if (np == cap)
-					return false;
-				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
-			}
-			for (; k < m; k++)
-			{
-				uint32_t	i = primary_bucket(st, h[k]);
-				uint32_t	fp = fingerprint(st, h[k]);
-				int			left = bucket_fill(st, b, i, fp);
-
-				check_interrupts(done + k);
-				if (left == 0)
-					room_clear(room, i);
-				if (left >= 0)
-					continue;
-				if (np == cap)
-					return false;
-				pend[np++] = PENDING(alt_bucket(st, i, fp), fp);
-			}
-		}
-		if (streaming)
-			build_stream_end(st, b, &w, room, cur, used);
-	}
-
+	if (!build_round0(st, b, runs, nruns, pend, cap, &np, room))
+		return false;
 	for (uint32_t round = 0; round < f->max_kicks && np > 0; round++)
 	{
-		size_t		kept = 0;
-
 		if (np >= BUILD_SORT_MIN)
 			sort_pending(pend, tmp, np, bits);
-		for (size_t k = 0; k < np; k++)
-		{
-			uint32_t	i = PENDING_BUCKET(pend[k]);
-			uint32_t	fp = PENDING_FP(pend[k]);
-			int			left;
-			uint32_t	s,
-						victim;
-
-			/* the visits ahead are sparse late on: fetch their buckets early */
-#if defined(__GNUC__)
-			if (k + 16 < np)
-				__builtin_prefetch(st->table +
-								   (((uint64_t) PENDING_BUCKET(pend[k + 16]) * st->bucket_bits) >> 3));
-#endif
-			left = bucket_fill(st, b, i, fp);
-
-			check_interrupts(k);
-			if (left == 0)
-				room_clear(room, i);
-			if (left >= 0)
-				continue;
-			s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
-			for (uint32_t t = 0; t < b; t++)
-			{
-				uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
-
-				if (room_has(room, j))
-				{
-					s = t;
-					break;
-				}
-			}
-			victim = slot_get(st, b, i, s);
-			slot_set(st, b, i, s, fp);
-			pend[kept++] = PENDING(alt_bucket(st, i, victim), victim);
-		}
-		np = kept;
+		np = build_round(st, b, pend, np, room, round);
 	}
 
 	stage_set_nitems(st, (uint32_t) (n - np));

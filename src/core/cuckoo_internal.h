@@ -1,7 +1,6 @@
 /*
- * cuckoo_internal.h - what the core's files share and no caller sees: the
- * little-endian helpers, how a table maps a hash to its buckets and
- * fingerprint, and slot and bucket access, all inline.
+ * cuckoo_internal.h - what the core's files share and no caller sees, all
+ * inline: little-endian helpers, hash to buckets and fingerprint, slots.
  */
 #ifndef CUCKOO_INTERNAL_H
 #define CUCKOO_INTERNAL_H

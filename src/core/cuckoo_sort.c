@@ -1,11 +1,12 @@
 /*
  * cuckoo_sort.c - sorting 64-bit hashes ascending, for the bulk build's
- * input (cf_build wants them by bucket, and cf_agg drops duplicates from
- * sorted runs).  Plain C, no PostgreSQL: unit-tested in test/core.
+ * input and cf_agg's duplicates.  Plain C99.
  *
- * The sorts are radix sorts on the top bits first (a split into parts of
- * about one cache's worth), then each part in cache: a second split and one
- * insertion pass over the nearly sorted result, or LSD radix passes.
+ * cf_build wants the hashes by bucket, and cf_agg drops duplicates from
+ * sorted runs.  The sorts are radix sorts on the top bits first (a split
+ * into parts of about one cache's worth), then each part in cache: a second
+ * split and one insertion pass over the nearly sorted result, or LSD radix
+ * passes.
  * Random hashes never make them slow; chosen ones (many equal top bits)
  * take the LSD path, whose cost does not depend on the values.  A part that
  * is a few sorted runs one after the other (cf_agg's parts after a parallel
@@ -212,18 +213,49 @@ merge_runs(uint64_t *src, uint64_t *dst, size_t m, size_t *start, size_t nruns)
 		memcpy(dst, from, m * sizeof(uint64_t));
 }
 
+/*
+ * One radix pass: the m values of src into dst by their b bits above
+ * shift, part after part.  Part k then ends at pos[k].  Returns the size of
+ * the largest part.
+ */
+static size_t
+split_parts(const uint64_t *src, uint64_t *dst, size_t m, int shift, int b, size_t *pos)
+{
+	uint64_t	mask = ((uint64_t) 1 << b) - 1;
+	size_t		nparts = (size_t) 1 << b;
+	size_t		largest = 0,
+				sum = 0;
+
+	memset(pos, 0, sizeof(size_t) * nparts);
+	for (size_t i = 0; i < m; i++)
+		pos[(src[i] >> shift) & mask]++;
+	for (size_t k = 0; k < nparts; k++)
+	{
+		size_t		c = pos[k];
+
+		largest = SORT_MAX(largest, c);
+		pos[k] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < m; i++)
+	{
+		uint64_t	v = src[i];
+
+		dst[pos[(v >> shift) & mask]++] = v;
+	}
+	return largest;
+}
+
 void
 cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits)
 {
 	size_t		start[SORT_MERGE_MAX_RUNS + 1],
 				nruns;
 	size_t		pos[1 << SORT_L2_MAXBITS];
-	size_t		largest = 0,
-				sum = 0;
+	size_t		largest;
 	size_t		nparts;
 	int			b,
 				shift;
-	uint64_t	mask;
 
 	if (m <= SORT_SMALL || nbits <= 0)
 	{
@@ -252,25 +284,8 @@ cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits)
 	b = SORT_MIN(log2_floor(m) + 1, SORT_L2_MAXBITS);
 	b = SORT_MIN(b, nbits);
 	shift = nbits - b;
-	mask = ((uint64_t) 1 << b) - 1;
 	nparts = (size_t) 1 << b;
-	memset(pos, 0, sizeof(size_t) * nparts);
-	for (size_t i = 0; i < m; i++)
-		pos[(src[i] >> shift) & mask]++;
-	for (size_t k = 0; k < nparts; k++)
-	{
-		size_t		c = pos[k];
-
-		largest = SORT_MAX(largest, c);
-		pos[k] = sum;
-		sum += c;
-	}
-	for (size_t i = 0; i < m; i++)
-	{
-		uint64_t	v = src[i];
-
-		dst[pos[(v >> shift) & mask]++] = v;
-	}
+	largest = split_parts(src, dst, m, shift, b, pos);
 
 	/*
 	 * A few elements a part (random hashes): one insertion pass over the

@@ -1,7 +1,8 @@
 /*
  * cuckoo_batch.c - the array forms of the filter functions: membership of
- * every element (each / any / all) and adds and deletes of a whole array,
- * each opening the filter once for all the elements.
+ * every element (each / any / all), adds and deletes of a whole array.
+ *
+ * Each opens the filter once for all the elements.
  */
 #include "postgres.h"
 

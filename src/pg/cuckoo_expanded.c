@@ -270,6 +270,14 @@ cfx_from_datum(Datum d)
 	return eoh->eoh_methods == &cfx_methods ? (CfExpanded *) eoh : NULL;
 }
 
+/* opens the buffer of store s, which holds the newest state of its objects */
+static void
+cfx_open_store(const CfStore *s, cf_filter *f)
+{
+	if (!cf_open(f, s->buf, s->len, NULL, 0))
+		elog(ERROR, "cuckoo filter expanded object is corrupted");
+}
+
 bool
 cfx_open_current(Datum d, cf_filter *f)
 {
@@ -277,8 +285,7 @@ cfx_open_current(Datum d, cf_filter *f)
 
 	if (x == NULL || x->newer != NULL)
 		return false;
-	if (!cf_open(f, x->store->buf, x->store->len, NULL, 0))
-		elog(ERROR, "cuckoo filter expanded object is corrupted");
+	cfx_open_store(x->store, f);
 	return true;
 }
 
@@ -318,10 +325,129 @@ cfx_alloc_store(size_t size, void *ctx)
 	return (*out)->buf;
 }
 
-static void
-cfx_raise(cf_filter *f, cf_status st)
+/* an add records value kind kind in a (version-2) filter that has none yet */
+static inline void
+cfx_note_kind(cf_filter *f, CfxOp op, int kind)
 {
-	cfpg_report_insert_failure(f, st);
+	if (op != CFX_DELETE && f->kind == CF_KIND_NONE && f->hashing >= CF_HASHING_V2)
+		cf_set_kind(f, (uint32) kind);
+}
+
+/*
+ * The add into the newest state of x that did not fit its buffer: the
+ * filter f (still x's state) grows into a new store of its own.
+ */
+static Datum
+cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
+{
+	CfStore    *ns = NULL;
+	CfExpanded *y;
+
+	if (f->expansion == 0)
+		cfpg_report_insert_failure(f, st);
+	st = cf_insert(f, h, cfx_alloc_store, &ns);
+	if (st != CF_OK)
+		cfpg_report_insert_failure(f, st);
+	Assert(ns != NULL);
+	cfx_note_kind(f, op, kind);
+	y = cfx_new_object(ns);
+	return EOHPGetRWDatum(&y->hdr);
+}
+
+/*
+ * op on x, the newest state of its store: the shared buffer changes in
+ * place, journaled, and a new object holds the new state; x keeps the
+ * journal that turns it back into its own.
+ */
+static Datum
+cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
+{
+	CfStore    *s = x->store;
+	CfRecorder *rec = palloc0(sizeof(CfRecorder));
+	CfExpanded *y;
+	cf_filter	f;
+	cf_status	st;
+
+	rec->j.save = cfx_record;
+	rec->store = s;
+	cfx_open_store(s, &f);
+
+	/*
+	 * If anything fails half way (the journal or the new object cannot be
+	 * allocated), the journal restores the buffer: x's state must never
+	 * change.  rec is on the heap, so its fields survive the longjmp.
+	 */
+	PG_TRY();
+	{
+		cf_set_journal(&f, &rec->j);
+		if (op == CFX_DELETE)
+			rec->status = cf_delete(&f, h);
+		else if (op == CFX_ADD_UNIQUE && cf_contains(&f, h))
+			rec->status = CF_OK;	/* already there: nothing to change */
+		else
+			rec->status = cf_add(&f, h);
+		if (rec->status == CF_OK)
+			cfx_note_kind(&f, op, kind);
+		cf_set_journal(&f, NULL);
+		if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
+			rec->status == CF_RETAINED)
+			rec->result = cfx_new_object(s);
+	}
+	PG_CATCH();
+	{
+		cfx_apply_undo(s->buf, rec->undo, rec->nundo);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	st = rec->status;
+	if (rec->result)
+	{
+		/* x keeps the journal; the buffer is now the new object's state */
+		x->undo = rec->undo;
+		x->nundo = rec->nundo;
+		y = rec->result;
+		cfx_counters.in_place++;
+		pfree(rec);
+		return EOHPGetRWDatum(&y->hdr);
+	}
+	/* full: the buffer is unchanged (the core undid its kick-outs) */
+	if (rec->undo)
+		pfree(rec->undo);
+	pfree(rec);
+	return cfx_grow(&f, st, h, op, kind);
+}
+
+/*
+ * A new current object for the filter d (or for a new filter of parameters
+ * defaults when isnull; or for the state of x, an old object): a private
+ * copy, a version-1 filter rewritten as version 2 (FORMAT.md).
+ */
+static CfExpanded *
+cfx_start_copy(CfExpanded *x, Datum d, bool isnull, const cf_params *defaults)
+{
+	struct varlena *v;
+	cf_filter	f;
+	CfExpanded *y;
+
+	if (x != NULL)
+		return cfx_copy_object(x);
+	if (isnull)
+	{
+		v = cfpg_create(defaults);
+		y = cfx_copy_bytes(CF_VARDATA(v), CF_VARSIZE(v));
+		pfree(v);
+		return y;
+	}
+	v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+	cfpg_open(&f, v);			/* checks the header before trusting it */
+	if (f.version < 2)
+	{
+		CfStore    *s = cfx_new_store(cf_upgrade_size(&f));
+
+		cf_upgrade(&f, s->buf, &f);
+		return cfx_new_object(s);
+	}
+	return cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 }
 
 /*
@@ -336,124 +462,29 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 	CfExpanded *y;
 	cf_filter	f;
 	cf_status	st;
+	CfStore    *ns = NULL;
 
 	if (x != NULL && x->newer == NULL)
-	{
-		/* the newest state: change the shared buffer in place, journaled */
-		CfStore    *s = x->store;
-		CfRecorder *rec = palloc0(sizeof(CfRecorder));
-
-		rec->j.save = cfx_record;
-		rec->store = s;
-		if (!cf_open(&f, s->buf, s->len, NULL, 0))
-			elog(ERROR, "cuckoo filter expanded object is corrupted");
-
-		/*
-		 * If anything fails half way (the journal or the new object cannot be
-		 * allocated), the journal restores the buffer: x's state must never
-		 * change.  rec is on the heap, so its fields survive the longjmp.
-		 */
-		PG_TRY();
-		{
-			cf_set_journal(&f, &rec->j);
-			if (op == CFX_DELETE)
-				rec->status = cf_delete(&f, h);
-			else if (op == CFX_ADD_UNIQUE && cf_contains(&f, h))
-				rec->status = CF_OK;	/* already there: nothing to change */
-			else
-				rec->status = cf_add(&f, h);
-			if (rec->status == CF_OK && op != CFX_DELETE && f.kind == CF_KIND_NONE &&
-				f.hashing >= CF_HASHING_V2)
-				cf_set_kind(&f, (uint32) kind);
-			cf_set_journal(&f, NULL);
-			if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
-				rec->status == CF_RETAINED)
-				rec->result = cfx_new_object(s);
-		}
-		PG_CATCH();
-		{
-			cfx_apply_undo(s->buf, rec->undo, rec->nundo);
-			PG_RE_THROW();
-		}
-		PG_END_TRY();
-		st = rec->status;
-		if (rec->result)
-		{
-			/* x keeps the journal; the buffer is now the new object's state */
-			x->undo = rec->undo;
-			x->nundo = rec->nundo;
-			y = rec->result;
-			cfx_counters.in_place++;
-			pfree(rec);
-			return EOHPGetRWDatum(&y->hdr);
-		}
-		/* full: the buffer is unchanged (the core undid its kick-outs) */
-		if (rec->undo)
-			pfree(rec->undo);
-		pfree(rec);
-		if (f.expansion == 0)
-			cfx_raise(&f, st);
-		/* grow into a new store of its own */
-		{
-			CfStore    *ns = NULL;
-
-			st = cf_insert(&f, h, cfx_alloc_store, &ns);
-			if (st != CF_OK)
-				cfx_raise(&f, st);
-			Assert(ns != NULL);
-			if (op != CFX_DELETE && f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
-				cf_set_kind(&f, (uint32) kind);
-			y = cfx_new_object(ns);
-			return EOHPGetRWDatum(&y->hdr);
-		}
-	}
+		return cfx_modify_current(x, h, op, kind);
 
 	/* a flat value, an old object or NULL: start a private copy */
-	if (x != NULL)
-		y = cfx_copy_object(x);
-	else if (isnull)
-	{
-		struct varlena *v = cfpg_create(defaults);
-
-		y = cfx_copy_bytes(CF_VARDATA(v), CF_VARSIZE(v));
-		pfree(v);
-	}
-	else
-	{
-		struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
-
-		cfpg_open(&f, v);		/* checks the header before trusting it */
-		if (f.version < 2)
-		{
-			/* a version-1 filter is written as version 2 (FORMAT.md) */
-			CfStore    *s = cfx_new_store(cf_upgrade_size(&f));
-
-			cf_upgrade(&f, s->buf, &f);
-			y = cfx_new_object(s);
-		}
-		else
-			y = cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
-	}
-	if (!cf_open(&f, y->store->buf, y->store->len, NULL, 0))
-		elog(ERROR, "cuckoo filter expanded object is corrupted");
+	y = cfx_start_copy(x, d, isnull, defaults);
+	cfx_open_store(y->store, &f);
 	if (op == CFX_DELETE)
-		(void) cf_delete(&f, h);
-	else
 	{
-		CfStore    *ns = NULL;
-
-		st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfx_alloc_store, &ns) :
-			cf_insert(&f, h, cfx_alloc_store, &ns);
-		if (st != CF_OK)
-			cfx_raise(&f, st);
-		if (f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
-			cf_set_kind(&f, (uint32) kind);
-		if (ns != NULL)
-		{
-			/* it grew into a new store: the first copy is no longer needed */
-			DeleteExpandedObject(EOHPGetRWDatum(&y->hdr));
-			y = cfx_new_object(ns);
-		}
+		(void) cf_delete(&f, h);
+		return EOHPGetRWDatum(&y->hdr);
+	}
+	st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfx_alloc_store, &ns) :
+		cf_insert(&f, h, cfx_alloc_store, &ns);
+	if (st != CF_OK)
+		cfpg_report_insert_failure(&f, st);
+	cfx_note_kind(&f, op, kind);
+	if (ns != NULL)
+	{
+		/* it grew into a new store: the first copy is no longer needed */
+		DeleteExpandedObject(EOHPGetRWDatum(&y->hdr));
+		y = cfx_new_object(ns);
 	}
 	return EOHPGetRWDatum(&y->hdr);
 }

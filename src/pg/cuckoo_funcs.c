@@ -1,5 +1,5 @@
 /*
- * cuckoo_funcs.c - the filter functions: cf_create, cf_add, cf_add_unique,
+ * cuckoo_funcs.c - the filter functions: cf_create, cf_add(_unique),
  * cf_contains (@>), cf_count, cf_delete, cf_union (||), cf_info, cf_set_kind, cf_hash.
  */
 #include "postgres.h"
@@ -96,17 +96,32 @@ cuckoo_add_unique(PG_FUNCTION_ARGS)
 	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
 }
 
-/* cf_contains(filter, value) and the @> operator: is value (probably) in it */
-PG_FUNCTION_INFO_V1(cuckoo_contains);
-Datum
-cuckoo_contains(PG_FUNCTION_ARGS)
+/*
+ * The arguments of a probe, (filter, value): the filter, read through the
+ * call site's cache, and the value's hash as that filter hashes values.
+ * Raises if the value is of another kind than the filter holds.
+ */
+static inline const cf_filter *
+cfpg_probe_args(FunctionCallInfo fcinfo, uint64 *h)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 1);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
 
 	cfpg_check_kind(f, hi);
-	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing)));
+	*h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
+	return f;
+}
+
+/* cf_contains(filter, value) and the @> operator: is value (probably) in it */
+PG_FUNCTION_INFO_V1(cuckoo_contains);
+Datum
+cuckoo_contains(PG_FUNCTION_ARGS)
+{
+	uint64		h;
+	const cf_filter *f = cfpg_probe_args(fcinfo, &h);
+
+	PG_RETURN_BOOL(cf_contains(f, h));
 }
 
 /* cf_count(filter, value): how many copies of value's fingerprint it holds */
@@ -114,13 +129,9 @@ PG_FUNCTION_INFO_V1(cuckoo_count);
 Datum
 cuckoo_count(PG_FUNCTION_ARGS)
 {
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 1);
-	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
-	uint32		n;
-
-	cfpg_check_kind(f, hi);
-	n = cf_count(f, cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing));
+	uint64		h;
+	const cf_filter *f = cfpg_probe_args(fcinfo, &h);
+	uint32		n = cf_count(f, h);
 
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }

@@ -84,6 +84,123 @@
 #define CFH_TAG_CHUNK	'C'
 #define CFH_CHUNK		65536
 
+/* the CfHashKind of a scalar type hashed by its value, or 0 for any other */
+static int
+cf_scalar_kind(Oid basetype)
+{
+	switch (basetype)
+	{
+		case INT2OID:
+			return CFH_INT2;
+		case INT4OID:
+			return CFH_INT4;
+		case INT8OID:
+			return CFH_INT8;
+		case FLOAT4OID:
+			return CFH_FLOAT4;
+		case FLOAT8OID:
+			return CFH_FLOAT8;
+		case NUMERICOID:
+			return CFH_NUMERIC;
+		case TEXTOID:
+		case VARCHAROID:
+			return CFH_VARLENA;
+		case BYTEAOID:
+			return CFH_BYTEA;
+		case BPCHAROID:
+			return CFH_BPCHAR;
+		case NAMEOID:
+			return CFH_NAME;
+		case CHAROID:
+			return CFH_CHAR;
+		case UUIDOID:
+			return CFH_UUID;
+		case DATEOID:
+			return CFH_DATE;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return CFH_TIMESTAMP;
+		case BOOLOID:
+			return CFH_BOOL;
+		case UNKNOWNOID:
+		case CSTRINGOID:
+			return CFH_CSTRING;
+		case INTERVALOID:
+			return CFH_INTERVAL;
+		case JSONBOID:
+			return CFH_JSONB;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * A true array, hashed element by element: its send form would carry type
+ * OIDs.  Its elements come under the array's collation.
+ */
+static void
+cf_hashinfo_array(CfHashInfo *hi, Oid elemtype, Oid collid, MemoryContext mcxt)
+{
+	CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
+
+	cf_hashinfo_init(elem, elemtype, collid, mcxt);
+	get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
+	hi->elem = elem;
+	hi->kind = CFH_ARRAY;
+}
+
+/*
+ * A range or multirange, hashed bound by bound: equal ranges can differ in
+ * their send bytes (numrange [1.0,2) = [1.00,2), floats' -0 = 0).
+ */
+static void
+cf_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
+{
+	TypeCacheEntry *tc = lookup_type_cache(basetype, multi ?
+										   TYPECACHE_MULTIRANGE_INFO :
+										   TYPECACHE_RANGE_INFO);
+	CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
+
+	/* a range's bounds come under its subtype collation */
+	cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
+					 tc->rngelemtype->type_id,
+					 multi ? InvalidOid : tc->rng_collation, mcxt);
+	hi->elem = elem;
+	hi->rngcache = tc;
+	hi->kind = multi ? CFH_MULTIRANGE : CFH_RANGE;
+}
+
+/*
+ * Any other type, hashed through the bytes of its binary send function;
+ * one without (a pseudo-type among them) cannot be hashed.
+ */
+static void
+cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, MemoryContext mcxt)
+{
+	HeapTuple	tup;
+	Form_pg_type pt;
+	Oid			sendfn;
+
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetype));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for type %u", basetype);
+	pt = (Form_pg_type) GETSTRUCT(tup);
+	sendfn = pt->typsend;
+	if (pt->typtype == TYPTYPE_PSEUDO)
+		sendfn = InvalidOid;
+	ReleaseSysCache(tup);
+
+	if (!OidIsValid(sendfn))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot hash values of type %s",
+						format_type_be(typid)),
+				 errdetail("Values of a type without a binary send function cannot be added to or looked up in a cuckoo filter."),
+				 errhint("Cast the value to text or to another supported type.")));
+	fmgr_info_cxt(sendfn, &hi->sendfn, mcxt);
+	hi->kind = CFH_SEND;
+}
+
 /*
  * Fills hi for typid, values under collation collid.  The send function, if
  * one is needed, is looked up into mcxt so that hi can live in fn_extra.
@@ -92,6 +209,7 @@ void
 cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 {
 	Oid			basetype;
+	char		typtype;
 
 	if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
 		ereport(ERROR,
@@ -113,136 +231,22 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 	basetype = getBaseType(typid);
 	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
 
-	switch (basetype)
+	hi->kind = cf_scalar_kind(basetype);
+	if (hi->kind == 0)
 	{
-		case INT2OID:
-			hi->kind = CFH_INT2;
-			break;
-		case INT4OID:
-			hi->kind = CFH_INT4;
-			break;
-		case INT8OID:
-			hi->kind = CFH_INT8;
-			break;
-		case FLOAT4OID:
-			hi->kind = CFH_FLOAT4;
-			break;
-		case FLOAT8OID:
-			hi->kind = CFH_FLOAT8;
-			break;
-		case NUMERICOID:
-			hi->kind = CFH_NUMERIC;
-			break;
-		case TEXTOID:
-		case VARCHAROID:
-			hi->kind = CFH_VARLENA;
-			break;
-		case BYTEAOID:
-			hi->kind = CFH_BYTEA;
-			break;
-		case BPCHAROID:
-			hi->kind = CFH_BPCHAR;
-			break;
-		case NAMEOID:
-			hi->kind = CFH_NAME;
-			break;
-		case CHAROID:
-			hi->kind = CFH_CHAR;
-			break;
-		case UUIDOID:
-			hi->kind = CFH_UUID;
-			break;
-		case DATEOID:
-			hi->kind = CFH_DATE;
-			break;
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			hi->kind = CFH_TIMESTAMP;
-			break;
-		case BOOLOID:
-			hi->kind = CFH_BOOL;
-			break;
-		case UNKNOWNOID:
-		case CSTRINGOID:
-			hi->kind = CFH_CSTRING;
-			break;
-		case INTERVALOID:
-			hi->kind = CFH_INTERVAL;
-			break;
-		case JSONBOID:
-			hi->kind = CFH_JSONB;
-			break;
-		default:
-			{
-				HeapTuple	tup;
-				Form_pg_type pt;
-				Oid			sendfn;
-				Oid			elemtype = get_element_type(basetype);
-
-				if (OidIsValid(elemtype))
-				{
-					/*
-					 * a true array: its send form would carry type OIDs.  Its
-					 * elements come under the array's collation.
-					 */
-					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
-
-					cf_hashinfo_init(elem, elemtype, collid, mcxt);
-					get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
-					hi->elem = elem;
-					hi->kind = CFH_ARRAY;
-					break;
-				}
-				if (get_typtype(basetype) == TYPTYPE_RANGE ||
-					get_typtype(basetype) == TYPTYPE_MULTIRANGE)
-				{
-					/*
-					 * Equal ranges can differ in their send bytes (numrange
-					 * [1.0,2) = [1.00,2), floats' -0 = 0): hash the bounds.
-					 */
-					bool		multi = get_typtype(basetype) == TYPTYPE_MULTIRANGE;
-					TypeCacheEntry *tc = lookup_type_cache(basetype, multi ?
-														   TYPECACHE_MULTIRANGE_INFO :
-														   TYPECACHE_RANGE_INFO);
-					CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
-
-					/* a range's bounds come under its subtype collation */
-					cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
-									 tc->rngelemtype->type_id,
-									 multi ? InvalidOid : tc->rng_collation, mcxt);
-					hi->elem = elem;
-					hi->rngcache = tc;
-					hi->kind = multi ? CFH_MULTIRANGE : CFH_RANGE;
-					break;
-				}
-				if (basetype == RECORDOID || get_typtype(basetype) == TYPTYPE_COMPOSITE)
-				{
-					/* columns are looked up per row type, on first use */
-					hi->rectype = InvalidOid;
-					hi->kind = CFH_RECORD;
-					break;
-				}
-
-				tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(basetype));
-				if (!HeapTupleIsValid(tup))
-					elog(ERROR, "cache lookup failed for type %u", basetype);
-				pt = (Form_pg_type) GETSTRUCT(tup);
-				sendfn = pt->typsend;
-				if (pt->typtype == TYPTYPE_PSEUDO)
-					sendfn = InvalidOid;
-				ReleaseSysCache(tup);
-
-				if (!OidIsValid(sendfn))
-					ereport(ERROR,
-							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							 errmsg("cannot hash values of type %s",
-									format_type_be(typid)),
-							 errdetail("Values of a type without a binary send function cannot be added to or looked up in a cuckoo filter."),
-							 errhint("Cast the value to text or to another supported type.")));
-				fmgr_info_cxt(sendfn, &hi->sendfn, mcxt);
-				hi->kind = CFH_SEND;
-			}
-			break;
+		typtype = get_typtype(basetype);
+		if (OidIsValid(get_element_type(basetype)))
+			cf_hashinfo_array(hi, get_element_type(basetype), collid, mcxt);
+		else if (typtype == TYPTYPE_RANGE || typtype == TYPTYPE_MULTIRANGE)
+			cf_hashinfo_range(hi, basetype, typtype == TYPTYPE_MULTIRANGE, mcxt);
+		else if (basetype == RECORDOID || typtype == TYPTYPE_COMPOSITE)
+		{
+			/* columns are looked up per row type, on first use */
+			hi->rectype = InvalidOid;
+			hi->kind = CFH_RECORD;
+		}
+		else
+			cf_hashinfo_send(hi, basetype, typid, mcxt);
 	}
 	/* text is hashed as UTF-8, so filters do not depend on the database encoding */
 	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
@@ -369,6 +373,30 @@ cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull, int has
 		cf_append_le(buf, cf_hash_datum(hi, value, hashing), 8);
 }
 
+/* when buf has grown to CFH_CHUNK bytes, replaces it by 'C' and its hash */
+static inline void
+cf_fold_chunk(StringInfo buf)
+{
+	if (buf->len >= CFH_CHUNK)
+	{
+		uint64		ch = cf_hash_bytes(buf->data, buf->len);
+
+		resetStringInfo(buf);
+		appendStringInfoChar(buf, CFH_TAG_CHUNK);
+		cf_append_le(buf, ch, 8);
+	}
+}
+
+/* the hash of the canonical bytes in buf, which it frees */
+static uint64
+cf_hash_buf(StringInfo buf)
+{
+	uint64		h = cf_hash_bytes(buf->data, buf->len);
+
+	pfree(buf->data);
+	return h;
+}
+
 /*
  * An array: 'A', the number of dimensions, each dimension's length and
  * lower bound (array equality compares them), then every element.
@@ -383,7 +411,6 @@ cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
 	array_iter	it;
 	int			nitems = ArrayGetNItems(ndim, dims);
 	StringInfoData buf;
-	uint64		h;
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_ARRAY);
@@ -401,18 +428,30 @@ cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
 		cf_append_item(&buf, hi->elem, elem, isnull, hashing);
-		if (buf.len >= CFH_CHUNK)
-		{
-			uint64		ch = cf_hash_bytes(buf.data, buf.len);
-
-			resetStringInfo(&buf);
-			appendStringInfoChar(&buf, CFH_TAG_CHUNK);
-			cf_append_le(&buf, ch, 8);
-		}
+		cf_fold_chunk(&buf);
 	}
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
-	return h;
+	return cf_hash_buf(&buf);
+}
+
+/* a new row type for hi: the hash infos of its columns (the old ones stay in mcxt) */
+static void
+cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
+{
+	CfHashInfo *cols = MemoryContextAllocZero(hi->mcxt,
+											  sizeof(CfHashInfo) * Max(td->natts, 1));
+
+	for (int i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		/* a column comes under its own collation (refused if nondeterministic) */
+		if (!att->attisdropped)
+			cf_hashinfo_init(&cols[i], att->atttypid, att->attcollation, hi->mcxt);
+	}
+	hi->cols = cols;
+	hi->ncols = td->natts;
+	hi->rectype = tuptype;
+	hi->rectypmod = tuptypmod;
 }
 
 /*
@@ -432,28 +471,10 @@ cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 	bool	   *nulls;
 	int			ncols = 0;
 	StringInfoData buf;
-	uint64		h;
 
 	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
 		hi->ncols != td->natts)
-	{
-		/* a new row type: the columns' infos (the old ones stay in mcxt) */
-		CfHashInfo *cols = MemoryContextAllocZero(hi->mcxt,
-												  sizeof(CfHashInfo) * Max(td->natts, 1));
-
-		for (int i = 0; i < td->natts; i++)
-		{
-			Form_pg_attribute att = TupleDescAttr(td, i);
-
-			/* a column comes under its own collation (refused if nondeterministic) */
-			if (!att->attisdropped)
-				cf_hashinfo_init(&cols[i], att->atttypid, att->attcollation, hi->mcxt);
-		}
-		hi->cols = cols;
-		hi->ncols = td->natts;
-		hi->rectype = tuptype;
-		hi->rectypmod = tuptypmod;
-	}
+		cf_record_columns(hi, td, tuptype, tuptypmod);
 
 	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
 	ItemPointerSetInvalid(&tuple.t_self);
@@ -473,26 +494,9 @@ cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 		if (!TupleDescAttr(td, i)->attisdropped)
 			cf_append_item(&buf, &hi->cols[i], values[i], nulls[i], hashing);
 	ReleaseTupleDesc(td);
-
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
 	pfree(values);
 	pfree(nulls);
-	return h;
-}
-
-/* when buf has grown to CFH_CHUNK bytes, replaces it by 'C' and its hash */
-static inline void
-cf_fold_chunk(StringInfo buf)
-{
-	if (buf->len >= CFH_CHUNK)
-	{
-		uint64		ch = cf_hash_bytes(buf->data, buf->len);
-
-		resetStringInfo(buf);
-		appendStringInfoChar(buf, CFH_TAG_CHUNK);
-		cf_append_le(buf, ch, 8);
-	}
+	return cf_hash_buf(&buf);
 }
 
 /*
@@ -507,7 +511,6 @@ cf_hash_interval(Datum value)
 	int64		days = (int64) iv->month * 30 + iv->day + iv->time / USECS_PER_DAY;
 	int64		frac = iv->time % USECS_PER_DAY;
 	StringInfoData buf;
-	uint64		h;
 
 	if (frac < 0)
 	{
@@ -518,9 +521,7 @@ cf_hash_interval(Datum value)
 	appendStringInfoChar(&buf, CFH_TAG_INTERVAL);
 	cf_append_le(&buf, (uint64) days, 8);
 	cf_append_le(&buf, (uint64) frac, 8);
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
-	return h;
+	return cf_hash_buf(&buf);
 }
 
 /*
@@ -536,7 +537,6 @@ cf_hash_jsonb(Datum value)
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 	StringInfoData buf;
-	uint64		h;
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_JSONB);
@@ -575,9 +575,7 @@ cf_hash_jsonb(Datum value)
 		}
 		cf_fold_chunk(&buf);
 	}
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
-	return h;
+	return cf_hash_buf(&buf);
 }
 
 /*
@@ -593,7 +591,6 @@ cf_hash_range(CfHashInfo *hi, Datum value, int hashing)
 	bool		empty;
 	uint8		flags;
 	StringInfoData buf;
-	uint64		h;
 
 	range_deserialize(hi->rngcache, r, &lower, &upper, &empty);
 	initStringInfo(&buf);
@@ -609,9 +606,7 @@ cf_hash_range(CfHashInfo *hi, Datum value, int hashing)
 		cf_append_le(&buf, cf_hash_datum(hi->elem, lower.val, hashing), 8);
 	if (!empty && !upper.infinite)
 		cf_append_le(&buf, cf_hash_datum(hi->elem, upper.val, hashing), 8);
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
-	return h;
+	return cf_hash_buf(&buf);
 }
 
 /* A multirange: 'M', the number of ranges, then each range's hash. */
@@ -622,7 +617,6 @@ cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 	int32		n;
 	RangeType **ranges;
 	StringInfoData buf;
-	uint64		h;
 
 	multirange_deserialize(hi->rngcache->rngtype, mr, &n, &ranges);
 	initStringInfo(&buf);
@@ -631,18 +625,9 @@ cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 	for (int i = 0; i < n; i++)
 	{
 		cf_append_le(&buf, cf_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i]), hashing), 8);
-		if (buf.len >= CFH_CHUNK)
-		{
-			uint64		ch = cf_hash_bytes(buf.data, buf.len);
-
-			resetStringInfo(&buf);
-			appendStringInfoChar(&buf, CFH_TAG_CHUNK);
-			cf_append_le(&buf, ch, 8);
-		}
+		cf_fold_chunk(&buf);
 	}
-	h = cf_hash_bytes(buf.data, buf.len);
-	pfree(buf.data);
-	return h;
+	return cf_hash_buf(&buf);
 }
 
 /*
@@ -703,33 +688,58 @@ cf_hash_date_v2(DateADT d)
 	return cf_hash_bytes(b, sizeof(b));
 }
 
-/* The 64-bit hash of a non-NULL value of hi->typid (see cf_hash_datum). */
+/*
+ * A numeric under value hashing 1: the text of numeric_normalize (1.0 =
+ * 1.00); under value hashing 2, as cf_hash_numeric_v2 says.
+ */
+static uint64
+cf_hash_numeric(Datum value, int hashing)
+{
+	Numeric		num = DatumGetNumeric(value);
+	uint64		h;
+
+	if (hashing >= CF_HASHING_V2)
+		h = cf_hash_numeric_v2(num);
+	else
+	{
+		char	   *s = numeric_normalize(num);
+
+		h = cf_hash_bytes(s, strlen(s));
+		pfree(s);
+	}
+	if ((Pointer) num != DatumGetPointer(value))
+		pfree(num);
+	return h;
+}
+
+/* a one-byte value: "char", or a boolean as 0 or 1 */
+static uint64
+cf_hash_byte(uint8 b)
+{
+	return cf_hash_bytes(&b, 1);
+}
+
+/* any other type: the bytes of its binary send function (cf_send_utf8) */
+static uint64
+cf_hash_send(CfHashInfo *hi, Datum value)
+{
+	bytea	   *out = cf_send_utf8(hi, value);
+	uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
+
+	pfree(out);
+	return h;
+}
+
+/*
+ * The 64-bit hash of a non-NULL value of hi->typid (see cf_hash_datum): one
+ * case per CfHashKind, numbers and dates as value hashing 2 says when the
+ * filter's is 2, everything else alike in both.
+ */
 uint64
 cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 {
-	if (hashing >= CF_HASHING_V2)
-	{
-		switch (hi->kind)
-		{
-			case CFH_FLOAT4:
-				return cf_hash_number_v2((float8) DatumGetFloat4(value));
-			case CFH_FLOAT8:
-				return cf_hash_number_v2(DatumGetFloat8(value));
-			case CFH_NUMERIC:
-				{
-					Numeric		num = DatumGetNumeric(value);
-					uint64		h = cf_hash_numeric_v2(num);
+	bool		v2 = hashing >= CF_HASHING_V2;
 
-					if ((Pointer) num != DatumGetPointer(value))
-						pfree(num);
-					return h;
-				}
-			case CFH_DATE:
-				return cf_hash_date_v2(DatumGetDateADT(value));
-			default:
-				break;			/* as in value hashing 1 */
-		}
-	}
 	switch (hi->kind)
 	{
 		case CFH_INT2:
@@ -739,20 +749,13 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_INT8:
 			return cf_hash_int64(DatumGetInt64(value));
 		case CFH_FLOAT4:
-			return cf_hash_float8((float8) DatumGetFloat4(value));
+			return v2 ? cf_hash_number_v2((float8) DatumGetFloat4(value)) :
+				cf_hash_float8((float8) DatumGetFloat4(value));
 		case CFH_FLOAT8:
-			return cf_hash_float8(DatumGetFloat8(value));
+			return v2 ? cf_hash_number_v2(DatumGetFloat8(value)) :
+				cf_hash_float8(DatumGetFloat8(value));
 		case CFH_NUMERIC:
-			{
-				Numeric		num = DatumGetNumeric(value);
-				char	   *s = numeric_normalize(num);
-				uint64		h = cf_hash_bytes(s, strlen(s));
-
-				pfree(s);
-				if ((Pointer) num != DatumGetPointer(value))
-					pfree(num);
-				return h;
-			}
+			return cf_hash_numeric(value, hashing);
 		case CFH_VARLENA:
 			return cf_hash_varlena(value, false, hi->to_utf8);
 		case CFH_BYTEA:
@@ -760,35 +763,23 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_BPCHAR:
 			return cf_hash_varlena(value, true, hi->to_utf8);
 		case CFH_NAME:
-			{
-				const char *s = NameStr(*DatumGetName(value));
-
-				return cf_hash_text(s, strnlen(s, NAMEDATALEN), hi->to_utf8);
-			}
+			return cf_hash_text(NameStr(*DatumGetName(value)),
+								strnlen(NameStr(*DatumGetName(value)), NAMEDATALEN),
+								hi->to_utf8);
 		case CFH_CHAR:
-			{
-				char		c = DatumGetChar(value);
-
-				return cf_hash_bytes(&c, 1);
-			}
+			return cf_hash_byte((uint8) DatumGetChar(value));
 		case CFH_UUID:
 			return cf_hash_bytes(DatumGetUUIDP(value)->data, UUID_LEN);
 		case CFH_DATE:
-			return cf_hash_int64((int64) DatumGetDateADT(value));
+			return v2 ? cf_hash_date_v2(DatumGetDateADT(value)) :
+				cf_hash_int64((int64) DatumGetDateADT(value));
 		case CFH_TIMESTAMP:
 			return cf_hash_int64(DatumGetInt64(value));
 		case CFH_BOOL:
-			{
-				uint8		b = DatumGetBool(value) ? 1 : 0;
-
-				return cf_hash_bytes(&b, 1);
-			}
+			return cf_hash_byte(DatumGetBool(value) ? 1 : 0);
 		case CFH_CSTRING:
-			{
-				const char *str = DatumGetCString(value);
-
-				return cf_hash_text(str, strlen(str), hi->to_utf8);
-			}
+			return cf_hash_text(DatumGetCString(value), strlen(DatumGetCString(value)),
+								hi->to_utf8);
 		case CFH_ARRAY:
 			return cf_hash_array(hi, value, hashing);
 		case CFH_RECORD:
@@ -802,13 +793,7 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_MULTIRANGE:
 			return cf_hash_multirange(hi, value, hashing);
 		case CFH_SEND:
-			{
-				bytea	   *out = cf_send_utf8(hi, value);
-				uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
-
-				pfree(out);
-				return h;
-			}
+			return cf_hash_send(hi, value);
 	}
 	elog(ERROR, "unrecognized cuckoo hash kind %d", hi->kind);
 	return 0;					/* keep compiler quiet */
