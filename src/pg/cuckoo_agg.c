@@ -27,9 +27,8 @@
  *    New hashes wait in a batch behind the table (up to CFAGG_BATCH, a
  *    quarter of the slots for small tables), their home slots prefetched
  *    as they come, and are probed together when it fills: the table's
- *    cache misses then overlap instead of stalling each row (measured:
- *    10M rows of 100k values, 0.72 s probing each row at once, 0.49 s in
- *    batches).
+ *    cache misses then overlap instead of stalling each row
+ *    (docs/performance.md, "cf_agg's design figures").
  *  - ARRAY: beyond that (or if probes ever run long), the hashes are
  *    appended to one of CFAGG_NPARTS parts by their top bits (the radix
  *    sort's first pass, done as they arrive), each part a chain of blocks
@@ -1007,12 +1006,11 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 	for (size_t r = 0; r < nruns; r++)
 		for (size_t i = 0; i < runs[r].n; i++)
 		{
-			uint8	   *oldbuf = f.buf;
 			char		err[CF_ERRLEN];
 
 			if ((i & (CFAGG_FILL_CHUNK - 1)) == 0)
 				CHECK_FOR_INTERRUPTS();
-			if (cf_insert(&f, runs[r].h[i], cfpg_alloc_varlena, NULL) != CF_OK)
+			if (cfpg_insert(&f, &v, runs[r].h[i]) != CF_OK)
 			{
 				if (cf_grow_size(&f, err, sizeof(err)) != 0)
 					strlcpy(err, "growth limit reached", sizeof(err));
@@ -1020,11 +1018,6 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 						 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
 						 errdetail("%s", cfpg_sentence(err))));
-			}
-			if (f.buf != oldbuf)
-			{
-				pfree(v);
-				v = (struct varlena *) (f.buf - VARHDRSZ);
 			}
 		}
 	return v;
@@ -1034,8 +1027,8 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
  * The filter for the state's sorted distinct hashes: capacity n + n/16
  * unless the call gave one, so a large filter sits at 94% of the core's
  * design load (a load of 0.90 with buckets of 4).  That costs 6% more bytes
- * than capacity n, and buys a build a quarter faster (fewer items wait for
- * a second round: 10M values, 0.18 s instead of 0.24 s) and room for n/16
+ * than capacity n, and buys a faster build (fewer items wait for a second
+ * round; docs/performance.md, "cf_agg's design figures") and room for n/16
  * more cf_adds before the filter grows.  The core's bulk build
  * (cf_build_runs) places them all in one sub-filter; its input is the
  * sorted set, so the filter depends on the set alone.  Small filters (a few
@@ -1303,13 +1296,15 @@ PG_FUNCTION_INFO_V1(cf_union_agg_trans);
 Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
+	Datum		da = PG_GETARG_DATUM(0),
+				db = PG_GETARG_DATUM(1);
 	cf_filter	a,
 				b,
 				r;
 	struct varlena *v;
 
-	cfpg_open(&a, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0)));
-	cfpg_open(&b, PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(1)));
+	cfpg_open_datum(&da, &a);
+	cfpg_open_datum(&db, &b);
 	v = cfpg_union(&a, &b, "cf_union_agg cannot combine these cuckoo filters");
 	cfpg_open(&r, v);
 	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, true);	/* once, when the rate goes over */

@@ -5,7 +5,7 @@
 #ifndef CUCKOO_AGG_H
 #define CUCKOO_AGG_H
 
-#include "cuckoo_hashval.h"
+#include "cuckoo_args.h"
 
 CFPG_HIDDEN_BEGIN
 
