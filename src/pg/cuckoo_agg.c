@@ -1296,17 +1296,9 @@ PG_FUNCTION_INFO_V1(cf_union_agg_trans);
 Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	Datum		da = PG_GETARG_DATUM(0),
-				db = PG_GETARG_DATUM(1);
-	cf_filter	a,
-				b,
-				r;
-	struct varlena *v;
+	/* the NOTICE once, when the rate goes over */
+	struct varlena *v = cfpg_union_args(fcinfo, "cf_union_agg cannot combine these cuckoo filters",
+										true);
 
-	cfpg_open_datum(&da, &a);
-	cfpg_open_datum(&db, &b);
-	v = cfpg_union(&a, &b, "cf_union_agg cannot combine these cuckoo filters");
-	cfpg_open(&r, v);
-	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, true);	/* once, when the rate goes over */
 	PG_RETURN_CUCKOOFILTER_P(v);
 }

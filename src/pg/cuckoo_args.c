@@ -23,6 +23,25 @@ cfpg_open_datum(Datum *d, cf_filter *f)
 	*d = PointerGetDatum(v);
 }
 
+/* The union of filter arguments 0 and 1 (see cuckoo_args.h). */
+struct varlena *
+cfpg_union_args(FunctionCallInfo fcinfo, const char *errmsg_text, bool only_on_crossing)
+{
+	Datum		da = PG_GETARG_DATUM(0),
+				db = PG_GETARG_DATUM(1);
+	cf_filter	a,
+				b,
+				r;
+	struct varlena *v;
+
+	cfpg_open_datum(&da, &a);
+	cfpg_open_datum(&db, &b);
+	v = cfpg_union(&a, &b, errmsg_text);
+	cfpg_open(&r, v);
+	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, only_on_crossing);
+	return v;
+}
+
 /* ---------------------------------------------------------------------
  * per-call caches
  *

@@ -18,6 +18,14 @@ CFPG_HIDDEN_BEGIN
 extern void cfpg_open_datum(Datum *d, cf_filter *f);
 
 /*
+ * A new varlena with the union of (non-NULL) filter arguments 0 and 1;
+ * errors say errmsg_text and why.  A NOTICE if its rate is over twice its
+ * target (cfpg_union_check_fpr; only_on_crossing: not if a part already was).
+ */
+extern struct varlena *cfpg_union_args(FunctionCallInfo fcinfo, const char *errmsg_text,
+									   bool only_on_crossing);
+
+/*
  * The per-call-site cache (in fn_extra): the value type's hash info and
  * the detoasted filter arguments.
  */

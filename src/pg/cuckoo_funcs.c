@@ -178,25 +178,13 @@ PG_FUNCTION_INFO_V1(cuckoo_union);
 Datum
 cuckoo_union(PG_FUNCTION_ARGS)
 {
-	Datum		da = PG_GETARG_DATUM(0),
-				db = PG_GETARG_DATUM(1);
-	cf_filter	a,
-				b,
-				r;
-	struct varlena *v;
-
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_ARGISNULL(0) ? db : da);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0));
 	}
-	cfpg_open_datum(&da, &a);
-	cfpg_open_datum(&db, &b);
-	v = cfpg_union(&a, &b, "cannot combine these cuckoo filters");
-	cfpg_open(&r, v);
-	cfpg_union_check_fpr(fcinfo->flinfo, &a, &b, &r, false);
-	PG_RETURN_CUCKOOFILTER_P(v);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_union_args(fcinfo, "cannot combine these cuckoo filters", false));
 }
 
 /* cf_info(filter): its parameters and statistics, as one row */
