@@ -1337,17 +1337,25 @@ cf_union_agg_trans(PG_FUNCTION_ARGS)
  *  16  capacity, uint64 (0: sized by the data)      24  n hashes, uint64
  *
  * all little-endian.  Written states hold their hashes sorted and distinct;
- * read states are trusted for neither.  In an aggregate a state is either
- * a small flat value with room for CFAS_SMALL hashes (the slots after the
- * n used are zero, and the varlena covers them), changed in place, or,
- * once it needs more, an expanded object that wraps the CfAggState above,
- * also changed in place: the executor keeps a read-write expanded object
- * whose context is a child of the aggregate context instead of copying it.
+ * read states are trusted for neither.  In an aggregate a group's state
+ * starts as a small flat value whose hashes are kept sorted and distinct
+ * (flag CFAS_FLAG_OURS, never written out), with room for a few more: a
+ * value is found by binary search and a new one inserted in place.  When
+ * it is full it is copied into one of twice the size (chunks of 256 bytes
+ * to 2 kB), and past CFAS_FLAT_MAX hashes it becomes an expanded object
+ * that wraps the CfAggState above, also changed in place: the executor
+ * keeps a read-write expanded object whose context is a child of the
+ * aggregate context instead of copying it.  A group of 10 values costs one
+ * 256-byte chunk, of 100 one 1 kB chunk.
  * ------------------------------------------------------------------- */
 
 #define CFAS_VERSION	1
 #define CFAS_HEADER		24
-#define CFAS_SMALL		16		/* hashes a flat state holds in an aggregate */
+#define CFAS_FLAG_OURS	0x01	/* in memory: sorted, distinct, ours to change */
+/* slots of a flat state that fills a chunk of 2^k bytes */
+#define CFAS_SLOTS(k)	((((Size) 1 << (k)) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64))
+#define CFAS_FLAT_MIN	CFAS_SLOTS(8)	/* 28 hashes, 256 bytes */
+#define CFAS_FLAT_MAX	CFAS_SLOTS(11)	/* 252 hashes, 2 kB: then expanded */
 
 /* largest flat state: one value's size limit */
 #define CFAS_MAX_HASHES	((MaxAllocSize - VARHDRSZ - CFAS_HEADER) / sizeof(uint64))
@@ -1540,7 +1548,7 @@ cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
 {
 	CfAggState *st = x->st;
 
-	if (n > CFAS_SMALL)
+	if (n > CFAS_FLAT_MIN)
 	{
 		/* a partial's state, sorted: appended whole, then the limit checked */
 		if (st->form != CFAGG_FORM_ARRAY)
@@ -1620,16 +1628,18 @@ cfas_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
 	return &c->hi;
 }
 
-/* a flat state with room for CFAS_SMALL hashes, holding h, in cxt */
+/* a flat state of ours with room for slots hashes, holding the n at h (sorted) */
 static struct varlena *
-cfas_new_small(MemoryContext cxt, uint8 kind, double fpr, uint64 capacity, uint64 h)
+cfas_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, size_t slots)
 {
-	Size		size = VARHDRSZ + CFAS_HEADER + CFAS_SMALL * sizeof(uint64);
+	Size		size = VARHDRSZ + CFAS_HEADER + slots * sizeof(uint64);
 	struct varlena *v = MemoryContextAllocZero(cxt, size);
+	uint8	   *p = (uint8 *) VARDATA(v);
 
 	SET_VARSIZE(v, size);
-	cfas_put_header((uint8 *) VARDATA(v), kind, CF_HASHING_V2, 1, fpr, capacity);
-	cfagg_put_le64s((uint8 *) VARDATA(v) + CFAS_HEADER, &h, 1);
+	cfas_put_header(p, fl->kind, fl->hashing, n, fl->fpr, fl->capacity);
+	p[3] = CFAS_FLAG_OURS;
+	memcpy(p + CFAS_HEADER, h, (size_t) n * sizeof(uint64));
 	return v;
 }
 
@@ -1647,27 +1657,71 @@ cfas_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
 }
 
 /*
- * Adds h to a flat state in place if it is there already or there is room;
- * false if the state must expand.  Only small states are searched.
+ * Adds h to a flat state of ours in place: 1 if done (or h was there), 0 if
+ * it is full, -1 if it is not ours to change (read from outside: neither
+ * sorted nor distinct for sure) or too large to search.
  */
-static bool
+static int
 cfas_small_add(struct varlena *v, uint64 h)
 {
 	uint8	   *p = (uint8 *) VARDATA(v);
 	uint32		n = cfas_get32(p + 4);
 	size_t		slots = (VARSIZE(v) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64);
 	uint8	   *hs = p + CFAS_HEADER;
+	uint32		lo = 0,
+				hi = n;
 
-	if (n > CFAS_SMALL)
-		return false;
-	for (uint32 i = 0; i < n; i++)
-		if (cfagg_read_hash(hs + i * sizeof(uint64), true) == h)
-			return true;
+	if (p[3] != CFAS_FLAG_OURS || n > CFAS_FLAT_MAX)
+		return -1;
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+		uint64		x = cfagg_read_hash(hs + (size_t) mid * sizeof(uint64), true);
+
+		if (x == h)
+			return 1;
+		if (x < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	if (n >= slots)
-		return false;
-	cfagg_put_le64s(hs + (size_t) n * sizeof(uint64), &h, 1);
+		return 0;
+	memmove(hs + ((size_t) lo + 1) * sizeof(uint64), hs + (size_t) lo * sizeof(uint64),
+			(size_t) (n - lo) * sizeof(uint64));
+	cfagg_put_le64s(hs + (size_t) lo * sizeof(uint64), &h, 1);
 	cfas_put32(p + 4, n + 1);
-	return true;
+	return 1;
+}
+
+/*
+ * Adds h to the flat state v: in place if it can, else into a copy twice
+ * the size (in the per-call context: the executor keeps a copy of the
+ * result), else NULL: the state must expand.
+ */
+static struct varlena *
+cfas_flat_add(struct varlena *v, bool ours, uint64 h)
+{
+	int			r;
+	int			k;
+	CfAggFlat	fl;
+	struct varlena *w;
+
+	if (!ours)
+		return NULL;
+	r = cfas_small_add(v, h);
+	if (r > 0)
+		return v;
+	if (r < 0)
+		return NULL;
+	cfas_read_header(v, &fl);
+	if (fl.slots >= CFAS_FLAT_MAX)
+		return NULL;
+	for (k = 9; CFAS_SLOTS(k) <= fl.slots; k++)
+		;
+	w = cfas_new_flat(CurrentMemoryContext, &fl, fl.hashes, fl.n, CFAS_SLOTS(k));
+	(void) cfas_small_add(w, h);
+	return w;
 }
 
 static void
@@ -1698,7 +1752,9 @@ cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	CfAggCache *cache;
 	CfAggExpanded *x;
 	struct varlena *v;
+	struct varlena *w;
 	uint64		h;
+	uint8		hb[sizeof(uint64)];
 	CfAggFlat	fl;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
@@ -1712,9 +1768,12 @@ cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 		if (PG_ARGISNULL(1))
 			PG_RETURN_NULL();
 		h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
-		PG_RETURN_POINTER(cfas_new_small(CurrentMemoryContext,
-										 (uint8) cfas_hashinfo(fcinfo, cache)->vkind,
-										 fpr, capacity, h));
+		fl.kind = (uint8) cfas_hashinfo(fcinfo, cache)->vkind;
+		fl.hashing = CF_HASHING_V2;
+		fl.fpr = fpr;
+		fl.capacity = capacity;
+		cfagg_put_le64s(hb, &h, 1);
+		PG_RETURN_POINTER(cfas_new_flat(CurrentMemoryContext, &fl, hb, 1, CFAS_FLAT_MIN));
 	}
 	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
 	if (likely(x != NULL))
@@ -1733,8 +1792,9 @@ cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(v);
 	h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
-	if (v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)) && cfas_small_add(v, h))
-		PG_RETURN_POINTER(v);
+	w = cfas_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
+	if (w != NULL)
+		PG_RETURN_POINTER(w);
 	x = cfas_expand(v, aggcxt, cache);
 	cfagg_add(x->st, h, cache);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&x->hdr));
@@ -1832,11 +1892,11 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 
 		cfas_read_header(va, &fa);
 		cfas_check_same("cf_agg", fa.kind, fa.fpr, fa.capacity, fb.kind, fb.fpr, fb.capacity);
-		/* two small states: in place while they fit */
-		if (va == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)))
+		/* two small states: a's in place while they fit */
+		if (va == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)) && fb.n <= CFAS_FLAT_MIN)
 		{
 			for (k = 0; k < fb.n; k++)
-				if (!cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)))
+				if (cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
 					break;
 			if (k == fb.n)
 				PG_RETURN_POINTER(va);
