@@ -136,3 +136,17 @@ SELECT cf_agg_state_final(encode('\x01010200030000007b14ae47e17a843f000000000000
                                  || '\x020000000000000001000000000000000200000000000000'::bytea, 'base64')::cf_aggstate)
      = cf_agg_state_final(encode('\x01010200020000007b14ae47e17a843f0000000000000000'::bytea
                                  || '\x01000000000000000200000000000000'::bytea, 'base64')::cf_aggstate) AS unsorted_ok;
+
+-- unions of many parts: per-user filters sized to each user (different
+-- capacities) cannot fold, and the error says what to do, with the number;
+-- parts built with one capacity of at least the whole union fold into one
+-- table at the target rate
+CREATE TABLE agg_users AS
+SELECT user_id, cf_agg(item) AS f, cf_agg(item, 0.01, 40000) AS g
+FROM (SELECT user_id, item FROM agg_ev WHERE item % 50 <= user_id) s GROUP BY user_id;
+SELECT count(DISTINCT (cf_info(f)).capacity) > 32 AS many_capacities FROM agg_users;
+SELECT cf_union_agg(f) FROM agg_users;
+SELECT (cf_info(un)).subfilters, (cf_info(un)).items <= 40000 AS fits,
+       (cf_info(un)).fpr <= 2 * 0.01 AS fpr_within_2x,
+       (SELECT bool_and(cf_contains(un, item)) FROM agg_ev WHERE item % 50 <= user_id) AS no_false_negative
+FROM (SELECT cf_union_agg(g) AS un FROM agg_users) s;

@@ -866,8 +866,10 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errmsg_text),
-				 errdetail("%s", cfpg_sentence(err)),
-				 errhint("Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values.")));
+				 errdetail("%s Parts of one capacity fold into one table; parts of different capacities each keep their own.",
+						   cfpg_sentence(err)),
+				 errhint("Build every part with one capacity, at least the number of values in the whole union (more than " UINT64_FORMAT " here), with cf_agg(value, fpr, capacity) or cf_create(capacity, fpr); or build the union from the values themselves with cf_agg(value).",
+						 cfpg_items_of(a) + cfpg_items_of(b))));
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return v;
 }
