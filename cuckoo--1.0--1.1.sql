@@ -79,7 +79,7 @@ COMMENT ON FUNCTION cf_debug_state(cuckoofilter) IS
 'internal testing aid: how the filter value was passed (flat, toasted, compressed, expanded read-write or read-only; newest: whether an expanded value is the newest state of its buffer) and this backend''s counts of in-place adds and deletes, whole-filter copies (growth not counted) and flattenings of expanded filters; not a stable interface';
 
 -- batches: one call for a whole array, the filter opened (and, for the
--- updates, copied) once instead of once per element (src/cuckoo_batch.c)
+-- updates, copied) once instead of once per element (src/pg/cuckoo_batch.c)
 
 -- strict: a NULL filter or a NULL array gives NULL; a NULL element gives a
 -- NULL at its position
@@ -260,3 +260,104 @@ COMMENT ON FUNCTION cf_contains_joinsel(internal, oid, internal, smallint, inter
 
 ALTER OPERATOR @> (cuckoofilter, anyelement) SET (JOIN = cf_contains_joinsel);
 ALTER OPERATOR @> (cuckoofilter, text) SET (JOIN = cf_contains_joinsel);
+
+-- ---------------------------------------------------------------------
+-- cf_agg that distributes (issue #17): typed overloads whose state is a
+-- real type, cf_aggstate, with a combine function, so that engines which
+-- split an aggregate into partials and a combine (Citus: the transition on
+-- the workers, the state shipped in its text form, the combine and final
+-- function on the coordinator) can run cf_agg where the rows are.
+-- cf_agg(anyelement) keeps its internal state: a polymorphic aggregate
+-- cannot be split by Citus, and views that use it keep working.  The
+-- typed overloads hash and build exactly as cf_agg(anyelement) does, so a
+-- filter is byte-identical whichever of them runs.  Types: the integers,
+-- uuid and the string types (each string type that casts to text
+-- implicitly has its own overload, so that none of them changes how it is
+-- hashed or becomes ambiguous).
+-- ---------------------------------------------------------------------
+
+CREATE TYPE cf_aggstate;
+
+CREATE FUNCTION cf_aggstate_in(cstring) RETURNS cf_aggstate
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_aggstate_out(cf_aggstate) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_aggstate_recv(internal) RETURNS cf_aggstate
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_aggstate_send(cf_aggstate) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- STORAGE external: the hashes are random, compressing them gains nothing
+CREATE TYPE cf_aggstate (
+	INPUT = cf_aggstate_in,
+	OUTPUT = cf_aggstate_out,
+	RECEIVE = cf_aggstate_recv,
+	SEND = cf_aggstate_send,
+	INTERNALLENGTH = VARIABLE,
+	STORAGE = external
+);
+
+COMMENT ON TYPE cf_aggstate IS
+	'partial state of the typed cf_agg aggregates: the rate, capacity and value kind asked for and the 64-bit hashes of the distinct values (FORMAT.md)';
+COMMENT ON FUNCTION cf_aggstate_in(cstring) IS 'reads a cf_agg state from its base64 text form, checked';
+COMMENT ON FUNCTION cf_aggstate_out(cf_aggstate) IS 'writes a cf_agg state as base64 text, its hashes sorted';
+COMMENT ON FUNCTION cf_aggstate_recv(internal) IS 'reads a cf_agg state from its binary form, checked';
+COMMENT ON FUNCTION cf_aggstate_send(cf_aggstate) IS 'writes a cf_agg state in binary form, its hashes sorted';
+
+-- strict: the executor starts from a copy of the first partial state
+CREATE FUNCTION cf_agg_state_combine(cf_aggstate, cf_aggstate) RETURNS cf_aggstate
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cf_agg_state_final(cf_aggstate) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cf_agg_state_combine(cf_aggstate, cf_aggstate) IS
+	'combine function of the typed cf_agg aggregates: the union of two partial states';
+COMMENT ON FUNCTION cf_agg_state_final(cf_aggstate) IS
+	'final function of the typed cf_agg aggregates: the filter of the state''s distinct values';
+
+-- One transition function and three aggregates per type, written by a loop:
+-- the transition functions are not strict (the state starts as NULL, and a
+-- NULL rate or capacity is an error, not a row to skip).  SSPACE: a state of
+-- up to 16 distinct values is one 256-byte chunk (docs/aggregates.md has
+-- what larger groups cost).
+DO $$
+DECLARE
+	t text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['smallint', 'integer', 'bigint', 'uuid',
+							 'text', 'character', 'name', '"char"']
+	LOOP
+		EXECUTE format($f$
+			CREATE FUNCTION cf_agg_state_trans(cf_aggstate, %1$s) RETURNS cf_aggstate
+				AS 'MODULE_PATHNAME', 'cf_agg_state_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+			CREATE FUNCTION cf_agg_state_trans(cf_aggstate, %1$s, double precision) RETURNS cf_aggstate
+				AS 'MODULE_PATHNAME', 'cf_agg_state_trans_fpr' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+			CREATE FUNCTION cf_agg_state_trans(cf_aggstate, %1$s, double precision, bigint) RETURNS cf_aggstate
+				AS 'MODULE_PATHNAME', 'cf_agg_state_trans_capacity' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+			COMMENT ON FUNCTION cf_agg_state_trans(cf_aggstate, %1$s) IS
+				'transition function of cf_agg(%1$s)';
+			COMMENT ON FUNCTION cf_agg_state_trans(cf_aggstate, %1$s, double precision) IS
+				'transition function of cf_agg(%1$s, double precision)';
+			COMMENT ON FUNCTION cf_agg_state_trans(cf_aggstate, %1$s, double precision, bigint) IS
+				'transition function of cf_agg(%1$s, double precision, bigint)';
+			CREATE AGGREGATE cf_agg(%1$s) (
+				SFUNC = cf_agg_state_trans, STYPE = cf_aggstate, SSPACE = 256,
+				FINALFUNC = cf_agg_state_final, COMBINEFUNC = cf_agg_state_combine,
+				PARALLEL = SAFE);
+			CREATE AGGREGATE cf_agg(%1$s, double precision) (
+				SFUNC = cf_agg_state_trans, STYPE = cf_aggstate, SSPACE = 256,
+				FINALFUNC = cf_agg_state_final, COMBINEFUNC = cf_agg_state_combine,
+				PARALLEL = SAFE);
+			CREATE AGGREGATE cf_agg(%1$s, double precision, bigint) (
+				SFUNC = cf_agg_state_trans, STYPE = cf_aggstate, SSPACE = 256,
+				FINALFUNC = cf_agg_state_final, COMBINEFUNC = cf_agg_state_combine,
+				PARALLEL = SAFE);
+			COMMENT ON AGGREGATE cf_agg(%1$s) IS
+				'a cuckoo filter of the distinct non-NULL values, sized to their number (a state Citus can split)';
+			COMMENT ON AGGREGATE cf_agg(%1$s, double precision) IS
+				'a cuckoo filter of the distinct non-NULL values at a target false-positive rate (a state Citus can split)';
+			COMMENT ON AGGREGATE cf_agg(%1$s, double precision, bigint) IS
+				'a cuckoo filter of the distinct non-NULL values with a given capacity and rate (a state Citus can split)';
+		$f$, t);
+	END LOOP;
+END
+$$;

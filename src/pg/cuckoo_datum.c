@@ -288,8 +288,10 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errmsg_text),
-				 errdetail("%s", cfpg_sentence(err)),
-				 errhint(CFPG_UNION_HINT)));
+				 errdetail("%s Parts of one capacity fold into one table; parts of different capacities each keep their own.",
+						   cfpg_sentence(err)),
+				 errhint("Build every part with one capacity, at least the number of values in the whole union (more than " UINT64_FORMAT " here), with cf_agg(value, fpr, capacity) or cf_create(capacity, fpr); or build the union from the values themselves with cf_agg(value).",
+						 cfpg_items_of(a) + cfpg_items_of(b))));
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return v;
 }
