@@ -7,7 +7,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
-#include "cuckoo_agg.h"
+#include "cuckoo_hashset.h"
 
 PG_MODULE_MAGIC;
 

@@ -1,0 +1,818 @@
+/*
+ * cuckoo_aggstate.c - cf_aggstate, the state of the typed cf_agg overloads: a
+ * real type (text and binary I/O) that Citus can ship, its transition and combine.
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "nodes/primnodes.h"
+#include "port/pg_bswap.h"
+#include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/expandeddatum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "cuckoo_hashset.h"
+
+
+/* ---------------------------------------------------------------------
+ * cf_aggstate: a transition state that can leave the process
+ *
+ * The typed overloads of cf_agg (cf_agg(bigint), cf_agg(uuid), cf_agg(text),
+ * ...) keep their state in a real type, cf_aggstate, instead of internal,
+ * so that engines which split an aggregate into partials and a combine
+ * (Citus runs the transition on the workers and ships the state through its
+ * text form) can do so.  The hashes are the same as cf_agg(anyelement)'s and
+ * the final function builds the same filter from their sorted set.
+ *
+ * The flat form (the text form is its base64, the binary form its bytes):
+ *
+ *   0  version (1)            1  value kind          2  value hashing (2)
+ *   3  flags (0)              4  n, uint32           8  fpr, IEEE double
+ *  16  capacity, uint64 (0: sized by the data)      24  n hashes, uint64
+ *
+ * all little-endian.  Written states hold their hashes sorted and distinct;
+ * read states are trusted for neither.  In an aggregate a group's state
+ * starts as a small flat value whose hashes are kept sorted and distinct
+ * (flag CFAS_FLAG_OURS, never written out), with room for a few more: a
+ * value is found by binary search and a new one inserted in place.  When
+ * it is full it is copied into one of twice the size (chunks of 256 bytes
+ * to 2 kB), and past CFAS_FLAT_MAX hashes it becomes an expanded object
+ * that wraps the CfAggState above, also changed in place: the executor
+ * keeps a read-write expanded object whose context is a child of the
+ * aggregate context instead of copying it.  A group of 10 values costs one
+ * 256-byte chunk, of 100 one 1 kB chunk.
+ * ------------------------------------------------------------------- */
+
+#define CFAS_VERSION	1
+#define CFAS_HEADER		24
+#define CFAS_FLAG_OURS	0x01	/* in memory: sorted, distinct, ours to change */
+/* slots of a flat state that fills a chunk of 2^k bytes */
+#define CFAS_SLOTS(k)	((((Size) 1 << (k)) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64))
+#define CFAS_FLAT_MIN	CFAS_SLOTS(8)	/* 28 hashes, 256 bytes */
+#define CFAS_FLAT_MAX	CFAS_SLOTS(11)	/* 252 hashes, 2 kB: then expanded */
+
+/* largest flat state: one value's size limit */
+#define CFAS_MAX_HASHES	((MaxAllocSize - VARHDRSZ - CFAS_HEADER) / sizeof(uint64))
+
+typedef struct CfAggExpanded
+{
+	ExpandedObjectHeader hdr;
+	CfAggState *st;				/* in hdr.eoh_context */
+	uint8		kind;			/* value kind of the column */
+	uint8		hashing;		/* value hashing */
+	CfAggCache	cache;			/* sort space for flattening */
+	const cf_run *runs;			/* between get_flat_size and flatten_into */
+	size_t		nruns;
+	uint64		nsorted;
+} CfAggExpanded;
+
+/* the fields of a flat state's header */
+typedef struct CfAggFlat
+{
+	uint8		kind;
+	uint8		hashing;
+	uint32		n;
+	double		fpr;
+	uint64		capacity;
+	const uint8 *hashes;		/* n little-endian uint64s */
+	size_t		slots;			/* room for this many hashes */
+} CfAggFlat;
+
+static inline uint32
+cfas_get32(const uint8 *p)
+{
+	return (uint32) p[0] | (uint32) p[1] << 8 | (uint32) p[2] << 16 | (uint32) p[3] << 24;
+}
+
+static inline void
+cfas_put32(uint8 *p, uint32 x)
+{
+	p[0] = (uint8) x;
+	p[1] = (uint8) (x >> 8);
+	p[2] = (uint8) (x >> 16);
+	p[3] = (uint8) (x >> 24);
+}
+
+static void
+cfas_put_header(uint8 *p, uint8 kind, uint8 hashing, uint32 n, double fpr, uint64 capacity)
+{
+	uint64		bits;
+
+	p[0] = CFAS_VERSION;
+	p[1] = kind;
+	p[2] = hashing;
+	p[3] = 0;
+	cfas_put32(p + 4, n);
+	memcpy(&bits, &fpr, sizeof(bits));
+	cfagg_put_le64s(p + 8, &bits, 1);
+	cfagg_put_le64s(p + 16, &capacity, 1);
+}
+
+/* the header of a flat state whose bytes were checked (or written by us) */
+static void
+cfas_read_header(const struct varlena *v, CfAggFlat *fl)
+{
+	const uint8 *p = (const uint8 *) VARDATA(v);
+	uint64		bits;
+
+	fl->kind = p[1];
+	fl->hashing = p[2];
+	fl->n = cfas_get32(p + 4);
+	cfagg_get_le64s(&bits, p + 8, 1);
+	memcpy(&fl->fpr, &bits, sizeof(fl->fpr));
+	cfagg_get_le64s(&fl->capacity, p + 16, 1);
+	fl->hashes = p + CFAS_HEADER;
+	fl->slots = (VARSIZE(v) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64);
+}
+
+/*
+ * Checks the bytes of a flat state from outside (text or binary input);
+ * false after reporting to escontext.  The hashes can be any values.
+ */
+static bool
+cfas_validate(const uint8 *p, size_t len, int badcode, Node *escontext)
+{
+	uint64		bits;
+	double		fpr;
+	uint64		capacity;
+	uint32		n;
+	char		err[CF_ERRLEN];
+	cf_params	params;
+
+	if (len < CFAS_HEADER)
+		ereturn(escontext, false,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state has a header of %d bytes, this value has %zu bytes.",
+						   CFAS_HEADER, len)));
+	n = cfas_get32(p + 4);
+	if (p[0] != CFAS_VERSION)
+		ereturn(escontext, false,
+				(errcode(badcode),
+				 errmsg("unsupported cf_aggstate version %u", p[0]),
+				 errdetail("This version of cuckoo reads version %d.", CFAS_VERSION),
+				 errhint("Run the partial and the final aggregation with the same version of the cuckoo extension.")));
+	if (p[2] != CF_HASHING_V2 || p[3] != 0 || p[1] == CF_KIND_ANY || cf_kind_name(p[1]) == NULL)
+		ereturn(escontext, false,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("The header has value kind %u, value hashing %u and flags %u.",
+						   p[1], p[2], p[3])));
+	if ((len - CFAS_HEADER) / sizeof(uint64) != n || (len - CFAS_HEADER) % sizeof(uint64) != 0)
+		ereturn(escontext, false,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state of %u hashes has %zu bytes, not %zu.",
+						   n, (size_t) CFAS_HEADER + (size_t) n * sizeof(uint64), len)));
+	cfagg_get_le64s(&bits, p + 8, 1);
+	memcpy(&fpr, &bits, sizeof(fpr));
+	cfagg_get_le64s(&capacity, p + 16, 1);
+	cfpg_params(&params, capacity == 0 ? 1 : capacity, fpr);
+	if (capacity > PG_INT64_MAX || cf_create_size(&params, err, sizeof(err)) == 0)
+		ereturn(escontext, false,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("The state asks for a false-positive rate of %g and a capacity of " UINT64_FORMAT ": %s",
+						   fpr, capacity, cfpg_sentence(capacity > PG_INT64_MAX ? "capacity out of range" : err))));
+	return true;
+}
+
+/* ---- the expanded form ---- */
+
+static Size cfas_get_flat_size(ExpandedObjectHeader *eohptr);
+static void cfas_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods cfas_methods = {
+	cfas_get_flat_size,
+	cfas_flatten_into
+};
+
+/* the sorted distinct hashes of an expanded state, sized for its flat form */
+static Size
+cfas_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	CfAggExpanded *x = (CfAggExpanded *) eohptr;
+
+	x->runs = cfagg_sorted(x->st, &x->cache, &x->nruns, &x->nsorted);
+	if (x->nsorted > CFAS_MAX_HASHES || x->nsorted > PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg state of " UINT64_FORMAT " distinct values is too large to pass on", x->nsorted),
+				 errdetail("A state travels as one value of at most 1 GB."),
+				 errhint("Aggregate smaller parts, or use cf_agg without splitting the aggregate.")));
+	return VARHDRSZ + CFAS_HEADER + (Size) x->nsorted * sizeof(uint64);
+}
+
+static void
+cfas_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	CfAggExpanded *x = (CfAggExpanded *) eohptr;
+	struct varlena *v = (struct varlena *) result;
+	uint8	   *p = (uint8 *) VARDATA(v);
+
+	Assert(allocated_size == VARHDRSZ + CFAS_HEADER + x->nsorted * sizeof(uint64));
+	SET_VARSIZE(v, allocated_size);
+	cfas_put_header(p, x->kind, x->hashing, (uint32) x->nsorted, x->st->fpr, x->st->capacity);
+	p += CFAS_HEADER;
+	for (size_t r = 0; r < x->nruns; r++)
+	{
+		cfagg_put_le64s(p, x->runs[r].h, x->runs[r].n);
+		p += x->runs[r].n * sizeof(uint64);
+	}
+}
+
+/* an empty expanded state in a new child context of parent */
+static CfAggExpanded *
+cfas_new_expanded(MemoryContext parent, uint8 kind, uint8 hashing, double fpr, uint64 capacity)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "cf_agg state", ALLOCSET_SMALL_SIZES);
+	CfAggExpanded *x = MemoryContextAllocZero(cxt, sizeof(CfAggExpanded));
+
+	EOH_init_header(&x->hdr, &cfas_methods, cxt);
+	x->st = cfagg_new(cxt, fpr, capacity);
+	x->kind = kind;
+	x->hashing = hashing;
+	x->cache.mcxt = cxt;
+	return x;
+}
+
+/* adds the n little-endian hashes at p to an expanded state */
+static void
+cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
+{
+	CfAggState *st = x->st;
+
+	if (n > CFAS_FLAT_MIN)
+	{
+		/* a partial's state, sorted: appended whole, then the limit checked */
+		if (st->form != CFAGG_FORM_ARRAY)
+			cfagg_to_array(st, CFAGG_CXT(st));
+		cfagg_raise_limit(st, Min((uint64) st->n + n, (uint64) CFAGG_MAX_HASHES));
+		cfagg_array_append(st, p, n, true);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		cfagg_add(st, cfagg_read_hash(p + i * sizeof(uint64), true), cache);
+}
+
+/*
+ * The expanded state behind a datum, read-write (ours to change) or, with
+ * read_only, read-only too (the executor hands a final function a
+ * read-only pointer: reading it in place saves flattening it); else NULL.
+ */
+static CfAggExpanded *
+cfas_expanded_of(Datum d, bool read_only)
+{
+	if (read_only ? VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d))
+		: VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+
+		if (eoh->eoh_methods == &cfas_methods)
+			return (CfAggExpanded *) eoh;
+	}
+	return NULL;
+}
+
+#define cfas_expanded_rw(d)	cfas_expanded_of((d), false)
+
+/*
+ * A state datum's flat form without copying when it is flat already (the
+ * executor hands a transition function its own copy; an expanded one that
+ * is not ours to change, read-only, is flattened).
+ */
+static struct varlena *
+cfas_flat(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(v) || VARATT_IS_EXTENDED(v))
+		v = (struct varlena *) PG_DETOAST_DATUM(d);
+	return v;
+}
+
+/* ---- the transition ---- */
+
+/* the column's type: the call's, or the transition function's own */
+static Oid
+cfas_value_type(FunctionCallInfo fcinfo)
+{
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
+
+	if (!OidIsValid(typid))
+	{
+		/* called without an expression (e.g. by Citus): the declared type */
+		Oid		   *argtypes;
+		int			nargs;
+
+		(void) get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+		if (nargs >= 2 && !IsPolymorphicType(argtypes[1]))
+			typid = argtypes[1];
+	}
+	return typid;
+}
+
+static CfHashInfo *
+cfas_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+{
+	if (!c->hi_valid)
+	{
+		Oid			typid = cfas_value_type(fcinfo);
+
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the data type of the cf_agg input")));
+		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
+		c->hi_valid = true;
+	}
+	return &c->hi;
+}
+
+/* a flat state of ours with room for slots hashes, holding the n at h (sorted) */
+static struct varlena *
+cfas_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, size_t slots)
+{
+	Size		size = VARHDRSZ + CFAS_HEADER + slots * sizeof(uint64);
+	struct varlena *v = MemoryContextAllocZero(cxt, size);
+	uint8	   *p = (uint8 *) VARDATA(v);
+
+	SET_VARSIZE(v, size);
+	cfas_put_header(p, fl->kind, fl->hashing, n, fl->fpr, fl->capacity);
+	p[3] = CFAS_FLAG_OURS;
+	memcpy(p + CFAS_HEADER, h, (size_t) n * sizeof(uint64));
+	return v;
+}
+
+/* an expanded state (child of aggcxt) holding the hashes of flat state v */
+static CfAggExpanded *
+cfas_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
+{
+	CfAggFlat	fl;
+	CfAggExpanded *x;
+
+	cfas_read_header(v, &fl);
+	x = cfas_new_expanded(aggcxt, fl.kind, fl.hashing, fl.fpr, fl.capacity);
+	cfas_add_le(x, fl.hashes, fl.n, cache);
+	return x;
+}
+
+/*
+ * Adds h to a flat state of ours in place: 1 if done (or h was there), 0 if
+ * it is full, -1 if it is not ours to change (read from outside: neither
+ * sorted nor distinct for sure) or too large to search.
+ */
+static int
+cfas_small_add(struct varlena *v, uint64 h)
+{
+	uint8	   *p = (uint8 *) VARDATA(v);
+	uint32		n = cfas_get32(p + 4);
+	size_t		slots = (VARSIZE(v) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64);
+	uint8	   *hs = p + CFAS_HEADER;
+	uint32		lo = 0,
+				hi = n;
+
+	if (p[3] != CFAS_FLAG_OURS || n > CFAS_FLAT_MAX)
+		return -1;
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+		uint64		x = cfagg_read_hash(hs + (size_t) mid * sizeof(uint64), true);
+
+		if (x == h)
+			return 1;
+		if (x < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (n >= slots)
+		return 0;
+	memmove(hs + ((size_t) lo + 1) * sizeof(uint64), hs + (size_t) lo * sizeof(uint64),
+			(size_t) (n - lo) * sizeof(uint64));
+	cfagg_put_le64s(hs + (size_t) lo * sizeof(uint64), &h, 1);
+	cfas_put32(p + 4, n + 1);
+	return 1;
+}
+
+/*
+ * Adds h to the flat state v: in place if it can, else into a copy twice
+ * the size (in the per-call context: the executor keeps a copy of the
+ * result), else NULL: the state must expand.
+ */
+static struct varlena *
+cfas_flat_add(struct varlena *v, bool ours, uint64 h)
+{
+	int			r;
+	int			k;
+	CfAggFlat	fl;
+	struct varlena *w;
+
+	if (!ours)
+		return NULL;
+	r = cfas_small_add(v, h);
+	if (r > 0)
+		return v;
+	if (r < 0)
+		return NULL;
+	cfas_read_header(v, &fl);
+	if (fl.slots >= CFAS_FLAT_MAX)
+		return NULL;
+	for (k = 9; CFAS_SLOTS(k) <= fl.slots; k++)
+		;
+	w = cfas_new_flat(CurrentMemoryContext, &fl, fl.hashes, fl.n, CFAS_SLOTS(k));
+	(void) cfas_small_add(w, h);
+	return w;
+}
+
+static void
+cfas_check_same(const char *what, uint8 kind1, double fpr1, uint64 cap1,
+				uint8 kind2, double fpr2, uint64 cap2)
+{
+	if (fpr1 != fpr2)
+		cfagg_fpr_mismatch(fpr1, fpr2);
+	if (cap1 != cap2)
+		cfagg_capacity_mismatch(cap1, cap2);
+	if (kind1 != kind2)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s cannot combine states of values of kind %s and %s",
+						what, cf_kind_name(kind1), cf_kind_name(kind2))));
+}
+
+/*
+ * The transition of the typed cf_agg overloads, all but the common row:
+ * the first row makes a small state in the per-row context, which the
+ * executor copies into the aggregate context; a small state takes the
+ * value in place, or grows into a copy, or expands.
+ */
+static pg_noinline Datum
+cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+{
+	MemoryContext aggcxt;
+	CfAggCache *cache;
+	CfAggExpanded *x;
+	struct varlena *v;
+	struct varlena *w;
+	uint64		h;
+	uint8		hb[sizeof(uint64)];
+	CfAggFlat	fl;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as part of an aggregate", "cf_agg_state_trans")));
+	cache = cfagg_cache(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		cfagg_check_fpr(fpr);
+		if (PG_ARGISNULL(1))
+			PG_RETURN_NULL();
+		h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+		fl.kind = (uint8) cfas_hashinfo(fcinfo, cache)->vkind;
+		fl.hashing = CF_HASHING_V2;
+		fl.fpr = fpr;
+		fl.capacity = capacity;
+		cfagg_put_le64s(hb, &h, 1);
+		PG_RETURN_POINTER(cfas_new_flat(CurrentMemoryContext, &fl, hb, 1, CFAS_FLAT_MIN));
+	}
+	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
+	if (x != NULL)
+	{
+		/* only a rate or capacity that differs from the state's comes here */
+		cfas_check_same("cf_agg", 0, x->st->fpr, x->st->capacity, 0, fpr, capacity);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = cfas_flat(PG_GETARG_DATUM(0));
+	cfas_read_header(v, &fl);
+	if (fl.fpr != fpr || fl.capacity != capacity)
+		cfas_check_same("cf_agg", 0, fl.fpr, fl.capacity, 0, fpr, capacity);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(v);
+	h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+	w = cfas_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
+	if (w != NULL)
+		PG_RETURN_POINTER(w);
+	x = cfas_expand(v, aggcxt, cache);
+	cfagg_add(x->st, h, cache);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&x->hdr));
+}
+
+/*
+ * The common row: an expanded state (one our transition made, so we are in
+ * an aggregate: a read-write expanded state never leaves one) with the same
+ * rate and capacity takes the value in place.
+ */
+static inline Datum
+cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+{
+	CfAggExpanded *x;
+	CfAggCache *cache;
+
+	if (unlikely(PG_ARGISNULL(0)))
+		return cfas_trans_slow(fcinfo, fpr, capacity);
+	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
+	if (unlikely(x == NULL || x->st->fpr != fpr || x->st->capacity != capacity))
+		return cfas_trans_slow(fcinfo, fpr, capacity);
+	if (!PG_ARGISNULL(1))
+	{
+		cache = cfagg_cache(fcinfo);
+		cfagg_add(x->st, cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
+				  cache);
+	}
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+/* cf_agg(value) transition of the typed overloads */
+PG_FUNCTION_INFO_V1(cf_agg_state_trans);
+Datum
+cf_agg_state_trans(PG_FUNCTION_ARGS)
+{
+	return cfas_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
+}
+
+/* cf_agg(value, fpr) transition of the typed overloads */
+PG_FUNCTION_INFO_V1(cf_agg_state_trans_fpr);
+Datum
+cf_agg_state_trans_fpr(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg false-positive rate must not be null")));
+	return cfas_trans_common(fcinfo, PG_GETARG_FLOAT8(2), 0);
+}
+
+/* cf_agg(value, fpr, capacity) transition of the typed overloads */
+PG_FUNCTION_INFO_V1(cf_agg_state_trans_capacity);
+Datum
+cf_agg_state_trans_capacity(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg false-positive rate and capacity must not be null")));
+	cfagg_check_fpr(PG_GETARG_FLOAT8(2));
+	cfagg_check_capacity(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(2));
+	return cfas_trans_common(fcinfo, PG_GETARG_FLOAT8(2), (uint64) PG_GETARG_INT64(3));
+}
+
+/*
+ * cf_agg combine of the typed overloads (strict: the executor starts from
+ * a copy of the first partial): adds b's hashes to a, in place when a is
+ * an expanded state or a small one with room for them.
+ */
+PG_FUNCTION_INFO_V1(cf_agg_state_combine);
+Datum
+cf_agg_state_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	CfAggCache *cache;
+	CfAggExpanded *xa;
+	struct varlena *va = NULL;
+	struct varlena *vb;
+	CfAggFlat	fb;
+	CfAggExpanded *xb;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s can only be called as part of an aggregate", "cf_agg_state_combine")));
+	cache = cfagg_cache(fcinfo);
+	xa = cfas_expanded_rw(PG_GETARG_DATUM(0));
+	xb = cfas_expanded_of(PG_GETARG_DATUM(1), true);
+	if (xa == NULL)
+	{
+		CfAggFlat	fa;
+
+		va = cfas_flat(PG_GETARG_DATUM(0));
+		cfas_read_header(va, &fa);
+		if (xb != NULL)
+			cfas_check_same("cf_agg", fa.kind, fa.fpr, fa.capacity, xb->kind, xb->st->fpr, xb->st->capacity);
+	}
+	else if (xb != NULL)
+		cfas_check_same("cf_agg", xa->kind, xa->st->fpr, xa->st->capacity, xb->kind, xb->st->fpr, xb->st->capacity);
+	if (xb != NULL)
+	{
+		/* another group's state in this process: copied, never kept */
+		size_t		nruns;
+		uint64		n;
+		const cf_run *runs = cfagg_runs(xb->st, cache, &nruns, &n);
+
+		if (xa == NULL)
+			xa = cfas_expand(va, aggcxt, cache);
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t k = 0; k < runs[r].n; k++)
+				cfagg_add(xa->st, runs[r].h[k], cache);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&xa->hdr));
+	}
+	vb = cfas_flat(PG_GETARG_DATUM(1));
+	cfas_read_header(vb, &fb);
+	if (xa == NULL)
+	{
+		CfAggFlat	fa;
+		uint32		k;
+
+		cfas_read_header(va, &fa);
+		cfas_check_same("cf_agg", fa.kind, fa.fpr, fa.capacity, fb.kind, fb.fpr, fb.capacity);
+		/* two small states: a's in place while they fit */
+		if (va == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)) && fb.n <= CFAS_FLAT_MIN)
+		{
+			for (k = 0; k < fb.n; k++)
+				if (cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
+					break;
+			if (k == fb.n)
+				PG_RETURN_POINTER(va);
+		}
+		xa = cfas_expand(va, aggcxt, cache);
+	}
+	else
+		cfas_check_same("cf_agg", xa->kind, xa->st->fpr, xa->st->capacity, fb.kind, fb.fpr, fb.capacity);
+	cfas_add_le(xa, fb.hashes, fb.n, cache);
+	if (xa->st->form == CFAGG_FORM_ARRAY && xa->st->n >= xa->st->cap && fb.n > 0)
+		cfagg_make_room(xa->st, cache, cfagg_read_hash(fb.hashes, true));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&xa->hdr));
+}
+
+/* the sorted distinct hashes of a flat state, in the call site's buffers */
+static const cf_run *
+cfas_flat_sorted(const CfAggFlat *fl, CfAggCache *cache, size_t *nruns, uint64 *n)
+{
+	uint64	   *h = cfagg_buffer(cache, &cache->gather, &cache->gather_len, Max(fl->n, 1));
+
+	cfagg_get_le64s(h, fl->hashes, fl->n);
+	cf_sort_hashes(h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, Max(fl->n, 1)), fl->n);
+	*n = cf_unique_hashes(h, fl->n);
+	if (cache->runs_len == 0)
+	{
+		cache->runs = MemoryContextAlloc(cache->mcxt, sizeof(cf_run));
+		cache->runs_len = 1;
+	}
+	cache->runs[0].h = h;
+	cache->runs[0].n = *n;
+	*nruns = 1;
+	return cache->runs;
+}
+
+/* cf_agg final of the typed overloads: the filter, with the state's value kind */
+PG_FUNCTION_INFO_V1(cf_agg_state_final);
+Datum
+cf_agg_state_final(PG_FUNCTION_ARGS)
+{
+	CfAggCache *cache = cfagg_cache(fcinfo);
+	CfAggExpanded *x = cfas_expanded_of(PG_GETARG_DATUM(0), true);
+	CfAggState	tmp;
+	CfAggState *st;
+	const cf_run *runs;
+	size_t		nruns;
+	uint64		n;
+	uint8		kind;
+	struct varlena *v;
+	cf_filter	f;
+
+	if (x != NULL)
+	{
+		st = x->st;
+		kind = x->kind;
+		runs = cfagg_sorted(st, cache, &nruns, &n);
+	}
+	else
+	{
+		CfAggFlat	fl;
+
+		cfas_read_header(cfas_flat(PG_GETARG_DATUM(0)), &fl);
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.fpr = fl.fpr;
+		tmp.capacity = fl.capacity;
+		st = &tmp;
+		kind = fl.kind;
+		runs = cfas_flat_sorted(&fl, cache, &nruns, &n);
+	}
+	if (n == 0)
+		PG_RETURN_NULL();
+	v = cfagg_build(st, cache, runs, nruns, n);
+	cfpg_open(&f, v);
+	cf_set_kind(&f, kind);
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/* ---- type I/O ---- */
+
+/* a state's canonical flat form: the sorted distinct hashes (a new value) */
+static struct varlena *
+cfas_canonical(Datum d, CfAggCache *cache)
+{
+	struct varlena *v = cfas_flat(d);
+	CfAggFlat	fl;
+	const cf_run *runs;
+	size_t		nruns;
+	uint64		n;
+	struct varlena *out;
+
+	if ((Pointer) v != DatumGetPointer(d))
+		return v;				/* flattened from an expanded state: sorted */
+	cfas_read_header(v, &fl);
+	runs = cfas_flat_sorted(&fl, cache, &nruns, &n);
+	out = palloc(VARHDRSZ + CFAS_HEADER + n * sizeof(uint64));
+	SET_VARSIZE(out, VARHDRSZ + CFAS_HEADER + n * sizeof(uint64));
+	cfas_put_header((uint8 *) VARDATA(out), fl.kind, fl.hashing, (uint32) n, fl.fpr, fl.capacity);
+	cfagg_put_le64s((uint8 *) VARDATA(out) + CFAS_HEADER, runs[0].h, n);
+	return out;
+}
+
+/* text input: base64 of the flat form, checked */
+PG_FUNCTION_INFO_V1(cf_aggstate_in);
+Datum
+cf_aggstate_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);	/* as written: no white space */
+	size_t		len = strlen(str);
+	Node	   *escontext = fcinfo->context;
+	size_t		n;
+	char		err[CF_ERRLEN];
+	struct varlena *v;
+
+	n = cf_base64_decoded_len(str, len);
+	if (n == SIZE_MAX)
+		ereturn(escontext, (Datum) 0,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", "cf_aggstate"),
+				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
+	if (n > MaxAllocSize - VARHDRSZ)
+		ereturn(escontext, (Datum) 0,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_aggstate text is too long")));
+	v = (struct varlena *) palloc(VARHDRSZ + n);
+	if (cf_base64_decode(str, len, (uint8 *) VARDATA(v), err, sizeof(err)) != n)
+		ereturn(escontext, (Datum) 0,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", "cf_aggstate"),
+				 errdetail("%s", cfpg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	if (!cfas_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_TEXT_REPRESENTATION, escontext))
+		return (Datum) 0;
+	PG_RETURN_POINTER(v);
+}
+
+/* text output: base64 of the canonical flat form */
+PG_FUNCTION_INFO_V1(cf_aggstate_out);
+Datum
+cf_aggstate_out(PG_FUNCTION_ARGS)
+{
+	CfAggCache	cache = {0};
+	struct varlena *v;
+	size_t		len;
+	char	   *out;
+
+	cache.mcxt = CurrentMemoryContext;
+	v = cfas_canonical(PG_GETARG_DATUM(0), &cache);
+	len = VARSIZE(v) - VARHDRSZ;
+	if (cf_base64_len(len) + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg state is too large for its text form"),
+				 errdetail("The state has %zu bytes; its base64 text would exceed the 1 GB limit of a value.", len),
+				 errhint("Aggregate smaller parts.")));
+	out = palloc(cf_base64_len(len) + 1);
+	cf_base64_encode((const uint8 *) VARDATA(v), len, out);
+	PG_RETURN_CSTRING(out);
+}
+
+/* binary input: the flat form, checked */
+PG_FUNCTION_INFO_V1(cf_aggstate_recv);
+Datum
+cf_aggstate_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	Node	   *escontext = fcinfo->context;
+	size_t		n = (size_t) (buf->len - buf->cursor);
+	struct varlena *v;
+
+	if (!cfas_validate((const uint8 *) buf->data + buf->cursor, n,
+					   ERRCODE_INVALID_BINARY_REPRESENTATION, escontext))
+		return (Datum) 0;
+	v = (struct varlena *) palloc(VARHDRSZ + n);
+	SET_VARSIZE(v, VARHDRSZ + n);
+	pq_copymsgbytes(buf, VARDATA(v), (int) n);
+	PG_RETURN_POINTER(v);
+}
+
+/* binary output: the canonical flat form */
+PG_FUNCTION_INFO_V1(cf_aggstate_send);
+Datum
+cf_aggstate_send(PG_FUNCTION_ARGS)
+{
+	CfAggCache	cache = {0};
+	struct varlena *v;
+	StringInfoData buf;
+
+	cache.mcxt = CurrentMemoryContext;
+	v = cfas_canonical(PG_GETARG_DATUM(0), &cache);
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(v), (int) (VARSIZE(v) - VARHDRSZ));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
