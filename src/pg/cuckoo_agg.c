@@ -108,7 +108,11 @@ PG_FUNCTION_INFO_V1(cf_agg_trans);
 Datum
 cf_agg_trans(PG_FUNCTION_ARGS)
 {
-	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 0, &fpr, &capacity);
+	return cfagg_trans_common(fcinfo, fpr, capacity);
 }
 
 /* cf_agg(value, fpr) transition: the same with an explicit fpr */
@@ -116,11 +120,11 @@ PG_FUNCTION_INFO_V1(cf_agg_trans_fpr);
 Datum
 cf_agg_trans_fpr(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("cf_agg false-positive rate must not be null")));
-	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2), 0);
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 1, &fpr, &capacity);
+	return cfagg_trans_common(fcinfo, fpr, capacity);
 }
 
 /*
@@ -132,20 +136,13 @@ PG_FUNCTION_INFO_V1(cf_agg_trans_capacity);
 Datum
 cf_agg_trans_capacity(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("cf_agg false-positive rate and capacity must not be null")));
-	/* checked on every row: cheap, and a per-row value must be in range too */
-	cfagg_check_fpr(PG_GETARG_FLOAT8(2));
-	cfagg_check_capacity(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(2));
-	return cfagg_trans_common(fcinfo, PG_GETARG_FLOAT8(2), (uint64) PG_GETARG_INT64(3));
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 2, &fpr, &capacity);
+	return cfagg_trans_common(fcinfo, fpr, capacity);
 }
 
-/*
- * cf_agg final: the filter of the distinct hashes, inserted in sorted order.
- * It sorts the state in place, which keeps it a valid state.
- */
 /*
  * Records the value kind of the aggregated column in the new filter v (the
  * final function sees the column's type only through the Aggref).
@@ -163,6 +160,10 @@ cfagg_set_kind(FunctionCallInfo fcinfo, struct varlena *v)
 	return v;
 }
 
+/*
+ * cf_agg final: the filter of the distinct hashes, inserted in sorted order.
+ * It sorts the state in place, which keeps it a valid state.
+ */
 PG_FUNCTION_INFO_V1(cf_agg_final);
 Datum
 cf_agg_final(PG_FUNCTION_ARGS)

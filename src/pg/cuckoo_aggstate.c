@@ -532,7 +532,11 @@ PG_FUNCTION_INFO_V1(cf_agg_state_trans);
 Datum
 cf_agg_state_trans(PG_FUNCTION_ARGS)
 {
-	return cfas_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 0, &fpr, &capacity);
+	return cfas_trans_common(fcinfo, fpr, capacity);
 }
 
 /* cf_agg(value, fpr) transition of the typed overloads */
@@ -540,11 +544,11 @@ PG_FUNCTION_INFO_V1(cf_agg_state_trans_fpr);
 Datum
 cf_agg_state_trans_fpr(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("cf_agg false-positive rate must not be null")));
-	return cfas_trans_common(fcinfo, PG_GETARG_FLOAT8(2), 0);
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 1, &fpr, &capacity);
+	return cfas_trans_common(fcinfo, fpr, capacity);
 }
 
 /* cf_agg(value, fpr, capacity) transition of the typed overloads */
@@ -552,13 +556,11 @@ PG_FUNCTION_INFO_V1(cf_agg_state_trans_capacity);
 Datum
 cf_agg_state_trans_capacity(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("cf_agg false-positive rate and capacity must not be null")));
-	cfagg_check_fpr(PG_GETARG_FLOAT8(2));
-	cfagg_check_capacity(PG_GETARG_INT64(3), PG_GETARG_FLOAT8(2));
-	return cfas_trans_common(fcinfo, PG_GETARG_FLOAT8(2), (uint64) PG_GETARG_INT64(3));
+	double		fpr;
+	uint64		capacity;
+
+	cfagg_row_params(fcinfo, 2, &fpr, &capacity);
+	return cfas_trans_common(fcinfo, fpr, capacity);
 }
 
 /*
@@ -730,30 +732,14 @@ Datum
 cf_aggstate_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);	/* as written: no white space */
-	size_t		len = strlen(str);
 	Node	   *escontext = fcinfo->context;
-	size_t		n;
-	char		err[CF_ERRLEN];
-	struct varlena *v;
+	struct varlena *v = cfpg_base64_decode(str, strlen(str), MaxAllocSize - VARHDRSZ,
+										   "cf_aggstate", "cf_agg state", escontext);
 
-	n = cf_base64_decoded_len(str, len);
-	if (n == SIZE_MAX)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s", "cf_aggstate"),
-				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
-	if (n > MaxAllocSize - VARHDRSZ)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_aggstate text is too long")));
-	v = (struct varlena *) palloc(VARHDRSZ + n);
-	if (cf_base64_decode(str, len, (uint8 *) VARDATA(v), err, sizeof(err)) != n)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s", "cf_aggstate"),
-				 errdetail("%s", cfpg_sentence(err))));
-	SET_VARSIZE(v, VARHDRSZ + n);
-	if (!cfas_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_TEXT_REPRESENTATION, escontext))
+	if (v == NULL)
+		return (Datum) 0;
+	if (!cfas_validate((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
+					   ERRCODE_INVALID_TEXT_REPRESENTATION, escontext))
 		return (Datum) 0;
 	PG_RETURN_POINTER(v);
 }
@@ -765,20 +751,12 @@ cf_aggstate_out(PG_FUNCTION_ARGS)
 {
 	CfAggCache	cache = {0};
 	struct varlena *v;
-	size_t		len;
 	char	   *out;
 
 	cache.mcxt = CurrentMemoryContext;
 	v = cfas_canonical(PG_GETARG_DATUM(0), &cache);
-	len = VARSIZE(v) - VARHDRSZ;
-	if (cf_base64_len(len) + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg state is too large for its text form"),
-				 errdetail("The state has %zu bytes; its base64 text would exceed the 1 GB limit of a value.", len),
-				 errhint("Aggregate smaller parts.")));
-	out = palloc(cf_base64_len(len) + 1);
-	cf_base64_encode((const uint8 *) VARDATA(v), len, out);
+	out = cfpg_base64_encode((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, "cf_agg state",
+							 "Aggregate smaller parts.");
 	PG_RETURN_CSTRING(out);
 }
 

@@ -296,6 +296,54 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 	return v;
 }
 
+/* ---------------------------------------------------------------------
+ * base64 text forms (cuckoofilter and cf_aggstate)
+ * ------------------------------------------------------------------- */
+
+struct varlena *
+cfpg_base64_decode(const char *str, size_t len, size_t maxlen, const char *typname,
+				   const char *what, Node *escontext)
+{
+	size_t		n = cf_base64_decoded_len(str, len);
+	char		err[CF_ERRLEN];
+	struct varlena *v;
+
+	if (n == SIZE_MAX)
+		ereturn(escontext, NULL,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", typname),
+				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
+	if (n > maxlen)
+		ereturn(escontext, NULL,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s text is too long", what)));
+	v = (struct varlena *) palloc(VARHDRSZ + n);
+	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
+		ereturn(escontext, NULL,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", typname),
+				 errdetail("%s", cfpg_sentence(err))));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	return v;
+}
+
+char *
+cfpg_base64_encode(const uint8 *buf, size_t len, const char *what, const char *hint)
+{
+	char	   *out;
+
+	if (cf_base64_len(len) + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s is too large for its text form", what),
+				 errdetail("It has %zu bytes; its base64 text would exceed the 1 GB limit of a value.",
+						   len),
+				 errhint("%s", hint)));
+	out = palloc(cf_base64_len(len) + 1);
+	cf_base64_encode(buf, len, out);
+	return out;
+}
+
 /*
  * The false-positive rate f was designed for: the rate asked for at
  * creation, which a version-2 filter stores.  A version-1 filter stores

@@ -102,6 +102,16 @@ extern void cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_
 
 /* A core message ("lower case, no period") as an errdetail sentence. */
 extern char *cfpg_sentence(const char *msg);
+/*
+ * The bytes of base64 text str (len characters) as a new varlena of at most
+ * maxlen payload bytes; NULL after reporting bad text of type typname to
+ * escontext (soft input errors) or raising ("<what> text is too long").
+ */
+extern struct varlena *cfpg_base64_decode(const char *str, size_t len, size_t maxlen,
+										  const char *typname, const char *what,
+										  struct Node *escontext);
+/* The base64 text of len bytes at buf; raises if it would pass 1 GB (what: "cuckoo filter"). */
+extern char *cfpg_base64_encode(const uint8 *buf, size_t len, const char *what, const char *hint);
 /* Appends a rate in (0, 1) as a percentage with two significant digits. */
 extern void cfpg_append_percent(StringInfo buf, double rate);
 /* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */

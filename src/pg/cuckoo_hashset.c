@@ -747,3 +747,25 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 	}
 	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr);
 }
+
+void
+cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity)
+{
+	*fpr = CF_DEFAULT_FPR;
+	*capacity = 0;
+	if (nparams == 0)
+		return;
+	if (PG_ARGISNULL(2) || (nparams == 2 && PG_ARGISNULL(3)))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg(nparams == 1 ? "cf_agg false-positive rate must not be null"
+						: "cf_agg false-positive rate and capacity must not be null")));
+	*fpr = PG_GETARG_FLOAT8(2);
+	if (nparams == 2)
+	{
+		/* checked on every row: cheap, and a per-row value must be in range too */
+		cfagg_check_fpr(*fpr);
+		cfagg_check_capacity(PG_GETARG_INT64(3), *fpr);
+		*capacity = (uint64) PG_GETARG_INT64(3);
+	}
+}

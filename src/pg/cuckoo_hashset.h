@@ -166,6 +166,11 @@ extern void cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *
 extern const cf_run *cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
 /* The aggregate context; raises if fname was not called as an aggregate. */
 extern MemoryContext cfagg_context(FunctionCallInfo fcinfo, const char *fname);
+/*
+ * The rate and capacity of a cf_agg row with nparams of them after the value
+ * (0: the defaults, 1: fpr, 2: fpr and capacity), checked; NULLs raise.
+ */
+extern void cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity);
 /* Raises: rows of one cf_agg gave rates a and b. */
 extern void cfagg_fpr_mismatch(double a, double b);
 /* Raises: rows of one cf_agg gave capacities a and b. */

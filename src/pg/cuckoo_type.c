@@ -66,28 +66,12 @@ cuckoofilter_in(PG_FUNCTION_ARGS)
 	size_t		len;
 	char	   *str = cfpg_base64_strip(PG_GETARG_CSTRING(0), &len);	/* white space */
 	Node	   *escontext = fcinfo->context;
-	size_t		n;
-	char		err[CF_ERRLEN];
-	struct varlena *v;
+	struct varlena *v = cfpg_base64_decode(str, len, CF_MAX_SIZE, "cuckoofilter", "cuckoo filter",
+											escontext);
 
-	n = cf_base64_decoded_len(str, len);
-	if (n == SIZE_MAX)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
-				 errdetail("Base64 text has %zu characters, not a positive multiple of 4.", len)));
-	if (n > CF_MAX_SIZE)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cuckoo filter text is too long")));
-	v = (struct varlena *) palloc(VARHDRSZ + n);
-	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s", "cuckoofilter"),
-				 errdetail("%s", cfpg_sentence(err))));
-	SET_VARSIZE(v, VARHDRSZ + n);
-	if (!cfpg_validate(CF_VARDATA(v), n, false, escontext))
+	if (v == NULL)
+		return (Datum) 0;
+	if (!cfpg_validate(CF_VARDATA(v), CF_VARSIZE(v), false, escontext))
 		return (Datum) 0;
 	PG_RETURN_CUCKOOFILTER_P(v);
 }
@@ -102,15 +86,8 @@ cuckoofilter_out(PG_FUNCTION_ARGS)
 	char	   *out;
 
 	cfpg_open_datum(&d, &f);
-	if (cf_base64_len(f.len) + 1 > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cuckoo filter is too large for its text form"),
-				 errdetail("The filter has %zu bytes; its base64 text would exceed the 1 GB limit of a value.",
-						   f.len),
-				 errhint("Use the binary form (COPY ... WITH (FORMAT binary) or a binary driver), or a smaller filter.")));
-	out = palloc(cf_base64_len(f.len) + 1);
-	cf_base64_encode(f.buf, f.len, out);
+	out = cfpg_base64_encode(f.buf, f.len, "cuckoo filter",
+							 "Use the binary form (COPY ... WITH (FORMAT binary) or a binary driver), or a smaller filter.");
 	PG_RETURN_CSTRING(out);
 }
 
