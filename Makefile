@@ -5,7 +5,7 @@ EXTENSION = cuckoo
 MODULE_big = cuckoo
 # the plain-C core (src/core: no PostgreSQL header), then the PostgreSQL glue
 CORE_OBJS = src/core/cuckoo_hash.o src/core/cuckoo_table.o src/core/cuckoo_format.o \
-	src/core/cuckoo_ops.o src/core/cuckoo_build.o src/core/cuckoo_sort.o
+	src/core/cuckoo_ops.o src/core/cuckoo_lookup.o src/core/cuckoo_build.o src/core/cuckoo_sort.o
 OBJS = $(CORE_OBJS) src/cuckoo_pg.o src/cuckoo_hashval.o src/cuckoo_expanded.o src/cuckoo_selfuncs.o src/cuckoo_agg.o src/cuckoo_batch.o src/cuckoo_values.o
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql
 HEADERS_cuckoo = src/core/cuckoo.h

@@ -123,6 +123,8 @@ typedef struct cf_stage
 	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
 	uint32_t    mask_shift;     /* chain: key_shift - level */
 	bool        swar;           /* one 64-bit load reads a whole bucket */
+	bool        rekey;          /* chain: first of its family in lookup order
+								 * (newest first): computes g and H(fp0) */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
@@ -150,6 +152,7 @@ typedef struct cf_filter
 	uint64_t    deletes;        /* deletes done (version 1: 0) */
 	uint64_t    retained;       /* deletes left in place (version 1: 0) */
 	uint32_t    nstages;
+	uint32_t    lookup;         /* the cf_contains path chosen by cf_open */
 	cf_journal *journal;        /* NULL unless cf_set_journal */
 	cf_stage    stages[CF_MAX_STAGES];
 } cf_filter;

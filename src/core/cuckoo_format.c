@@ -440,6 +440,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		cfi_set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
 		return false;
 	}
+	cfi_setup_lookup(f);
 	return true;
 }
 
