@@ -123,8 +123,12 @@ typedef struct cf_stage
 	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
 	uint32_t    mask_shift;     /* chain: key_shift - level */
 	bool        swar;           /* one 64-bit load reads a whole bucket */
-	bool        rekey;          /* chain: first of its family in lookup order
-								 * (newest first): computes g and H(fp0) */
+	bool        rekey;          /* chain: first of a run of one family in lookup
+								 * order (newest first): computes what the run
+								 * shares (g, H(fp0), the primary bucket) */
+	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
+	uint32_t    drop;           /* chain: run_level - level (primary bucket =
+								 * the run's top-level one >> drop) */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */

@@ -51,61 +51,80 @@ contains_any(const cf_filter *f, uint64_t h)
 }
 
 /*
+ * What the tables of a run of one chain family share for h: g (the low
+ * word with its top basebits made non-zero), the primary bucket at the
+ * run's highest level, and the base alternate a0 = (H(fp0) - j) mod m0 of
+ * the level-0 bucket j.  Primary buckets nest (range reduction by m0 * 2^L
+ * is the one by m0 * 2^Lmax shifted right by Lmax - L), so j and a0 are the
+ * same for every table of the family.
+ */
+typedef struct run_key
+{
+	uint32_t	g;
+	uint32_t	top;
+	uint32_t	a0;
+} run_key;
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+chain_key(const cf_stage *st, uint64_t h, run_key *rk)
+{
+	uint32_t	m0 = st->base_nbuckets;
+	uint32_t	hm,
+				j;
+
+	rk->g = chain_bits(st, h);
+	hm = (uint32_t) (((uint64_t) mix32(rk->g >> st->base_shift) * m0) >> 32);
+	rk->top = (uint32_t) (((h >> 32) * ((uint64_t) m0 << st->run_level)) >> 32);
+	j = rk->top >> st->run_level;
+	/* (hm - j) mod m0 with a mask, not a branch: it goes either way at random */
+	rk->a0 = hm - j + (m0 & (0u - (uint32_t) (hm < j)));
+}
+
+/*
  * Which slots of h's two buckets in chain table st (swar) hold h's
- * fingerprint: non-zero iff some do.  g and hm are h's g and H(fp0) scaled
- * to the family's base buckets.  No branch: both bucket loads are issued at
- * once, and the loads of the next lookup (or the next table) need not wait
+ * fingerprint: non-zero iff some do.  No branch: both bucket loads are
+ * issued at once, and the loads of the next table (or lookup) need not wait
  * for a mispredicted "found in the first bucket?".
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline uint64_t
-chain_probe(const cf_stage *st, uint64_t h, uint32_t g, uint32_t hm)
+chain_probe(const cf_stage *st, const run_key *rk)
 {
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	fp = g >> st->fp_shift;
-	uint32_t	j = i1 >> st->level;
-	uint32_t	a0 = hm >= j ? hm - j : hm + st->base_nbuckets - j;
-	uint32_t	i2 = (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+	uint32_t	i1 = rk->top >> st->drop;
+	uint32_t	fp = rk->g >> st->fp_shift;
+	uint32_t	i2 = (rk->a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
 	uint64_t	fpl = fp * st->lanes_lo;
 
 	return bucket_match(st, bucket_word(st, i1), fpl) |
 		bucket_match(st, bucket_word(st, i2), fpl);
 }
 
-/* g and H(fp0) of h for the family whose first table in lookup order is st */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-chain_key(const cf_stage *st, uint64_t h, uint32_t *g, uint32_t *hm)
-{
-	*g = chain_bits(st, h);
-	*hm = (uint32_t) (((uint64_t) mix32(*g >> st->base_shift) * st->base_nbuckets) >> 32);
-}
-
 /*
- * Chain tables whose buckets are one load each: every table is probed
- * (newest first), with no branch on what the loads return, so the loads of
- * all tables are in flight together.
+ * Chain tables whose buckets are one load each, newest (largest) first:
+ * the loads of a table's two buckets go out together, and a lookup stops at
+ * the first table with a match (absent values, which probe every table,
+ * take no branch they could mispredict).
  */
 static bool
 contains_swar(const cf_filter *f, uint64_t h)
 {
-	uint32_t	g = 0,
-				hm = 0;
-	uint64_t	hit = 0;
+	run_key		rk = {0, 0, 0};
 
 	for (uint32_t k = f->nstages; k-- > 0;)
 	{
 		const cf_stage *st = &f->stages[k];
 
 		if (st->rekey)
-			chain_key(st, h, &g, &hm);
-		hit |= chain_probe(st, h, g, hm);
+			chain_key(st, h, &rk);
+		if (chain_probe(st, &rk))
+			return true;
 	}
-	return hit != 0;
+	return false;
 }
 
 /*
@@ -140,7 +159,7 @@ one_table(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F)
 	fp += fp == 0;
 	i1 = (uint32_t) (((h >> 32) * m) >> 32);
 	hm = (uint32_t) (((uint64_t) mix32(fp) * m) >> 32);
-	i2 = hm >= i1 ? hm - i1 : hm + (uint32_t) m - i1;
+	i2 = hm - i1 + ((uint32_t) m & (0u - (uint32_t) (hm < i1)));
 	if (bb % 8 == 0)
 	{
 		/* whole bytes: the word that ends with the bucket, shifted down */
@@ -180,11 +199,10 @@ ONE_TABLE_4_TO_8(8)
 static bool
 contains_one(const cf_filter *f, uint64_t h)
 {
-	uint32_t	g,
-				hm;
+	run_key		rk;
 
-	chain_key(&f->stages[0], h, &g, &hm);
-	return chain_probe(&f->stages[0], h, g, hm) != 0;
+	chain_key(&f->stages[0], h, &rk);
+	return chain_probe(&f->stages[0], &rk) != 0;
 }
 
 typedef bool (*lookup_fn) (const cf_filter *f, uint64_t h);
@@ -241,15 +259,36 @@ cfi_setup_lookup(cf_filter *f)
 	const cf_stage *st0 = &f->stages[0];
 	bool		swar = true;
 
+	cf_stage   *first = NULL;	/* the rekey stage of the current run */
+
 	for (uint32_t k = f->nstages; k-- > 0;)
 	{
 		cf_stage   *st = &f->stages[k];
-		const cf_stage *prev = k + 1 < f->nstages ? &f->stages[k + 1] : NULL;
 
 		st->rekey = st->geom == CF_GEOM_CHAIN &&
-			(prev == NULL || prev->geom != CF_GEOM_CHAIN ||
-			 prev->base_nbuckets != st->base_nbuckets || prev->basebits != st->basebits);
+			(first == NULL || first->base_nbuckets != st->base_nbuckets ||
+			 first->basebits != st->basebits);
+		if (st->geom != CF_GEOM_CHAIN)
+			first = NULL;
+		else if (st->rekey)
+		{
+			first = st;
+			st->run_level = st->level;
+		}
+		else if (st->level > first->run_level)
+			first->run_level = st->level;
 		swar = swar && st->geom == CF_GEOM_CHAIN && st->swar;
+	}
+	/* each table's shift from its run's highest level */
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		cf_stage   *st = &f->stages[k];
+
+		if (st->geom != CF_GEOM_CHAIN)
+			continue;
+		if (st->rekey)
+			first = st;
+		st->drop = first->run_level - st->level;
 	}
 	if (!swar)
 		f->lookup = CFI_LOOKUP_ANY;
