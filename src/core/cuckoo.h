@@ -226,6 +226,12 @@ void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
+/*
+ * cf_contains of h[0 .. n) into found[0 .. n); returns how many were found.
+ * Faster than n calls on a large filter: the bucket loads of several
+ * lookups are in flight at once.
+ */
+size_t		cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found);
 uint32_t	cf_count(const cf_filter *f, uint64_t h);
 /* Adds one copy (least loaded sub-filter first); CF_FULL leaves f unchanged. */
 cf_status	cf_add(cf_filter *f, uint64_t h);

@@ -236,6 +236,68 @@ cf_contains(const cf_filter *f, uint64_t h)
 	return lookups[f->lookup](f, h);
 }
 
+/* lookups a batch works on at once: their bucket loads are in flight together */
+#define MANY_BLOCK	16
+
+/*
+ * cf_contains of one chain table, a block of hashes at a time: first the
+ * bucket pairs of every hash of the block, prefetching both buckets, then
+ * the compares, by which time the loads have arrived or are on their way.
+ */
+static size_t
+contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += MANY_BLOCK)
+	{
+		size_t		m = n - b < MANY_BLOCK ? n - b : MANY_BLOCK;
+		uint32_t	i1[MANY_BLOCK],
+					i2[MANY_BLOCK],
+					fp[MANY_BLOCK];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			run_key		rk;
+
+			chain_key(st, h[b + j], &rk);
+			i1[j] = rk.top >> st->drop;
+			fp[j] = rk.g >> st->fp_shift;
+			i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			uint64_t	fpl = fp[j] * st->lanes_lo;
+			bool		in = (bucket_match(st, bucket_word(st, i1[j]), fpl) |
+							  bucket_match(st, bucket_word(st, i2[j]), fpl)) != 0;
+
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
+size_t
+cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	size_t		hits = 0;
+
+	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY)
+		return contains_many_one(f, h, n, found);
+	for (size_t j = 0; j < n; j++)
+	{
+		found[j] = lookups[f->lookup](f, h[j]);
+		hits += found[j];
+	}
+	return hits;
+}
+
 /* the lookups[] index of the specialized path for (b, w), or 0 if none */
 static uint32_t
 spec_index(uint32_t b, uint32_t w)

@@ -2430,6 +2430,25 @@ test_lookup_paths(void)
 						   bsizes[bi], w, f.lookup, (unsigned long long) h);
 					checked++;
 				}
+				/* the batch form: present and random values, odd lengths */
+				{
+					uint64_t	hs[1000];
+					bool		found[1000];
+					size_t		hits = 0,
+								got;
+
+					for (int i = 0; i < 1000; i++)
+						hs[i] = i % 2 ? added[(uint32_t) i % n] : splitmix64(&seed);
+					got = cf_contains_many(&f, hs, 999, found);
+					for (int i = 0; i < 999; i++)
+					{
+						CHECKF(found[i] == cf_contains(&f, hs[i]),
+							   "b=%d w=%d path %u: cf_contains_many differs at %d",
+							   bsizes[bi], w, f.lookup, i);
+						hits += found[i];
+					}
+					CHECK(got == hits);
+				}
 			}
 			free(f.buf);
 		}
