@@ -129,6 +129,10 @@ typedef struct cf_stage
 	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
 	uint32_t    drop;           /* chain: run_level - level (primary bucket =
 								 * the run's top-level one >> drop) */
+	uint32_t    bucket_bytes;   /* swar, whole-byte buckets: bytes a bucket
+								 * takes; 0 otherwise */
+	uint32_t    word_shift;     /* with bucket_bytes: 64 - bucket_bits */
+	const uint8_t *word_base;   /* with bucket_bytes: table + bucket_bytes - 8 */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
