@@ -7,8 +7,10 @@
  * cf_insert (it grows to 5 sub-filters).  One table: capacity n.  Present
  * and absent keys are probed in interleaved repetitions (one, grown, one,
  * grown, ...) and the ratio grown / one table of the time per lookup is
- * printed per repetition (min / median / max).  Then bits per item of a
- * filter grown from capacity 1,000 to 1M items against one table of 1M.
+ * printed per repetition (min / median / max); and the same through an
+ * in-memory summary (cf_summary_build), where the filter has one.  Then
+ * bits per item of a filter grown from capacity 1,000 to 1M items against
+ * one table of 1M.
  *
  * Usage: bench_grow [-r reps] [-n keys] [-e fpr]   (default 7, 1000000, 0.01)
  */
@@ -131,6 +133,22 @@ probe(const cf_filter *f, const uint64_t *h, uint64_t n, uint64_t *hits)
 	return t * 1e9 / n;
 }
 
+/* probe through a summary (cf_contains_summarized) */
+static double
+probe_summarized(const cf_filter *f, const uint64_t *sum, const uint64_t *h, uint64_t n,
+				 uint64_t *hits)
+{
+	uint64_t	c = 0;
+	double		t = cpu_now();
+
+	for (uint64_t i = 0; i < n; i++)
+		c += cf_contains_summarized(f, sum, h[i]);
+	t = cpu_now() - t;
+	*hits = c;
+	sink += c;
+	return t * 1e9 / n;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -174,12 +192,23 @@ main(int argc, char **argv)
 	{
 		cf_filter	one = filled(n, fpr, pos, n);
 		cf_filter	grown = filled(n / 16, fpr, pos, n);
-		double	   *v = alloc(6 * reps * sizeof(double), NULL);
+		double	   *v = alloc(10 * reps * sizeof(double), NULL);
 		double	   *op = v, *gp = v + reps, *oa = v + 2 * reps, *ga = v + 3 * reps,
-				   *rp = v + 4 * reps, *ra = v + 5 * reps;
+				   *rp = v + 4 * reps, *ra = v + 5 * reps, *sp = v + 6 * reps,
+				   *sa = v + 7 * reps, *rsp = v + 8 * reps, *rsa = v + 9 * reps;
+		size_t		words = cf_summary_words(&grown);
+		uint64_t   *sum = words ? alloc(words * sizeof(uint64_t), NULL) : NULL;
 		uint64_t	fp_one = 0,
 					fp_grown = 0;
 
+		double		sum_ms = 0;
+
+		if (sum)
+		{
+			sum_ms = cpu_now();
+			cf_summary_build(&grown, sum, words);
+			sum_ms = (cpu_now() - sum_ms) * 1e3;
+		}
 		printf("one table: %u sub-filter, %zu bytes; grown 16x: %u sub-filters, %zu bytes\n",
 			   one.nstages, one.len, grown.nstages, grown.len);
 		probe(&one, pos, n, &hits);
@@ -198,6 +227,19 @@ main(int argc, char **argv)
 			ga[r] = probe(&grown, neg, n, &fp_grown);
 			rp[r] = gp[r] / op[r];
 			ra[r] = ga[r] / oa[r];
+			if (sum)
+			{
+				sp[r] = probe_summarized(&grown, sum, pos, n, &hits);
+				if (hits != n)
+					fprintf(stderr, "summarized: %llu of %llu found\n", (unsigned long long) hits,
+							(unsigned long long) n);
+				sa[r] = probe_summarized(&grown, sum, neg, n, &hits);
+				if (hits != fp_grown)
+					fprintf(stderr, "summarized: %llu false positives, not %llu\n",
+							(unsigned long long) hits, (unsigned long long) fp_grown);
+				rsp[r] = sp[r] / op[r];
+				rsa[r] = sa[r] / oa[r];
+			}
 		}
 		printf("  %-40s %8s %8s %8s\n", "ns per lookup (hash precomputed)", "min", "median", "max");
 		print_row("one table, present", op, reps);
@@ -206,8 +248,20 @@ main(int argc, char **argv)
 		print_row("one table, absent", oa, reps);
 		print_row("grown 16x, absent", ga, reps);
 		print_row("grown / one table, absent (per rep)", ra, reps);
+		if (sum)
+		{
+			print_row("grown 16x + summary, present", sp, reps);
+			print_row("  with summary / one table, present", rsp, reps);
+			print_row("grown 16x + summary, absent", sa, reps);
+			print_row("  with summary / one table, absent", rsa, reps);
+			printf("  summary: %zu bytes in memory (built in %.1f ms), not stored\n",
+				   words * sizeof(uint64_t), sum_ms);
+		}
+		else
+			printf("  no summary (cf_summary_words is 0 for this filter)\n");
 		printf("  measured fpr: one table %.5f, grown %.5f\n", (double) fp_one / n,
 			   (double) fp_grown / n);
+		free(sum);
 		free(one.buf);
 		free(grown.buf);
 		free(v);

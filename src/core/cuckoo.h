@@ -236,6 +236,17 @@ bool		cf_contains(const cf_filter *f, uint64_t h);
  * lookups are in flight at once.
  */
 size_t		cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found);
+/*
+ * Summaries: an in-memory prefilter that lets a grown filter answer most
+ * absent values without probing every sub-filter (never stored; the bytes
+ * do not change).  cf_summary_words is the size in 64-bit words, 0 when f
+ * gains nothing (one table, several families, too few base-key bits for
+ * its items).  The summary describes f's contents when it was built: after
+ * any change to f, build it again.  Answers equal cf_contains's.
+ */
+size_t		cf_summary_words(const cf_filter *f);
+void		cf_summary_build(const cf_filter *f, uint64_t *sum, size_t words);
+bool		cf_contains_summarized(const cf_filter *f, const uint64_t *sum, uint64_t h);
 uint32_t	cf_count(const cf_filter *f, uint64_t h);
 /* Adds one copy (least loaded sub-filter first); CF_FULL leaves f unchanged. */
 cf_status	cf_add(cf_filter *f, uint64_t h);

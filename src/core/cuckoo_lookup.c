@@ -314,6 +314,104 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
+/* ---------------------------------------------------------------------
+ * summaries: an in-memory prefilter for grown filters, never stored
+ *
+ * A value matches an entry of a chain table only if the entry, projected
+ * to level 0 (its bucket >> level, its fingerprint's top basebits bits),
+ * has the value's base key fp0 and one of its two level-0 buckets j, a0
+ * (FORMAT.md: a table refines the narrower, lower ones of its family).
+ * The pair {j, a0} is the same from either bucket (the alternate is an
+ * involution), so a bitmap keyed by (min(j, a0), fp0), one bit per entry,
+ * answers "no table can match" for most absent values with one bit read
+ * instead of a probe of every table, and never for a value some table
+ * matches: the answers are cf_contains's.
+ * ------------------------------------------------------------------- */
+
+/* all tables chain, of one family, one-load buckets: what a summary serves */
+static bool
+summarizable(const cf_filter *f)
+{
+	const cf_stage *st0 = &f->stages[0];
+
+	if (f->lookup != CFI_LOOKUP_SWAR)
+		return false;
+	for (uint32_t k = 1; k < f->nstages; k++)
+		if (f->stages[k].base_nbuckets != st0->base_nbuckets ||
+			f->stages[k].basebits != st0->basebits)
+			return false;
+	return true;
+}
+
+size_t
+cf_summary_words(const cf_filter *f)
+{
+	const cf_stage *st0 = &f->stages[0];
+	uint64_t	items = 0,
+				keys;
+
+	if (!summarizable(f))
+		return 0;
+	for (uint32_t k = 0; k < f->nstages; k++)
+		items += f->stages[k].nitems;
+	keys = (uint64_t) st0->base_nbuckets << st0->basebits;
+	/* at most one key in 16 set, or the bitmap would say "maybe" too often */
+	if (keys > (UINT64_C(1) << 34) || keys < 16 * (items + 1))
+		return 0;
+	return (size_t) ((keys + 63) / 64);
+}
+
+void
+cf_summary_build(const cf_filter *f, uint64_t *sum, size_t words)
+{
+	memset(sum, 0, words * sizeof(uint64_t));
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		const cf_stage *st = &f->stages[k];
+
+		for (uint32_t i = 0; i < st->nbuckets; i++)
+		{
+			check_interrupts(i);
+			for (uint32_t s = 0; s < f->bucket_size; s++)
+			{
+				uint32_t	fp = slot_get(st, f->bucket_size, i, s);
+				uint64_t	b;
+
+				uint32_t	fp0,
+							j,
+							a0;
+
+				if (fp == 0)
+					continue;
+				fp0 = fp >> st->key_shift;
+				j = i >> st->level;
+				a0 = reflect(j, fp0, st->base_nbuckets);
+				b = ((uint64_t) (j < a0 ? j : a0) << st->basebits) | fp0;
+				sum[b >> 6] |= UINT64_C(1) << (b & 63);
+			}
+		}
+	}
+}
+
+bool
+cf_contains_summarized(const cf_filter *f, const uint64_t *sum, uint64_t h)
+{
+	/* the newest table starts the one run of the one family */
+	const cf_stage *st = &f->stages[f->nstages - 1];
+	run_key		rk;
+	uint32_t	fp0,
+				j;
+	uint64_t	b;
+
+	chain_key(st, h, &rk);
+	fp0 = rk.g >> st->base_shift;
+	j = rk.top >> st->run_level;
+	b = ((uint64_t) (j < rk.a0 ? j : rk.a0) << st->basebits) | fp0;
+	if (((sum[b >> 6] >> (b & 63)) & 1) == 0)
+		return false;
+	return contains_swar(f, h);
+}
+
 /* the lookups[] index of the specialized path for (b, w), or 0 if none */
 static uint32_t
 spec_index(uint32_t b, uint32_t w)

@@ -2383,6 +2383,7 @@ test_lookup_paths(void)
 	static const int bsizes[] = {2, 4, 8};
 	uint32_t	seen[64] = {0};
 	uint64_t	checked = 0;
+	int			summarized = 0;
 
 	for (int bi = 0; bi < 3; bi++)
 		for (int w = CF_MIN_FPBITS; w <= CF_MAX_FPBITS && !BAILED(); w++)
@@ -2430,6 +2431,27 @@ test_lookup_paths(void)
 						   bsizes[bi], w, f.lookup, (unsigned long long) h);
 					checked++;
 				}
+				/* a summary, where the filter gains from one: the same answers */
+				if (cf_summary_words(&f) > 0)
+				{
+					size_t		words = cf_summary_words(&f);
+					uint64_t   *sum = malloc(words * sizeof(uint64_t));
+
+					cf_summary_build(&f, sum, words);
+					for (uint32_t i = 0; i < n; i++)
+						CHECKF(cf_contains_summarized(&f, sum, added[i]),
+							   "b=%d w=%d: summarized lookup lost added value %u", bsizes[bi], w, i);
+					for (int i = 0; i < 20000; i++)
+					{
+						uint64_t	h = splitmix64(&seed);
+
+						CHECKF(cf_contains_summarized(&f, sum, h) == cf_contains(&f, h),
+							   "b=%d w=%d: summarized lookup differs on %016llx", bsizes[bi], w,
+							   (unsigned long long) h);
+					}
+					summarized++;
+					free(sum);
+				}
 				/* the batch form: present and random values, odd lengths */
 				{
 					uint64_t	hs[1000];
@@ -2465,7 +2487,8 @@ test_lookup_paths(void)
 		 */
 		CHECKF(seen[0] && seen[1] && seen[2], "a general lookup path was not exercised");
 		CHECKF(paths >= 3 + 26, "only %d lookup paths were exercised", paths);
-		t_note("%d lookup paths, %llu random values checked against cf_count", paths,
-			   (unsigned long long) checked);
+		CHECKF(summarized >= 10, "only %d grown filters had a summary", summarized);
+		t_note("%d lookup paths, %llu random values checked against cf_count, %d summaries",
+			   paths, (unsigned long long) checked, summarized);
 	}
 }
