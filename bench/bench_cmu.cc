@@ -10,9 +10,11 @@
  * an fpr that gives 12-bit fingerprints with 4-slot buckets, as a SQL
  * cf_contains on a bigint pays it.  CMU's: Contain(key), which hashes the
  * key itself (two-independent multiply-shift).  Repetitions are
- * interleaved (ours present, CMU present, ours absent, CMU absent, then
- * again) and min / median / max are printed, with the ratio of ours to CMU
- * in throughput per repetition.
+ * interleaved (ours present, CMU present, ours absent, CMU absent, ours
+ * batched present and absent, then again) and min / median / max are
+ * printed, with the ratio of ours to CMU in throughput per repetition.
+ * "Batched" is cf_contains_many over blocks of 256 hashed keys (the loads
+ * of several lookups in flight at once), for callers that hold many values.
  *
  * Usage: bench_cmu [-r reps] [-n keys]   (default: 7 reps, 1M and 10M keys)
  */
@@ -73,6 +75,29 @@ run_ours(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
 
 	for (uint64_t k : keys)
 		n += cf_contains(f, cf_hash_int64((int64_t) k));
+	t = now() - t;
+	*hits = n;
+	sink += n;
+	return keys.size() / t / 1e6;
+}
+
+/* the same through cf_contains_many, 256 keys hashed and looked up at a time */
+static double
+run_ours_many(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
+{
+	uint64_t	n = 0;
+	uint64_t	h[256];
+	bool		found[256];
+	double		t = now();
+
+	for (size_t b = 0; b < keys.size(); b += 256)
+	{
+		size_t		m = std::min<size_t>(256, keys.size() - b);
+
+		for (size_t j = 0; j < m; j++)
+			h[j] = cf_hash_int64((int64_t) keys[b + j]);
+		n += cf_contains_many(f, h, m, found);
+	}
 	t = now() - t;
 	*hits = n;
 	sink += n;
@@ -174,7 +199,7 @@ bench(uint64_t n, int reps)
 		   (unsigned long long) n, size / 1e6, fpr, cmu->SizeInBytes() / 1e6,
 		   cmu_failed ? " (some adds failed!)" : "");
 
-	Stat		op, cp, oa, ca, rp, ra;
+	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma;
 	uint64_t	fp_ours = 0,
 				fp_cmu = 0;
 
@@ -198,6 +223,27 @@ bench(uint64_t n, int reps)
 					(unsigned long long) hits, (unsigned long long) n);
 		double		c = run_ours(&f, neg, &fp_ours);
 		double		d = run_cmu(*cmu, neg, &fp_cmu);
+		uint64_t	fp_many;
+		double		e = run_ours_many(&f, pos, &hits);
+
+		if (hits != n)
+		{
+			fprintf(stderr, "ours (many): %llu of %llu present keys found\n",
+					(unsigned long long) hits, (unsigned long long) n);
+			exit(1);
+		}
+		double		g = run_ours_many(&f, neg, &fp_many);
+
+		if (fp_many != fp_ours)
+		{
+			fprintf(stderr, "ours (many): %llu false positives, one by one %llu\n",
+					(unsigned long long) fp_many, (unsigned long long) fp_ours);
+			exit(1);
+		}
+		mp.add(e);
+		ma.add(g);
+		rmp.add(e / b);
+		rma.add(g / d);
 
 		op.add(a);
 		cp.add(b);
@@ -213,6 +259,10 @@ bench(uint64_t n, int reps)
 	print_row("ours, absent keys", oa);
 	print_row("CMU, absent keys", ca);
 	print_row("ours / CMU, absent (per rep)", ra);
+	print_row("ours batched (cf_contains_many), present", mp);
+	print_row("  batched / CMU, present (per rep)", rmp);
+	print_row("ours batched (cf_contains_many), absent", ma);
+	print_row("  batched / CMU, absent (per rep)", rma);
 	printf("  measured fpr: ours %.5f, CMU %.5f\n", (double) fp_ours / n, (double) fp_cmu / n);
 
 	/* the hash alone, for the profile's split */

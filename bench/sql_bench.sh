@@ -8,6 +8,8 @@
 #   SKIP_BUILD=1   use the installed extension instead of building this tree
 #   REPS=3         repetitions per measurement (the best is reported)
 #   PG_CONFIG      default /usr/lib/postgresql/15/bin/pg_config
+#   LAST_ROW=2     stop after that row (rows 1-2, the probe and semi-join
+#                  figures of #18, take about 4 minutes at 10M rows)
 # What each row measures, and a recorded run: docs/performance.md.
 set -euo pipefail
 
@@ -320,6 +322,7 @@ for s in 100k 1m; do
 	echo "$s: probe at most as slow as the hashed SubPlan: $ok (cpu $(ratio "${CPU[cf_$s]}" "${CPU[hsub_$s]}"), wall $(ratio "${BEST[cf_$s]}" "${BEST[hsub_$s]}")); measured false-positive rate $fp; no false negatives: $([ "${RES[cf_$s]}" -ge "${RES[join_$s]}" ] && echo yes || echo NO)"
 done
 
+[ "${LAST_ROW:-6}" -ge 3 ] || { echo; echo "(LAST_ROW=$LAST_ROW: rows from 3 on skipped; $((SECONDS - t_start)) s)"; exit 0; }
 # ==== row 3 ===================================================================
 echo
 echo "-- Row 3: 10,000 rows each holding a 1,000-item filter (load $(loadavg))"
@@ -371,6 +374,7 @@ printf '%-60s %9s %9s %10.0f\n' "pgbench point probe, -c 2 -j 2 -M prepared, $((
 printf '%-60s %9s %9s %10.0f\n' "floor: same lookup, pg_column_size(f) instead of the probe" "" "" "${TPS[fetch]}"
 echo "UPDATE with cf_add vs rewrite floor: $(ratio "${BEST[upd_add]}" "${BEST[upd_same]}") the time; point probes: $(calc %.0f%% "${TPS[probe]} * 100 / ${TPS[fetch]}") of the floor's throughput"
 
+[ "${LAST_ROW:-6}" -ge 4 ] || { echo; echo "(LAST_ROW=$LAST_ROW: rows from 4 on skipped; $((SECONDS - t_start)) s)"; exit 0; }
 # ==== row 4 ===================================================================
 echo
 echo "-- Row 4: PL/pgSQL loop of f := cf_add(f, i) on a 1M-capacity filter (load $(loadavg))"
@@ -401,6 +405,7 @@ printf '%-56s %9s %9s %12s\n' "x := x + 1, $n iterations (no-op)" "${BEST[loop_i
 printf '%-56s %9s %9s %12s\n' "f := f, 10000 iterations (copies the 1.3 MB value)" "${BEST[loop_copy]}" "${CPU[loop_copy]}" "$(calc %.3f "${CPU[loop_copy]} * 1000 / 10000")"
 echo "cf_add loop vs no-op loop: $(ratio "${CPU[loop_add]}" "${CPU[loop_inc]}") (cpu), $(ratio "${BEST[loop_add]}" "${BEST[loop_inc]}") (wall); per add, loop overhead subtracted: $(calc %.3f "(${CPU[loop_add]} - ${CPU[loop_inc]}) * 1000 / $n") us"
 
+[ "${LAST_ROW:-6}" -ge 5 ] || { echo; echo "(LAST_ROW=$LAST_ROW: rows from 5 on skipped; $((SECONDS - t_start)) s)"; exit 0; }
 # ==== row 5 ===================================================================
 echo
 echo "-- Row 5: space, bytes per item of filters filled to capacity (load $(loadavg))"
@@ -436,6 +441,7 @@ if [ -f "$top/bench/README.md" ]; then
 	echo "(bench/README.md records the core benchmark's measured libbloom bits/item: make -C bench run)"
 fi
 
+[ "${LAST_ROW:-6}" -ge 6 ] || { echo; echo "(LAST_ROW=$LAST_ROW: rows from 6 on skipped; $((SECONDS - t_start)) s)"; exit 0; }
 # ==== row 6 ===================================================================
 echo
 echo "-- Row 6: storage of a fresh, a half-full and a full 1M filter, and of per-row filters, EXTENDED vs EXTERNAL (load $(loadavg))"

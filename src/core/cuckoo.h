@@ -123,6 +123,16 @@ typedef struct cf_stage
 	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
 	uint32_t    mask_shift;     /* chain: key_shift - level */
 	bool        swar;           /* one 64-bit load reads a whole bucket */
+	bool        rekey;          /* chain: first of a run of one family in lookup
+								 * order (newest first): computes what the run
+								 * shares (g, H(fp0), the primary bucket) */
+	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
+	uint32_t    drop;           /* chain: run_level - level (primary bucket =
+								 * the run's top-level one >> drop) */
+	uint32_t    bucket_bytes;   /* swar, whole-byte buckets: bytes a bucket
+								 * takes; 0 otherwise */
+	uint32_t    word_shift;     /* with bucket_bytes: 64 - bucket_bits */
+	const uint8_t *word_base;   /* with bucket_bytes: table + bucket_bytes - 8 */
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
@@ -150,6 +160,7 @@ typedef struct cf_filter
 	uint64_t    deletes;        /* deletes done (version 1: 0) */
 	uint64_t    retained;       /* deletes left in place (version 1: 0) */
 	uint32_t    nstages;
+	uint32_t    lookup;         /* the cf_contains path chosen by cf_open */
 	cf_journal *journal;        /* NULL unless cf_set_journal */
 	cf_stage    stages[CF_MAX_STAGES];
 } cf_filter;
@@ -219,6 +230,12 @@ void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
+/*
+ * cf_contains of h[0 .. n) into found[0 .. n); returns how many were found.
+ * Faster than n calls on a large filter: the bucket loads of several
+ * lookups are in flight at once.
+ */
+size_t		cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found);
 uint32_t	cf_count(const cf_filter *f, uint64_t h);
 /* Adds one copy (least loaded sub-filter first); CF_FULL leaves f unchanged. */
 cf_status	cf_add(cf_filter *f, uint64_t h);

@@ -2,6 +2,7 @@
  * cuckoo_format.c - the byte format: creating a filter, opening and fully
  * validating versions 1 and 2, rewriting version 1 as 2, and base64.
  */
+#include "cuckoo_lookup.h"
 #include "cuckoo_table.h"
 
 #include <math.h>
@@ -440,6 +441,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		cfi_set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
 		return false;
 	}
+	cfi_setup_lookup(f);
 	return true;
 }
 

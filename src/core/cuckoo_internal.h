@@ -8,6 +8,7 @@
 #include "cuckoo.h"
 #include "cuckoo_util.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /*
@@ -297,6 +298,84 @@ bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 		if (slot_get(st, bucket_size, i, s) == fp)
 			return true;
 	return false;
+}
+
+/*
+ * Bucket i of a swar stage as a 64-bit word, its first slot at bit 0 (the
+ * bits above it belong to the next bucket).  The load ends with the
+ * bucket's last byte instead of starting with its first, so it never reads
+ * past the table's end and needs no bounds test: what it reads before the
+ * table belongs to the header or an earlier table, which always precede it
+ * in the buffer.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+bucket_word(const cf_stage *st, uint32_t i)
+{
+	uint64_t	bit = (uint64_t) i * st->bucket_bits;
+	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
+
+	return get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3));
+}
+
+/* non-zero iff a slot of bucket word w equals fp (fpl = fp * lanes_lo) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+bucket_match(const cf_stage *st, uint64_t w, uint64_t fpl)
+{
+	uint64_t	x = (w & st->bucket_mask) ^ fpl;
+
+	return (x - st->lanes_lo) & ~x & st->lanes_hi;
+}
+
+/* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uint32_t fp)
+{
+#if defined(__GNUC__)
+	/* start loading the second bucket while the first is tested */
+	__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
+#endif
+	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
+}
+
+/*
+ * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
+ * geometry, then straight-line code: a level-0 chain table (every new
+ * filter's) needs no low digits.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	i1 = primary_bucket(st, h);
+	uint32_t	fp,
+				i2;
+
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		if (st->level == 0)
+			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
+		else
+			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
+				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+	}
+	else
+	{
+		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+		i2 = reflect(i1, fp, st->nbuckets);
+	}
+	return pair_has(st, bucket_size, i1, i2, fp);
 }
 
 /*

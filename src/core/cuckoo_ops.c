@@ -1,6 +1,7 @@
 /*
- * cuckoo_ops.c - operations on a whole filter: lookups, adds, the exact
- * delete rule, growth by chain tables, union and statistics.
+ * cuckoo_ops.c - operations on a whole filter: counts, adds, the exact
+ * delete rule, growth by chain tables, union and statistics (lookups are
+ * in cuckoo_lookup.c).
  */
 #include "cuckoo_table.h"
 
@@ -37,98 +38,6 @@ cf_set_kind(cf_filter *f, uint32_t kind)
 		f->journal->save(f->journal, f->buf + 10, 1);
 	f->buf[10] = (uint8_t) kind;
 	f->kind = kind;
-}
-
-/* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool
-pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uint32_t fp)
-{
-#if defined(__GNUC__)
-	/* start loading the second bucket while the first is tested */
-	__builtin_prefetch(st->table + (((uint64_t) i2 * st->bucket_bits) >> 3));
-#endif
-	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
-}
-
-/*
- * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
- * geometry, then straight-line code: a level-0 chain table (every new
- * filter's) needs no low digits.
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool
-stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	fp,
-				i2;
-
-	if (st->geom == CF_GEOM_CHAIN)
-	{
-		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
-		if (st->level == 0)
-			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
-		else
-			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
-				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
-	}
-	else
-	{
-		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
-		i2 = reflect(i1, fp, st->nbuckets);
-	}
-	return pair_has(st, bucket_size, i1, i2, fp);
-}
-
-/*
- * Newest (largest) sub-filter first.  The tables of a chain family share
- * the base key fp0 (the top basebits bits of g), so H(fp0) is computed once
- * per family, not once per table: a grown filter's probes cost a multiply
- * and a few shifts each beyond the bucket reads.
- */
-bool
-cf_contains(const cf_filter *f, uint64_t h)
-{
-	uint32_t	fam_m0 = 0,
-				fam_bits = 0,
-				g = 0,
-				hm = 0;
-
-	for (uint32_t k = f->nstages; k-- > 0;)
-	{
-		const cf_stage *st = &f->stages[k];
-		uint32_t	i1,
-					fp,
-					j,
-					a0;
-
-		if (st->geom != CF_GEOM_CHAIN)
-		{
-			if (stage_has(st, f->bucket_size, h))
-				return true;
-			continue;
-		}
-		if (st->base_nbuckets != fam_m0 || st->basebits != fam_bits)
-		{
-			fam_m0 = st->base_nbuckets;
-			fam_bits = st->basebits;
-			g = chain_bits(st, h);
-			hm = (uint32_t) (((uint64_t) mix32(g >> st->base_shift) * fam_m0) >> 32);
-		}
-		i1 = primary_bucket(st, h);
-		fp = (uint32_t) ((uint64_t) g >> st->fp_shift);
-		j = i1 >> st->level;
-		a0 = hm >= j ? hm - j : hm + fam_m0 - j;
-		if (pair_has(st, f->bucket_size, i1,
-					 (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
-			return true;
-	}
-	return false;
 }
 
 uint32_t

@@ -46,6 +46,7 @@ static const test_entry tests[] = {
 	T("unit", test_journal),
 	T("unit", test_duplicate_growth),
 	T("unit", test_failed_add_bounded),
+	T("unit", test_lookup_paths),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),

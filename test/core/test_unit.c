@@ -2370,3 +2370,102 @@ test_failed_add_bounded(void)
 		   fails, 1000.0 * (t_now() - t0) / 20, (double) wc.writes / (fails ? fails : 1));
 	free(f.buf);
 }
+
+/*
+ * Every lookup path cf_open can choose (general, one chain table, chain
+ * tables with one-load buckets, one table specialized per bucket size and
+ * width) answers as cf_count does slot by slot: for every bucket size and
+ * width, in one table and after growth, for present and random values.
+ */
+void
+test_lookup_paths(void)
+{
+	static const int bsizes[] = {2, 4, 8};
+	uint32_t	seen[64] = {0};
+	uint64_t	checked = 0;
+
+	for (int bi = 0; bi < 3; bi++)
+		for (int w = CF_MIN_FPBITS; w <= CF_MAX_FPBITS && !BAILED(); w++)
+		{
+			double		fpr = t_fpr_for_width(w, bsizes[bi]);
+			cf_params	p;
+			size_t		len;
+			uint8_t    *buf;
+			cf_filter	f;
+			uint64_t	seed = 1000 + 64 * bi + w;
+			uint64_t	added[3000];
+			uint32_t	n = 0;
+
+			if (fpr >= 0.5 || cf_fpbits_for(fpr, bsizes[bi]) != w)
+				continue;
+			p = t_params(300, fpr, bsizes[bi], CF_DEFAULT_MAX_KICKS, 2);
+			buf = t_create(&p, &len);
+			if (!open_ok(&f, buf, len))
+				return;
+			for (int phase = 0; phase < 2; phase++)
+			{
+				/* phase 0: one table, 250 values; phase 1: grown, 3000 */
+				uint32_t	upto = phase == 0 ? 250 : 3000;
+
+				for (; n < upto; n++)
+				{
+					uint8_t    *before = f.buf;
+
+					added[n] = splitmix64(&seed);
+					CHECK(cf_insert(&f, added[n], t_alloc, NULL) == CF_OK);
+					if (f.buf != before)
+						free(before);
+				}
+				seen[f.lookup < 64 ? f.lookup : 63]++;
+				for (uint32_t i = 0; i < n; i++)
+					CHECKF(cf_contains(&f, added[i]),
+						   "b=%d w=%d path %u: added value %u not found", bsizes[bi], w,
+						   f.lookup, i);
+				for (int i = 0; i < 20000; i++)
+				{
+					uint64_t	h = splitmix64(&seed);
+
+					CHECKF(cf_contains(&f, h) == (cf_count(&f, h) > 0),
+						   "b=%d w=%d path %u: cf_contains and cf_count disagree on %016llx",
+						   bsizes[bi], w, f.lookup, (unsigned long long) h);
+					checked++;
+				}
+				/* the batch form: present and random values, odd lengths */
+				{
+					uint64_t	hs[1000];
+					bool		found[1000];
+					size_t		hits = 0,
+								got;
+
+					for (int i = 0; i < 1000; i++)
+						hs[i] = i % 2 ? added[(uint32_t) i % n] : splitmix64(&seed);
+					got = cf_contains_many(&f, hs, 999, found);
+					for (int i = 0; i < 999; i++)
+					{
+						CHECKF(found[i] == cf_contains(&f, hs[i]),
+							   "b=%d w=%d path %u: cf_contains_many differs at %d",
+							   bsizes[bi], w, f.lookup, i);
+						hits += found[i];
+					}
+					CHECK(got == hits);
+				}
+			}
+			free(f.buf);
+		}
+	{
+		int			paths = 0;
+
+		for (int k = 0; k < 64; k++)
+			paths += seen[k] != 0;
+		/*
+		 * the 3 general paths (any, one, swar) and the specialized ones for
+		 * the widths cf_create gives: 26 of 31 (not 4 bits with buckets of
+		 * 4 or 8, nor 5 with 8: rates of 0.5 and more; not 4 or 5 with 2:
+		 * its 6-bit minimum); the others serve crafted bytes alone
+		 */
+		CHECKF(seen[0] && seen[1] && seen[2], "a general lookup path was not exercised");
+		CHECKF(paths >= 3 + 26, "only %d lookup paths were exercised", paths);
+		t_note("%d lookup paths, %llu random values checked against cf_count", paths,
+			   (unsigned long long) checked);
+	}
+}

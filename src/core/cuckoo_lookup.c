@@ -1,0 +1,384 @@
+/*
+ * cuckoo_lookup.c - cf_contains: the lookup paths and the choice among
+ * them, made once per filter when it is opened.
+ */
+#include "cuckoo_lookup.h"
+
+/*
+ * The general path: newest (largest) sub-filter first, stopping at the
+ * first match.  The tables of a chain family share the base key fp0 (the
+ * top basebits bits of g), so H(fp0) is computed once per family, not once
+ * per table.
+ */
+static bool
+contains_any(const cf_filter *f, uint64_t h)
+{
+	uint32_t	fam_m0 = 0,
+				fam_bits = 0,
+				g = 0,
+				hm = 0;
+
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		const cf_stage *st = &f->stages[k];
+		uint32_t	i1,
+					fp,
+					j,
+					a0;
+
+		if (st->geom != CF_GEOM_CHAIN)
+		{
+			if (stage_has(st, f->bucket_size, h))
+				return true;
+			continue;
+		}
+		if (st->base_nbuckets != fam_m0 || st->basebits != fam_bits)
+		{
+			fam_m0 = st->base_nbuckets;
+			fam_bits = st->basebits;
+			g = chain_bits(st, h);
+			hm = (uint32_t) (((uint64_t) mix32(g >> st->base_shift) * fam_m0) >> 32);
+		}
+		i1 = primary_bucket(st, h);
+		fp = (uint32_t) ((uint64_t) g >> st->fp_shift);
+		j = i1 >> st->level;
+		a0 = hm >= j ? hm - j : hm + fam_m0 - j;
+		if (pair_has(st, f->bucket_size, i1,
+					 (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the tables of a run of one chain family share for h: g (the low
+ * word with its top basebits made non-zero), the primary bucket at the
+ * run's highest level, and the base alternate a0 = (H(fp0) - j) mod m0 of
+ * the level-0 bucket j.  Primary buckets nest (range reduction by m0 * 2^L
+ * is the one by m0 * 2^Lmax shifted right by Lmax - L), so j and a0 are the
+ * same for every table of the family.
+ */
+typedef struct run_key
+{
+	uint32_t	g;
+	uint32_t	top;
+	uint32_t	a0;
+} run_key;
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+chain_key(const cf_stage *st, uint64_t h, run_key *rk)
+{
+	uint32_t	m0 = st->base_nbuckets;
+	uint32_t	hm,
+				j;
+
+	rk->g = chain_bits(st, h);
+	hm = (uint32_t) (((uint64_t) mix32(rk->g >> st->base_shift) * m0) >> 32);
+	rk->top = (uint32_t) (((h >> 32) * ((uint64_t) m0 << st->run_level)) >> 32);
+	j = rk->top >> st->run_level;
+	/* (hm - j) mod m0 with a mask, not a branch: it goes either way at random */
+	rk->a0 = hm - j + (m0 & (0u - (uint32_t) (hm < j)));
+}
+
+/*
+ * bucket_word, shorter where buckets take whole bytes (even widths with
+ * bucket size 4, all with 8): the 8 bytes that end with the bucket, shifted
+ * down by a per-table constant.  A branch every lookup takes the same way.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+stage_word(const cf_stage *st, uint32_t i)
+{
+	if (st->bucket_bytes)
+		return get_le64(st->word_base + (size_t) i * st->bucket_bytes) >> st->word_shift;
+	return bucket_word(st, i);
+}
+
+/*
+ * Which slots of h's two buckets in chain table st (swar) hold h's
+ * fingerprint: non-zero iff some do.  No branch: both bucket loads are
+ * issued at once, and the loads of the next table (or lookup) need not wait
+ * for a mispredicted "found in the first bucket?".
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+chain_probe(const cf_stage *st, const run_key *rk)
+{
+	uint32_t	i1 = rk->top >> st->drop;
+	uint32_t	fp = rk->g >> st->fp_shift;
+	uint32_t	i2 = (rk->a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+	uint64_t	fpl = fp * st->lanes_lo;
+
+	return bucket_match(st, stage_word(st, i1), fpl) |
+		bucket_match(st, stage_word(st, i2), fpl);
+}
+
+/*
+ * Chain tables whose buckets are one load each, newest (largest) first:
+ * the loads of a table's two buckets go out together, and a lookup stops at
+ * the first table with a match (absent values, which probe every table,
+ * take no branch they could mispredict).
+ */
+static bool
+contains_swar(const cf_filter *f, uint64_t h)
+{
+	run_key		rk = {0, 0, 0};
+
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		const cf_stage *st = &f->stages[k];
+
+		if (st->rekey)
+			chain_key(st, h, &rk);
+		if (chain_probe(st, &rk))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One level-0 chain table whose base key is its whole fingerprint (every
+ * new filter up to 16-bit fingerprints), with bucket size B and width F
+ * known at compile time, so every shift, mask and lane constant is an
+ * immediate.  The same answers as chain_key + chain_probe: fp0 = fp, g's
+ * top F bits made non-zero is fp = max(top, 1), i2 = (H(fp) - i1) mod m.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+one_table(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F)
+{
+	const cf_stage *st = &f->stages[0];
+	const uint32_t bb = B * F;
+	const uint64_t mask = bb >= 64 ? UINT64_MAX : (UINT64_C(1) << bb) - 1;
+	uint64_t	lo = 0;
+	uint64_t	m = st->nbuckets;
+	uint32_t	fp = (uint32_t) h >> (32 - F);
+	uint32_t	i1,
+				hm,
+				i2;
+	uint64_t	w1,
+				w2,
+				x1,
+				x2;
+
+	for (uint32_t s = 0; s < B; s++)
+		lo |= UINT64_C(1) << (s * F);
+	fp += fp == 0;
+	i1 = (uint32_t) (((h >> 32) * m) >> 32);
+	hm = (uint32_t) (((uint64_t) mix32(fp) * m) >> 32);
+	i2 = hm - i1 + ((uint32_t) m & (0u - (uint32_t) (hm < i1)));
+	if (bb % 8 == 0)
+	{
+		/* whole bytes: the word that ends with the bucket, shifted down */
+		w1 = get_le64(st->table + (ptrdiff_t) ((uint64_t) i1 * (bb / 8)) + bb / 8 - 8) >> (64 - bb);
+		w2 = get_le64(st->table + (ptrdiff_t) ((uint64_t) i2 * (bb / 8)) + bb / 8 - 8) >> (64 - bb);
+	}
+	else
+	{
+		w1 = bucket_word(st, i1);
+		w2 = bucket_word(st, i2);
+	}
+	x1 = (w1 & mask) ^ (fp * lo);
+	x2 = (w2 & mask) ^ (fp * lo);
+	return (((x1 - lo) & ~x1) | ((x2 - lo) & ~x2)) & (lo << (F - 1));
+}
+
+/* one_table for each (B, F) it serves: F 4 .. 16 with B 2 and 4, 4 .. 8 with B 8 */
+#define ONE_TABLE(B, F) \
+static bool \
+one_table_##B##_##F(const cf_filter *f, uint64_t h) \
+{ \
+	return one_table(f, h, B, F); \
+}
+#define ONE_TABLE_4_TO_8(B) \
+	ONE_TABLE(B, 4) ONE_TABLE(B, 5) ONE_TABLE(B, 6) ONE_TABLE(B, 7) ONE_TABLE(B, 8)
+#define ONE_TABLE_9_TO_16(B) \
+	ONE_TABLE(B, 9) ONE_TABLE(B, 10) ONE_TABLE(B, 11) ONE_TABLE(B, 12) \
+	ONE_TABLE(B, 13) ONE_TABLE(B, 14) ONE_TABLE(B, 15) ONE_TABLE(B, 16)
+
+ONE_TABLE_4_TO_8(2)
+ONE_TABLE_9_TO_16(2)
+ONE_TABLE_4_TO_8(4)
+ONE_TABLE_9_TO_16(4)
+ONE_TABLE_4_TO_8(8)
+
+/* one chain table at any level, with any base key (widths over 16 bits) */
+static bool
+contains_one(const cf_filter *f, uint64_t h)
+{
+	run_key		rk;
+
+	chain_key(&f->stages[0], h, &rk);
+	return chain_probe(&f->stages[0], &rk) != 0;
+}
+
+typedef bool (*lookup_fn) (const cf_filter *f, uint64_t h);
+
+#define SPEC_MIN_F	4
+#define SPEC_MAX_F	16
+#define SPEC_ROW(B) \
+	one_table_##B##_4, one_table_##B##_5, one_table_##B##_6, one_table_##B##_7, \
+	one_table_##B##_8
+#define SPEC_ROW_WIDE(B) \
+	one_table_##B##_9, one_table_##B##_10, one_table_##B##_11, one_table_##B##_12, \
+	one_table_##B##_13, one_table_##B##_14, one_table_##B##_15, one_table_##B##_16
+
+/*
+ * Every path, indexed by cf_filter.lookup: the three general ones, then the
+ * specialized one-table paths, bucket sizes 2 and 4 (widths 4 .. 16) and 8
+ * (widths 4 .. 8).
+ */
+static const lookup_fn lookups[] = {
+	contains_any, contains_one, contains_swar,
+	SPEC_ROW(2), SPEC_ROW_WIDE(2),
+	SPEC_ROW(4), SPEC_ROW_WIDE(4),
+	SPEC_ROW(8)
+};
+
+#define SPEC_BASE	3			/* lookups[] index of the first specialized path */
+
+bool
+cf_contains(const cf_filter *f, uint64_t h)
+{
+	return lookups[f->lookup](f, h);
+}
+
+/* lookups a batch works on at once: their bucket loads are in flight together */
+#define MANY_BLOCK	16
+
+/*
+ * cf_contains of one chain table, a block of hashes at a time: first the
+ * bucket pairs of every hash of the block, prefetching both buckets, then
+ * the compares, by which time the loads have arrived or are on their way.
+ */
+static size_t
+contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += MANY_BLOCK)
+	{
+		size_t		m = n - b < MANY_BLOCK ? n - b : MANY_BLOCK;
+		uint32_t	i1[MANY_BLOCK],
+					i2[MANY_BLOCK],
+					fp[MANY_BLOCK];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			run_key		rk;
+
+			chain_key(st, h[b + j], &rk);
+			i1[j] = rk.top >> st->drop;
+			fp[j] = rk.g >> st->fp_shift;
+			i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			uint64_t	fpl = fp[j] * st->lanes_lo;
+			bool		in = (bucket_match(st, stage_word(st, i1[j]), fpl) |
+							  bucket_match(st, stage_word(st, i2[j]), fpl)) != 0;
+
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
+size_t
+cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	size_t		hits = 0;
+
+	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY)
+		return contains_many_one(f, h, n, found);
+	for (size_t j = 0; j < n; j++)
+	{
+		found[j] = lookups[f->lookup](f, h[j]);
+		hits += found[j];
+	}
+	return hits;
+}
+
+/* the lookups[] index of the specialized path for (b, w), or 0 if none */
+static uint32_t
+spec_index(uint32_t b, uint32_t w)
+{
+	const uint32_t row = SPEC_MAX_F - SPEC_MIN_F + 1;
+
+	if (w < SPEC_MIN_F)
+		return 0;
+	if (b == 2 && w <= SPEC_MAX_F)
+		return SPEC_BASE + w - SPEC_MIN_F;
+	if (b == 4 && w <= SPEC_MAX_F)
+		return SPEC_BASE + row + w - SPEC_MIN_F;
+	if (b == 8 && w <= 8)
+		return SPEC_BASE + 2 * row + w - SPEC_MIN_F;
+	return 0;
+}
+
+void
+cfi_setup_lookup(cf_filter *f)
+{
+	const cf_stage *st0 = &f->stages[0];
+	bool		swar = true;
+
+	cf_stage   *first = NULL;	/* the rekey stage of the current run */
+
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		cf_stage   *st = &f->stages[k];
+
+		st->rekey = st->geom == CF_GEOM_CHAIN &&
+			(first == NULL || first->base_nbuckets != st->base_nbuckets ||
+			 first->basebits != st->basebits);
+		if (st->geom != CF_GEOM_CHAIN)
+			first = NULL;
+		else if (st->rekey)
+		{
+			first = st;
+			st->run_level = st->level;
+		}
+		else if (st->level > first->run_level)
+			first->run_level = st->level;
+		swar = swar && st->geom == CF_GEOM_CHAIN && st->swar;
+		st->bucket_bytes = st->swar && st->bucket_bits % 8 == 0 ? st->bucket_bits / 8 : 0;
+		st->word_shift = 64 - st->bucket_bits;
+		/* before the table: the header or an earlier table (see bucket_word) */
+		st->word_base = st->bucket_bytes ? st->table + (ptrdiff_t) st->bucket_bytes - 8 : NULL;
+	}
+	/* each table's shift from its run's highest level */
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		cf_stage   *st = &f->stages[k];
+
+		if (st->geom != CF_GEOM_CHAIN)
+			continue;
+		if (st->rekey)
+			first = st;
+		st->drop = first->run_level - st->level;
+	}
+	if (!swar)
+		f->lookup = CFI_LOOKUP_ANY;
+	else if (f->nstages > 1)
+		f->lookup = CFI_LOOKUP_SWAR;
+	else if (st0->level == 0 && st0->basebits == st0->fpbits &&
+			 spec_index(f->bucket_size, st0->fpbits) != 0)
+		f->lookup = spec_index(f->bucket_size, st0->fpbits);
+	else
+		f->lookup = CFI_LOOKUP_ONE;
+}
