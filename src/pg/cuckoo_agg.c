@@ -25,24 +25,6 @@
 /* largest state that fits one bytea */
 #define CFAGG_MAX_SERIAL_HASHES	((MaxAllocSize - VARHDRSZ - CFAGG_SERIAL_HEADER) / sizeof(uint64))
 
-/* the hashing info for the aggregated column, cached in fn_extra */
-static CfHashInfo *
-cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
-{
-	if (!c->hi_valid)
-	{
-		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
-
-		if (!OidIsValid(typid))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("could not determine the data type of the cf_agg input")));
-		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
-		c->hi_valid = true;
-	}
-	return &c->hi;
-}
-
 /*
  * The transition: the first row, a row whose fpr or capacity differs (an
  * error), and NULLs before any value take cfagg_trans_slow, out of line,

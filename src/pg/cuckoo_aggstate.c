@@ -297,42 +297,6 @@ cfas_flat(Datum d)
 
 /* ---- the transition ---- */
 
-/* the column's type: the call's, or the transition function's own */
-static Oid
-cfas_value_type(FunctionCallInfo fcinfo)
-{
-	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
-
-	if (!OidIsValid(typid))
-	{
-		/* called without an expression (e.g. by Citus): the declared type */
-		Oid		   *argtypes;
-		int			nargs;
-
-		(void) get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
-		if (nargs >= 2 && !IsPolymorphicType(argtypes[1]))
-			typid = argtypes[1];
-	}
-	return typid;
-}
-
-static CfHashInfo *
-cfas_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
-{
-	if (!c->hi_valid)
-	{
-		Oid			typid = cfas_value_type(fcinfo);
-
-		if (!OidIsValid(typid))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("could not determine the data type of the cf_agg input")));
-		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
-		c->hi_valid = true;
-	}
-	return &c->hi;
-}
-
 /* a flat state of ours with room for slots hashes, holding the n at h (sorted) */
 static struct varlena *
 cfas_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, size_t slots)
@@ -472,8 +436,8 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 		cfagg_check_fpr(fpr);
 		if (PG_ARGISNULL(1))
 			PG_RETURN_NULL();
-		h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
-		fl.kind = (uint8) cfas_hashinfo(fcinfo, cache)->vkind;
+		h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+		fl.kind = (uint8) cfagg_hashinfo(fcinfo, cache)->vkind;
 		fl.hashing = CF_HASHING_V2;
 		fl.fpr = fpr;
 		fl.capacity = capacity;
@@ -493,7 +457,7 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 		cfas_check_same("cf_agg", 0, fl.fpr, fl.capacity, 0, fpr, capacity);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(v);
-	h = cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
 	w = cfas_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
 	if (w != NULL)
 		PG_RETURN_POINTER(w);
@@ -521,7 +485,7 @@ cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (!PG_ARGISNULL(1))
 	{
 		cache = cfagg_cache(fcinfo);
-		cfagg_add(x->st, cf_hash_datum(cfas_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
+		cfagg_add(x->st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
 				  cache);
 	}
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));

@@ -66,6 +66,35 @@ typedef enum CfbMode
  * NULL element makes an undecided answer NULL; an empty array gives false
  * (ANY) or true (ALL).
  */
+#define CFB_BLOCK	64			/* values probed together (cf_contains_many) */
+
+/*
+ * The answers for the nb hashed values of a block, in array order: stored
+ * (CFB_EACH), or *decided set to the first answer that decides ANY / ALL.
+ */
+static bool
+cfb_probe_block(const cf_filter *f, CfbMode mode, const uint64 *hs, const int *pos, int nb,
+				Datum *res, bool *resnulls, bool *decided)
+{
+	bool		found[CFB_BLOCK];
+
+	cf_contains_many(f, hs, (size_t) nb, found);
+	for (int k = 0; k < nb; k++)
+	{
+		if (mode == CFB_EACH)
+		{
+			res[pos[k]] = BoolGetDatum(found[k]);
+			resnulls[pos[k]] = false;
+		}
+		else if (found[k] == (mode == CFB_ANY))
+		{
+			*decided = found[k];	/* ANY: one present; ALL: one absent */
+			return true;
+		}
+	}
+	return false;
+}
+
 static Datum
 cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 {
@@ -76,8 +105,12 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 	Datum	   *res = NULL;
 	bool	   *resnulls = NULL;
 	bool		sawnull = false;
+	bool		decided;
 	Datum		value;
 	bool		isnull;
+	uint64		hs[CFB_BLOCK];
+	int			pos[CFB_BLOCK];
+	int			nb = 0;
 
 	cfb_elems_begin(fcinfo, 1, &e);
 	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
@@ -89,30 +122,28 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 	}
 	while (cfb_elems_next(&e, &value, &isnull))
 	{
-		int			i = e.i - 1;
-		bool		found;
-
-		if ((i & 1023) == 1023)
-			CHECK_FOR_INTERRUPTS();
 		if (isnull)
 		{
 			sawnull = true;
 			if (mode == CFB_EACH)
 			{
-				res[i] = BoolGetDatum(false);
-				resnulls[i] = true;
+				res[e.i - 1] = BoolGetDatum(false);
+				resnulls[e.i - 1] = true;
 			}
 			continue;
 		}
-		found = cf_contains(f, cf_hash_datum(hi, value, (int) f->hashing));
-		if (mode == CFB_EACH)
+		hs[nb] = cf_hash_datum(hi, value, (int) f->hashing);
+		pos[nb++] = e.i - 1;
+		if (nb == CFB_BLOCK)
 		{
-			res[i] = BoolGetDatum(found);
-			resnulls[i] = false;
+			CHECK_FOR_INTERRUPTS();
+			if (cfb_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
+				PG_RETURN_BOOL(decided);
+			nb = 0;
 		}
-		else if (found == (mode == CFB_ANY))
-			PG_RETURN_BOOL(found);	/* ANY: one present; ALL: one absent */
 	}
+	if (nb > 0 && cfb_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
+		PG_RETURN_BOOL(decided);
 
 	if (mode == CFB_EACH)
 		PG_RETURN_ARRAYTYPE_P(construct_md_array(res, resnulls, AARR_NDIM(e.arr),

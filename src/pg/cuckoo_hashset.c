@@ -769,3 +769,39 @@ cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capa
 		*capacity = (uint64) PG_GETARG_INT64(3);
 	}
 }
+
+/* the column's type: the call's, or the transition function's own */
+static Oid
+cfagg_value_type(FunctionCallInfo fcinfo)
+{
+	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
+
+	if (!OidIsValid(typid))
+	{
+		/* called without an expression (e.g. by Citus): the declared type */
+		Oid		   *argtypes;
+		int			nargs;
+
+		(void) get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+		if (nargs >= 2 && !IsPolymorphicType(argtypes[1]))
+			typid = argtypes[1];
+	}
+	return typid;
+}
+
+CfHashInfo *
+cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+{
+	if (!c->hi_valid)
+	{
+		Oid			typid = cfagg_value_type(fcinfo);
+
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the data type of the cf_agg input")));
+		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
+		c->hi_valid = true;
+	}
+	return &c->hi;
+}

@@ -164,6 +164,12 @@ extern const cf_run *cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t 
 extern void cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache);
 /* The distinct hashes, sorted, as runs (an ARRAY state compacts in place). */
 extern const cf_run *cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
+/*
+ * The hash info of the aggregated column (argument 1), cached: its type from
+ * the call, or, called without an expression (Citus), from the transition
+ * function's declared argument.
+ */
+extern CfHashInfo *cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c);
 /* The aggregate context; raises if fname was not called as an aggregate. */
 extern MemoryContext cfagg_context(FunctionCallInfo fcinfo, const char *fname);
 /*

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# run.sh - cf_agg split across Citus workers: a coordinator and two workers on
+# loopback, a distributed table, and the typed cf_agg overloads checked against
+# the same rows in a local table.  Runs only where Citus is installed for the
+# PostgreSQL of PG_CONFIG (Citus is not a Debian package: build it yourself;
+# nothing here builds it); elsewhere it says so and exits 0.  Not part of CI.
+#
+#   test/citus/run.sh         PASS/FAIL lines, then "citus: N passed, M failed"
+#   test/citus/run.sh --keep  leave the clusters running
+#
+# Run as root (the clusters run as "postgres") or as the user who owns them.
+# Knobs: CITUS_ROWS (200000), PG_CONFIG.
+set -uo pipefail
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+PGBIN=$("$PG_CONFIG" --bindir)
+KEEP=0
+[ "${1:-}" = --keep ] && KEEP=1
+ROWS=${CITUS_ROWS:-200000}
+
+if [ ! -f "$("$PG_CONFIG" --pkglibdir)/citus.so" ]; then
+	echo "citus: skipped, Citus is not installed for $("$PG_CONFIG" --version)"
+	exit 0
+fi
+
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "PASS: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+finish() { echo; echo "citus: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+
+if [ "$(id -u)" -eq 0 ]; then
+	OWNER=postgres
+	as_owner() { runuser -u postgres -- "$@"; }
+else
+	OWNER=$(id -un)
+	as_owner() { "$@"; }
+fi
+TMP=$(mktemp -d /tmp/cuckoo-citus.XXXXXXXX) || exit 1
+chown "$OWNER" "$TMP"
+chmod 700 "$TMP"
+cd "$TMP" || exit 1
+
+NODES=(coord worker1 worker2)
+declare -A PORT
+STARTED=()
+cleanup() {
+	local rc=$?
+	if [ "$KEEP" -eq 1 ]; then
+		echo "kept: psql -h 127.0.0.1 -p ${PORT[coord]:-?} -U postgres postgres"
+		return $rc
+	fi
+	for n in "${STARTED[@]}"; do
+		as_owner timeout 30 "$PGBIN/pg_ctl" -D "$TMP/$n" stop -m immediate -w >/dev/null 2>&1
+	done
+	cd / && rm -rf "$TMP"
+	return $rc
+}
+trap cleanup EXIT
+
+free_port() {
+	local p i
+	for ((i = 0; i < 200; i++)); do
+		p=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+		for q in "${PORT[@]}"; do [ "$q" = "$p" ] && continue 2; done
+		echo "$p"; return 0
+	done
+	return 1
+}
+
+psql_on() {
+	local n=$1; shift
+	as_owner env PGCONNECT_TIMEOUT=10 timeout 300 "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 \
+		-h 127.0.0.1 -p "${PORT[$n]}" -U postgres -d postgres "$@"
+}
+val() { local n=$1; shift; psql_on "$n" -c "$*" 2>&1 | tail -n 1; }
+
+start_node() {
+	local n=$1 p
+	p=$(free_port) || return 1
+	PORT[$n]=$p
+	as_owner "$PGBIN/initdb" -D "$TMP/$n" -U postgres -A trust -E UTF8 --locale=C \
+		--no-sync --no-instructions >"$TMP/$n.initdb.log" 2>&1 || { cat "$TMP/$n.initdb.log"; return 1; }
+	as_owner tee -a "$TMP/$n/postgresql.conf" >/dev/null <<-EOF
+		port = $p
+		listen_addresses = '127.0.0.1'
+		unix_socket_directories = '$TMP'
+		shared_preload_libraries = 'citus'
+		fsync = off
+		synchronous_commit = off
+		full_page_writes = off
+		citus.enable_statistics_collection = off
+		max_connections = 60
+	EOF
+	STARTED+=("$n")
+	as_owner timeout 60 "$PGBIN/pg_ctl" -D "$TMP/$n" -l "$TMP/$n.log" -w -t 50 start >/dev/null ||
+		{ cat "$TMP/$n.log"; return 1; }
+	psql_on "$n" -c "CREATE EXTENSION citus" -c "CREATE EXTENSION cuckoo"
+}
+
+for n in "${NODES[@]}"; do start_node "$n" || { bad "start $n"; finish; }; done
+psql_on coord -c "SELECT citus_set_coordinator_host('127.0.0.1', ${PORT[coord]})" \
+	-c "SELECT citus_add_node('127.0.0.1', ${PORT[worker1]})" \
+	-c "SELECT citus_add_node('127.0.0.1', ${PORT[worker2]})" >/dev/null || { bad "add workers"; finish; }
+echo "citus: $(val coord "SELECT citus_version()" | cut -d' ' -f1-2), cuckoo $(val coord "SELECT extversion FROM pg_extension WHERE extname = 'cuckoo'")"
+
+psql_on coord >/dev/null <<-EOF || { bad "load tables"; finish; }
+	SET citus.shard_count = 32;
+	CREATE TABLE ev (user_id bigint, item bigint, tag text, u uuid, n numeric, id bigint);
+	SELECT create_distributed_table('ev', 'user_id');
+	INSERT INTO ev SELECT (i::bigint * 7919) % 1000, (i::bigint * 104729) % 50021, 'tag' || (i % 7001),
+	       md5((i % 3001)::text)::uuid, (i % 977) / 10.0, i
+	FROM generate_series(1, $ROWS) i;
+	CREATE TABLE ev_local AS SELECT * FROM ev;
+	ANALYZE ev; ANALYZE ev_local;
+EOF
+
+plan=$(psql_on coord -c "EXPLAIN VERBOSE SELECT cf_agg(item) FROM ev")
+if grep -q "coord_combine_agg" <<<"$plan" && grep -q "worker_partial_agg('public.cf_agg(bigint)'" <<<"$plan"; then
+	ok "cf_agg(bigint) runs as worker partials and a coordinator combine"
+else
+	bad "cf_agg(bigint) is not split: $plan"
+fi
+for q in "cf_agg(item)" "cf_agg(item, 0.001)" "cf_agg(item, 0.01, 100000)" "cf_agg(item::int)" \
+	"cf_agg(tag)" "cf_agg(tag::varchar)" "cf_agg(u)" "cf_agg(n)"; do
+	d=$(val coord "SELECT md5($q::text) FROM ev")
+	l=$(val coord "SELECT md5($q::text) FROM ev_local")
+	if [ -n "$d" ] && [ "$d" = "$l" ]; then ok "$q: distributed = local ($d)"; else bad "$q: distributed $d, local $l"; fi
+done
+# grouped by a column that is not the distribution column: split per group
+d=$(val coord "SELECT md5(string_agg(f::text, ',' ORDER BY k)) FROM (SELECT item % 7 AS k, cf_agg(item) AS f FROM ev GROUP BY 1) s")
+l=$(val coord "SELECT md5(string_agg(f::text, ',' ORDER BY k)) FROM (SELECT item % 7 AS k, cf_agg(item) AS f FROM ev_local GROUP BY 1) s")
+if [ -n "$d" ] && [ "$d" = "$l" ]; then ok "cf_agg per group: distributed = local"; else bad "per group: $d vs $l"; fi
+# no false negative through the split
+miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf_agg(item) FROM ev), item)")
+[ "$miss" = 0 ] && ok "every value found in the split filter" || bad "$miss values missing"
+# cf_union_agg is split too (state cuckoofilter); parts of one capacity fold into
+# one table that holds the sum of their items (a union keeps a value once per
+# part that holds it, and at most 2 x bucket size copies of one value fit a table:
+# per-user filters of shared items do not fold; these hold disjoint ids)
+psql_on coord >/dev/null <<-EOF || bad "user filters"
+	CREATE TABLE uf (user_id bigint, f cuckoofilter);
+	SELECT create_distributed_table('uf', 'user_id', colocate_with => 'ev');
+	INSERT INTO uf SELECT user_id, cf_agg(id, 0.01, 400000) FROM ev GROUP BY user_id;
+EOF
+sub=$(val coord "SELECT (cf_info(cf_union_agg(f))).subfilters FROM uf")
+miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf_union_agg(f) FROM uf), id)")
+if [ "$sub" = 1 ] && [ "$miss" = 0 ]; then ok "cf_union_agg of per-user filters of one capacity: one table, nothing missing"
+else bad "cf_union_agg: $sub sub-filters, $miss missing"; fi
+finish
