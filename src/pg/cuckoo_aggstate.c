@@ -363,6 +363,18 @@ cfas_small_add(struct varlena *v, uint64 h)
 	return 1;
 }
 
+/* is plain varlena v a small state of ours for this rate and capacity? */
+static inline bool
+cfas_small_ours(const struct varlena *v, double fpr, uint64 capacity)
+{
+	const uint8 *p = (const uint8 *) VARDATA(v);
+	uint64		bits;
+
+	memcpy(&bits, &fpr, sizeof(bits));
+	return p[3] == CFAS_FLAG_OURS && cfagg_read_hash(p + 8, true) == bits &&
+		cfagg_read_hash(p + 16, true) == capacity;
+}
+
 /*
  * Adds h to the flat state v: in place if it can, else into a copy twice
  * the size (in the per-call context: the executor keeps a copy of the
@@ -480,7 +492,22 @@ cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (unlikely(PG_ARGISNULL(0)))
 		return cfas_trans_slow(fcinfo, fpr, capacity);
 	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
-	if (unlikely(x == NULL || x->st->fpr != fpr || x->st->capacity != capacity))
+	if (x == NULL)
+	{
+		/* a small state of ours, in an aggregate, with room: in place */
+		struct varlena *v = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+
+		if (!PG_ARGISNULL(1) && VARATT_IS_4B_U(v) && cfas_small_ours(v, fpr, capacity) &&
+			AggCheckCallContext(fcinfo, NULL))
+		{
+			cache = cfagg_cache(fcinfo);
+			if (cfas_small_add(v, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1),
+												CF_HASHING_V2)) > 0)
+				PG_RETURN_POINTER(v);
+		}
+		return cfas_trans_slow(fcinfo, fpr, capacity);
+	}
+	if (unlikely(x->st->fpr != fpr || x->st->capacity != capacity))
 		return cfas_trans_slow(fcinfo, fpr, capacity);
 	if (!PG_ARGISNULL(1))
 	{
