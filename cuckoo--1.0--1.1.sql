@@ -271,9 +271,10 @@ ALTER OPERATOR @> (cuckoofilter, text) SET (JOIN = cf_contains_joinsel);
 -- cannot be split by Citus, and views that use it keep working.  The
 -- typed overloads hash and build exactly as cf_agg(anyelement) does, so a
 -- filter is byte-identical whichever of them runs.  Types: the integers,
--- uuid and the string types (each string type that casts to text
--- implicitly has its own overload, so that none of them changes how it is
--- hashed or becomes ambiguous).
+-- uuid and text, and character, name and "char", which cast to text
+-- implicitly and have overloads of their own so that none of them changes
+-- how it is hashed or becomes ambiguous (varchar resolves to text, which
+-- hashes it the same).
 -- ---------------------------------------------------------------------
 
 CREATE TYPE cf_aggstate;
