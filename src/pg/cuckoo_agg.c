@@ -4,20 +4,12 @@
  */
 #include "postgres.h"
 
-#include "miscadmin.h"
-#include "port/pg_bitutils.h"
-#include "nodes/primnodes.h"
-#include "port/pg_bswap.h"
 #include "catalog/pg_type.h"
-#include "libpq/pqformat.h"
-#include "utils/builtins.h"
-#include "utils/expandeddatum.h"
-#include "utils/lsyscache.h"
+#include "nodes/primnodes.h"
 #include "utils/memutils.h"
 
 #include "cuckoo_args.h"
 #include "cuckoo_hashset.h"
-
 
 /* serialized state: fpr (IEEE double), capacity, then the hashes, all little-endian */
 #define CFAGG_SERIAL_HEADER	16

@@ -4,19 +4,11 @@
  */
 #include "postgres.h"
 
-#include "miscadmin.h"
-#include "port/pg_bitutils.h"
-#include "nodes/primnodes.h"
-#include "port/pg_bswap.h"
-#include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
-#include "utils/builtins.h"
 #include "utils/expandeddatum.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "cuckoo_hashset.h"
-
 
 /* ---------------------------------------------------------------------
  * cf_aggstate: a transition state that can leave the process
@@ -41,7 +33,7 @@
  * value is found by binary search and a new one inserted in place.  When
  * it is full it is copied into one of twice the size (chunks of 256 bytes
  * to 2 kB), and past CFAS_FLAT_MAX hashes it becomes an expanded object
- * that wraps the CfAggState above, also changed in place: the executor
+ * that wraps a CfAggState (cuckoo_hashset.h), also changed in place: the executor
  * keeps a read-write expanded object whose context is a child of the
  * aggregate context instead of copying it.  A group of 10 values costs one
  * 256-byte chunk, of 100 one 1 kB chunk.

@@ -5,13 +5,7 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "port/pg_bitutils.h"
-#include "nodes/primnodes.h"
-#include "port/pg_bswap.h"
 #include "catalog/pg_type.h"
-#include "libpq/pqformat.h"
-#include "utils/builtins.h"
-#include "utils/expandeddatum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
