@@ -31,20 +31,11 @@ extern "C"
 {
 #include "cuckoo.h"
 }
+#include "bench_keys.h"
 
 #ifndef BENCH_CFLAGS
 #define BENCH_CFLAGS "?"
 #endif
-
-static uint64_t
-key_at(uint64_t i)
-{
-	uint64_t	z = UINT64_C(0x0123456789abcdef) + i * UINT64_C(0x9e3779b97f4a7c15);
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static double
 now(void)

@@ -21,6 +21,7 @@
 #include <bloom.h>
 
 #include "cuckoo.h"
+#include "bench_keys.h"
 
 #ifndef BENCH_CFLAGS
 #define BENCH_CFLAGS "?"
@@ -29,7 +30,6 @@
 #define BENCH_CORE_REV "?"
 #endif
 
-#define KEY_SEED    UINT64_C(0x0123456789abcdef)    /* fixed: runs are repeatable */
 #define NEG_KEYS    10000000    /* absent keys probed for the measured rate */
 #define MAX_KEYS    12300000    /* largest capacity in the space table */
 #define LN2_SQ      0.480453013918201   /* ln(2)^2 */
@@ -56,23 +56,7 @@ static const double width_targets[] = {0.005, 0.003, 0.0015, 0.00075, 0.0004, 0.
 static int	reps = 3;
 static int	nsizes = NSIZES;
 
-/* ---- keys ---- */
-
-/*
- * Key i is splitmix64's output for state KEY_SEED + i * gamma.  The output
- * function is a bijection and gamma is odd, so distinct i give distinct keys:
- * present keys use i in [0, MAX_KEYS), absent ones i >= 2^62, and an
- * "absent" key is never present.
- */
-static uint64_t
-key_at(uint64_t i)
-{
-	uint64_t	z = KEY_SEED + i * UINT64_C(0x9e3779b97f4a7c15);
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
+/* ---- keys (bench_keys.h) ---- */
 
 static uint64_t *pos_keys;		/* MAX_KEYS present keys */
 static uint64_t *neg_keys;		/* NEG_KEYS absent keys */
