@@ -558,10 +558,10 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt;
 	CfAggCache *cache;
 	CfAggExpanded *xa;
-	struct varlena *va = NULL;
-	struct varlena *vb;
-	CfAggFlat	fb;
 	CfAggExpanded *xb;
+	struct varlena *va = NULL;
+	CfAggFlat	fa;
+	CfAggFlat	fb;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
@@ -572,15 +572,29 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 	xb = cfas_expanded_of(PG_GETARG_DATUM(1), true);
 	if (xa == NULL)
 	{
-		CfAggFlat	fa;
-
 		va = cfas_flat(PG_GETARG_DATUM(0));
 		cfas_read_header(va, &fa);
-		if (xb != NULL)
-			cfas_check_same("cf_agg", fa.kind, fa.fpr, fa.capacity, xb->kind, xb->st->fpr, xb->st->capacity);
 	}
-	else if (xb != NULL)
-		cfas_check_same("cf_agg", xa->kind, xa->st->fpr, xa->st->capacity, xb->kind, xb->st->fpr, xb->st->capacity);
+	if (xb == NULL)
+		cfas_read_header(cfas_flat(PG_GETARG_DATUM(1)), &fb);
+	cfas_check_same("cf_agg",
+					xa ? xa->kind : fa.kind, xa ? xa->st->fpr : fa.fpr, xa ? xa->st->capacity : fa.capacity,
+					xb ? xb->kind : fb.kind, xb ? xb->st->fpr : fb.fpr, xb ? xb->st->capacity : fb.capacity);
+
+	/* two small states: a's in place while b's hashes fit */
+	if (xa == NULL && xb == NULL && fb.n <= CFAS_FLAT_MIN &&
+		va == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)))
+	{
+		uint32		k;
+
+		for (k = 0; k < fb.n; k++)
+			if (cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
+				break;
+		if (k == fb.n)
+			PG_RETURN_POINTER(va);
+	}
+	if (xa == NULL)
+		xa = cfas_expand(va, aggcxt, cache);
 	if (xb != NULL)
 	{
 		/* another group's state in this process: copied, never kept */
@@ -588,38 +602,16 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 		uint64		n;
 		const cf_run *runs = cfagg_runs(xb->st, cache, &nruns, &n);
 
-		if (xa == NULL)
-			xa = cfas_expand(va, aggcxt, cache);
 		for (size_t r = 0; r < nruns; r++)
 			for (size_t k = 0; k < runs[r].n; k++)
 				cfagg_add(xa->st, runs[r].h[k], cache);
-		PG_RETURN_DATUM(EOHPGetRWDatum(&xa->hdr));
-	}
-	vb = cfas_flat(PG_GETARG_DATUM(1));
-	cfas_read_header(vb, &fb);
-	if (xa == NULL)
-	{
-		CfAggFlat	fa;
-		uint32		k;
-
-		cfas_read_header(va, &fa);
-		cfas_check_same("cf_agg", fa.kind, fa.fpr, fa.capacity, fb.kind, fb.fpr, fb.capacity);
-		/* two small states: a's in place while they fit */
-		if (va == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)) && fb.n <= CFAS_FLAT_MIN)
-		{
-			for (k = 0; k < fb.n; k++)
-				if (cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
-					break;
-			if (k == fb.n)
-				PG_RETURN_POINTER(va);
-		}
-		xa = cfas_expand(va, aggcxt, cache);
 	}
 	else
-		cfas_check_same("cf_agg", xa->kind, xa->st->fpr, xa->st->capacity, fb.kind, fb.fpr, fb.capacity);
-	cfas_add_le(xa, fb.hashes, fb.n, cache);
-	if (xa->st->form == CFAGG_FORM_ARRAY && xa->st->n >= xa->st->cap && fb.n > 0)
-		cfagg_make_room(xa->st, cache, cfagg_read_hash(fb.hashes, true));
+	{
+		cfas_add_le(xa, fb.hashes, fb.n, cache);
+		if (xa->st->form == CFAGG_FORM_ARRAY && xa->st->n >= xa->st->cap && fb.n > 0)
+			cfagg_make_room(xa->st, cache, cfagg_read_hash(fb.hashes, true));
+	}
 	PG_RETURN_DATUM(EOHPGetRWDatum(&xa->hdr));
 }
 
