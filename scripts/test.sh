@@ -132,7 +132,7 @@ for major in $PG_VERSIONS; do
 	run "PG $major: build with -Wall -Wextra -Werror (clean copy)" in_major "$major" bash test/pg/build.sh "$b" &&
 	run "PG $major: install" in_major "$major" bash test/pg/build.sh "$b" install || continue
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
-	run "PG $major: ALTER EXTENSION UPDATE 1.0 -> 1.1 keeps stored filters" in_major "$major" bash test/pg/update.sh
+	run "PG $major: ALTER EXTENSION UPDATE 1.0 -> 1.2 and 1.1 -> 1.2 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
 	if [ "$major" = 15 ]; then
 		# the backend under valgrind with a UBSan build of the extension (the
