@@ -97,6 +97,128 @@ cuckoo_add_unique(PG_FUNCTION_ARGS)
 }
 
 /*
+ * cf_try_add(filter, value): cf_add that reports "no room" without raising:
+ * a filter that is full (expansion 0) or cannot grow any more comes back
+ * unchanged, so cf_items(result) tells whether the value was stored.  A
+ * PL/pgSQL loop that fills a fixed-size filter needs no EXCEPTION block,
+ * and so keeps the in-place path.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_try_add);
+Datum
+cuckoo_try_add(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_TRY_ADD);
+}
+
+/* cf_items(filter): the items it holds (adds less deletes), read in place */
+PG_FUNCTION_INFO_V1(cuckoo_items);
+Datum
+cuckoo_items(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+
+	PG_RETURN_INT64((int64) cfpg_items_of(f));
+}
+
+/* the row (filter, changed) the _status functions return */
+static Datum
+cfpg_status_row(FunctionCallInfo fcinfo, struct varlena *v, bool changed)
+{
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = PointerGetDatum(v);
+	nulls[0] = (v == NULL);
+	values[1] = BoolGetDatum(changed);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * cf_add_unique_status(filter, value): (filter, stored), the result of
+ * cf_add_unique and whether it stored anything, like RedisBloom's CF.ADDNX
+ * (1 or 0).  stored is false when the filter already reports the value (it
+ * holds it, or a false positive): then nothing is stored for it, and a later
+ * cf_delete of it would remove another value's entry.  A NULL filter starts
+ * a default one; a NULL value gives (filter, false).  No room raises, as
+ * cf_add_unique does.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add_unique_status);
+Datum
+cuckoo_add_unique_status(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c;
+	CfHashInfo *hi;
+	struct varlena *v;
+	cf_filter	f;
+	cf_params	p;
+	uint64		h;
+	cf_status	st;
+
+	if (PG_ARGISNULL(1))
+		return cfpg_status_row(fcinfo, PG_ARGISNULL(0) ? NULL :
+							   (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)), false);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	if (PG_ARGISNULL(0))
+	{
+		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
+		v = cfpg_create(&p);
+	}
+	else
+		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	cfpg_check_kind(&f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+	if (cf_contains(&f, h))
+		return cfpg_status_row(fcinfo, v, false);
+	st = cfpg_insert(&f, &v, h);
+	if (st != CF_OK)
+		cfpg_report_insert_failure(&f, st);
+	if (f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+		cf_set_kind(&f, (uint32) hi->vkind);
+	return cfpg_status_row(fcinfo, v, true);
+}
+
+/*
+ * cf_delete_status(filter, value): (filter, removed), the result of
+ * cf_delete and whether it removed an entry (CF.DEL's 1 or 0).  removed is
+ * false when the filter does not report the value, and when the delete was
+ * retained (left in place and counted, cf_info(f).retained: the value stays
+ * reported).  A NULL filter gives (NULL, false), a NULL value (filter, false).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_delete_status);
+Datum
+cuckoo_delete_status(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c;
+	CfHashInfo *hi;
+	struct varlena *v;
+	cf_filter	f;
+	uint64		h;
+
+	if (PG_ARGISNULL(0))
+		return cfpg_status_row(fcinfo, NULL, false);
+	v = (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	if (PG_ARGISNULL(1))
+		return cfpg_status_row(fcinfo, v, false);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	cfpg_open(&f, v);
+	cfpg_check_kind(&f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+	if (!cf_contains(&f, h))
+		return cfpg_status_row(fcinfo, v, false);
+	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	return cfpg_status_row(fcinfo, v, cf_delete(&f, h) == CF_OK);
+}
+
+/*
  * The arguments of a probe, (filter, value): the filter, read through the
  * call site's cache, and the value's hash as that filter hashes values.
  * Raises if the value is of another kind than the filter holds.
