@@ -4,9 +4,12 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "nodes/primnodes.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 #include "cuckoo_args.h"
 #include "cuckoo_hashset.h"
@@ -298,9 +301,64 @@ PG_FUNCTION_INFO_V1(cf_union_agg_trans);
 Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	/* the NOTICE once, when the rate goes over */
-	struct varlena *v = cfpg_union_args(fcinfo, "cf_union_agg cannot combine these cuckoo filters",
-										true);
+	static const char msg[] = "cf_union_agg cannot combine these cuckoo filters";
+	FmgrInfo   *flinfo = fcinfo->flinfo;
 
-	PG_RETURN_CUCKOOFILTER_P(v);
+	/*
+	 * From 1.2 cf_union_agg has a final function, whose NOTICE describes the
+	 * result; without it (a 1.1 aggregate the update could not replace) the
+	 * transition says it once, when the rate goes over.  fn_extra: 1 quiet,
+	 * 2 not.
+	 */
+	if (flinfo->fn_extra == NULL)
+	{
+		Aggref	   *agg = AggGetAggref(fcinfo);
+		bool		quiet = false;
+
+		if (agg != NULL)
+		{
+			HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
+
+			if (HeapTupleIsValid(tup))
+			{
+				quiet = OidIsValid(((Form_pg_aggregate) GETSTRUCT(tup))->aggfinalfn);
+				ReleaseSysCache(tup);
+			}
+		}
+		flinfo->fn_extra = MemoryContextAllocZero(flinfo->fn_mcxt, 1);
+		*(char *) flinfo->fn_extra = quiet ? 1 : 2;
+	}
+	if (*(char *) flinfo->fn_extra == 1)
+	{
+		Datum		da = PG_GETARG_DATUM(0),
+					db = PG_GETARG_DATUM(1);
+		cf_filter	a,
+					b;
+
+		cfpg_open_datum(&da, &a);
+		cfpg_open_datum(&db, &b);
+		PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, msg));
+	}
+	PG_RETURN_CUCKOOFILTER_P(cfpg_union_args(fcinfo, msg, true));
+}
+
+/*
+ * cf_union_agg's final function (1.2): the union as it is, and the NOTICE
+ * if its expected false-positive rate is over twice its target, describing
+ * the result (once per call site and query).
+ */
+PG_FUNCTION_INFO_V1(cf_union_agg_final);
+Datum
+cf_union_agg_final(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	cf_filter	f;
+
+	if (fcinfo->flinfo->fn_extra == NULL)
+	{
+		cfpg_open_datum(&d, &f);
+		if (cfpg_union_notice(&f))
+			fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
+	}
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }

@@ -370,8 +370,6 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 {
 	cf_stats	s;
 	double		target = cfpg_target_fpr(r);
-	StringInfoData rate,
-				trate;
 
 	cf_get_stats(r, &s);
 	if (!(s.fpr > 2.0 * target))
@@ -393,6 +391,24 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 		if (sa.fpr > 2.0 * cfpg_target_fpr(a) || sb.fpr > 2.0 * cfpg_target_fpr(b))
 			return;
 	}
+	(void) cfpg_union_notice(r);
+}
+
+/*
+ * The NOTICE for a union r whose expected false-positive rate is over twice
+ * its target (nothing otherwise): what the result holds, and what to do.
+ */
+bool
+cfpg_union_notice(const cf_filter *r)
+{
+	cf_stats	s;
+	double		target = cfpg_target_fpr(r);
+	StringInfoData rate,
+				trate;
+
+	cf_get_stats(r, &s);
+	if (!(s.fpr > 2.0 * target))
+		return false;
 	initStringInfo(&rate);
 	cfpg_append_percent(&rate, s.fpr);
 	initStringInfo(&trate);
@@ -403,4 +419,5 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
 					   (unsigned long long) s.items, s.subfilters),
 			 errhint(CFPG_UNION_HINT)));
+	return true;
 }

@@ -97,6 +97,8 @@ extern double cfpg_target_fpr(const cf_filter *f);
 /* NOTICE if union r of a and b is over twice its target rate. */
 extern void cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 								 const cf_filter *r, bool only_on_crossing);
+/* The NOTICE for a union whose expected rate is over twice its target. */
+extern bool cfpg_union_notice(const cf_filter *r);
 
 /* ---- messages and errors ---- */
 

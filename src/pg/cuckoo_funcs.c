@@ -23,9 +23,16 @@ PG_FUNCTION_INFO_V1(cuckoo_create);
 Datum
 cuckoo_create(PG_FUNCTION_ARGS)
 {
-	int64		capacity = PG_GETARG_INT64(0);
+	int64		capacity;
 	cf_params	p;
 
+	/* not strict from 1.2: a NULL parameter is an error, as in cf_agg */
+	for (int i = 0; i < PG_NARGS(); i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("cf_create parameters must not be null")));
+	capacity = PG_GETARG_INT64(0);
 	if (capacity < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -365,10 +372,20 @@ PG_FUNCTION_INFO_V1(cuckoo_set_kind);
 Datum
 cuckoo_set_kind(PG_FUNCTION_ARGS)
 {
-	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	int			kind = cf_kind_from_name(name);
+	char	   *name;
+	int			kind;
 	struct varlena *v;
 	cf_filter	f;
+
+	/* not strict from 1.2: a NULL filter stays NULL, a NULL kind is an error */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_set_kind kind must not be null")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	kind = cf_kind_from_name(name);
 
 	if (kind < 0)
 		ereport(ERROR,
