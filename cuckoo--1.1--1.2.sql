@@ -128,3 +128,10 @@ BEGIN
 			USING HINT = 'Use cf_info_all for every column, or drop those objects, update, and re-create them.';
 	END IF;
 END $$;
+
+-- issue 24: the btree operator class of cuckoofilter says that its equality
+-- is equality of the bytes (as it is), so that a filter of filters is
+-- allowed (cuckoo refuses to hash types whose = may call different bytes
+-- equal) and btree indexes on filters can deduplicate.
+ALTER OPERATOR FAMILY cuckoofilter_ops USING btree
+	ADD FUNCTION 4 (cuckoofilter) btequalimage(oid);

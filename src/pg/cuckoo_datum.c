@@ -18,7 +18,8 @@
 /* the names, indexed by CfValueKind */
 static const char *const cf_kind_names[] = {
 	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
-	"jsonb", "array", "record", "range", "multirange", "char", "other"
+	"jsonb", "array", "record", "range", "multirange", "char", "other",
+	"timestamp", "timestamptz"
 };
 
 const char *
@@ -268,6 +269,24 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				len;
 	struct varlena *v;
 
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY &&
+		(cf_kind_accepts(a->kind, b->kind) || cf_kind_accepts(b->kind, a->kind)))
+	{
+		/*
+		 * 1.1's datetime and one of 1.2's timestamp kinds: the union is of
+		 * kind datetime, as the 1.1 filter is (a copy of the other one says so)
+		 */
+		const cf_filter *narrow = a->kind == CFK_DATETIME ? b : a;
+		uint8	   *buf = palloc(narrow->len);
+		cf_filter	c;
+
+		memcpy(buf, narrow->buf, narrow->len);
+		if (!cf_open(&c, buf, narrow->len, err, sizeof(err)))
+			elog(ERROR, "cuckoo filter copy does not open: %s", err);
+		cf_set_kind(&c, CFK_DATETIME);
+		return narrow == a ? cfpg_union(&c, b, errmsg_text) : cfpg_union(a, &c, errmsg_text);
+	}
 	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
 		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
 		ereport(ERROR,

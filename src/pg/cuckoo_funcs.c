@@ -391,7 +391,7 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown value kind \"%s\"", name),
-				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
+				 errhint("Use any, number, text, bytea, uuid, boolean, timestamp, timestamptz, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
 	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
 	/* a filter of cuckoo 1.0 already takes any kind */

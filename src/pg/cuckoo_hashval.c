@@ -328,6 +328,14 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
 		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
 	hi->vkind = cf_value_kind(hi->kind);
+	/*
+	 * Whether a timestamptz equals a timestamp or date depends on the
+	 * session's TimeZone; a filter's answers must not, so new filters keep
+	 * the two apart (value kinds timestamp and timestamptz).  The hashes are
+	 * as 1.1's: a 1.1 filter (kind datetime) answers as before.
+	 */
+	if (basetype == TIMESTAMPTZOID)
+		hi->vkind = CFK_TIMESTAMPTZ;
 	hi->typid = typid;
 }
 
@@ -903,7 +911,7 @@ cf_value_kind(int hashkind)
 			return CFK_BOOL;
 		case CFH_DATE:
 		case CFH_TIMESTAMP:
-			return CFK_DATETIME;
+			return CFK_TIMESTAMP;	/* timestamptz: see cf_hashinfo_init */
 		case CFH_INTERVAL:
 			return CFK_INTERVAL;
 		case CFH_JSONB:
@@ -952,6 +960,10 @@ cf_kind_cast_example(int kind)
 			return "$1::boolean";
 		case CFK_DATETIME:
 			return "$1::timestamptz, $1::timestamp or $1::date";
+		case CFK_TIMESTAMP:
+			return "$1::timestamp or $1::date";
+		case CFK_TIMESTAMPTZ:
+			return "$1::timestamptz";
 		case CFK_INTERVAL:
 			return "$1::interval";
 		case CFK_JSONB:
@@ -976,6 +988,17 @@ cf_kind_cast_example(int kind)
 void
 cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 {
+	if ((f->kind == CFK_TIMESTAMP && hi->vkind == CFK_TIMESTAMPTZ) ||
+		(f->kind == CFK_TIMESTAMPTZ && hi->vkind == CFK_TIMESTAMP))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cuckoo filter holds %s values, not %s",
+						cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+				 errdetail("Whether a timestamp or date equals a timestamptz depends on the session's TimeZone setting, and a filter's answers must not."),
+				 errhint("Convert the value explicitly: %s.",
+						 f->kind == CFK_TIMESTAMPTZ ?
+						 "value AT TIME ZONE 'UTC' for the instant of a UTC wall-clock time, or value::timestamptz to read it in the session's TimeZone" :
+						 "value AT TIME ZONE 'UTC' for the UTC wall-clock time of an instant, or value::timestamp for the session's")));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cuckoo filter holds %s values, not %s",

@@ -120,7 +120,8 @@ static inline void
 cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
 {
 	if (unlikely(f->kind != (uint32) hi->vkind && f->kind != CF_KIND_NONE &&
-				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2))
+				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2 &&
+				 !cf_kind_accepts(f->kind, (uint32) hi->vkind)))
 		cfpg_kind_mismatch(f, hi);
 }
 
