@@ -77,6 +77,38 @@ SELECT removed, result @> 3000 AS still_reported, (cf_info(result)).retained
 	                 cf_add_all(cf_create(3000), ARRAY(SELECT generate_series(2001, 5000))))),
 	3000);
 
+-- retained deletes, as the README states them: a union of parts of
+-- different capacities holds a value of both parts in two unrelated tables,
+-- and every delete of such a value is retained (here all 3,000); cf_info and
+-- cf_describe show it
+CREATE TABLE ret AS
+SELECT cf_delete_all(cf_union(cf_add_all(cf_create(5000), ARRAY(SELECT generate_series(1, 5000))),
+                              cf_add_all(cf_create(3000), ARRAY(SELECT generate_series(2001, 5000)))),
+                     ARRAY(SELECT generate_series(2001, 5000))) AS f;
+SELECT (cf_info(f)).deletes, (cf_info(f)).retained, (cf_info(f)).families, cf_items(f) FROM ret;
+SELECT cf_describe(f) FROM ret;
+-- parts of one capacity: none retained
+SELECT (cf_info(f)).retained, cf_describe(f) NOT LIKE '%retained%' AS describe_quiet
+  FROM (SELECT cf_delete_all(cf_union(cf_add_all(cf_create(5000), ARRAY(SELECT generate_series(1, 5000))),
+                                      cf_add_all(cf_create(5000), ARRAY(SELECT generate_series(2001, 5000)))),
+                             ARRAY(SELECT generate_series(2001, 5000))) AS f) s;
+DROP TABLE ret;
+
+-- cf_agg with a capacity too small for its values grows, and says so
+SELECT (cf_info(cf_agg(g, 0.01, 10))).subfilters FROM generate_series(1, 1000) g;
+SELECT (cf_info(cf_agg(g, 0.01, 1000))).subfilters FROM generate_series(1, 1000) g;
+
+-- cf_union_agg's NOTICE describes the result: 30 parts each sized to its
+-- own day stay 30 sub-filters, and the NOTICE says 30, not the first 3
+CREATE TABLE days AS
+SELECT d, cf_agg(g) AS f FROM generate_series(1, 30) d, generate_series(d * 1000, d * 1000 + 1500) g GROUP BY d;
+SELECT (cf_info(f)).subfilters, cf_items(f) FROM (SELECT cf_union_agg(f) AS f FROM days) s;
+-- parts of one capacity fold: no NOTICE
+SELECT (cf_info(cf_union_agg(f))).subfilters
+  FROM (SELECT d, cf_agg(g, 0.01, 50000) AS f FROM generate_series(1, 30) d,
+               generate_series(d * 1000, d * 1000 + 1500) g GROUP BY d) s;
+DROP TABLE days;
+
 -- the unsafe recipe of 1.1, reproduced: 500 items marked with cf_add_unique,
 -- then mark + unsee of an item the filter already reports (a false positive)
 -- deletes another item's entry
