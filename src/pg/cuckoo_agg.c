@@ -35,7 +35,7 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 
 	/* an internal state only ever comes from an aggregate: check once */
 	if (st == NULL)
-		cxt = cfagg_context(fcinfo, "cf_agg_trans");
+		cxt = cfagg_context(fcinfo, "cuckoo_agg_trans");
 	if (st == NULL || st->fpr != fpr)
 	{
 		cfagg_check_fpr(fpr);
@@ -151,7 +151,7 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	size_t		nruns;
 	uint64		n;
 
-	cfagg_context(fcinfo, "cf_agg_final");
+	cfagg_context(fcinfo, "cuckoo_agg_final");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	st = (CfAggState *) PG_GETARG_POINTER(0);
@@ -166,7 +166,7 @@ PG_FUNCTION_INFO_V1(cf_agg_combine);
 Datum
 cf_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_combine");
+	MemoryContext cxt = cfagg_context(fcinfo, "cuckoo_agg_combine");
 	CfAggState *a = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggState *b = PG_ARGISNULL(1) ? NULL : (CfAggState *) PG_GETARG_POINTER(1);
 	CfAggCache *cache = cfagg_cache(fcinfo);
@@ -219,7 +219,7 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	uint8	   *p;
 	uint64		bits;
 
-	cfagg_context(fcinfo, "cf_agg_serial");
+	cfagg_context(fcinfo, "cuckoo_agg_serial");
 	st = (CfAggState *) PG_GETARG_POINTER(0);
 	runs = cfagg_sorted(st, cfagg_cache(fcinfo), &nruns, &n);
 	if (n > CFAGG_MAX_SERIAL_HASHES)
@@ -256,7 +256,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	size_t		n;
 	CfAggState *st;
 
-	cfagg_context(fcinfo, "cf_agg_deserial");
+	cfagg_context(fcinfo, "cuckoo_agg_deserial");
 	in = PG_GETARG_BYTEA_PP(0);
 	len = VARSIZE_ANY_EXHDR(in);
 	p = (const uint8 *) VARDATA_ANY(in);
