@@ -175,3 +175,32 @@ DEALLOCATE ALL;
 DROP TABLE seen, fp_find, fp_item;
 DROP FUNCTION fill_fixed(int);
 DROP FUNCTION fill_flat(int);
+
+-- the update: from 1.0 with views on cf_info and on cf_union_agg, both are
+-- kept and a WARNING says so (ALTER EXTENSION shows no NOTICE); without such
+-- views cf_union_agg gets its final function; support functions renamed
+\set regress_db :DBNAME
+CREATE DATABASE cuckoo_status_update;
+\c cuckoo_status_update
+CREATE EXTENSION cuckoo VERSION '1.0';
+CREATE TABLE parts (f cuckoofilter);
+CREATE VIEW info_view AS SELECT (cf_info(cf_create(10))).*;
+CREATE VIEW union_view AS SELECT cf_union_agg(f) FROM parts;
+ALTER EXTENSION cuckoo UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'cuckoo';
+SELECT a.aggfinalfn::regproc AS kept_union_agg_final FROM pg_aggregate a WHERE a.aggfnoid = 'cf_union_agg'::regproc;
+SELECT count(*) AS info_columns FROM pg_attribute WHERE attrelid = 'info_view'::regclass;
+DROP VIEW info_view, union_view;
+DROP EXTENSION cuckoo CASCADE;
+CREATE EXTENSION cuckoo VERSION '1.1';
+ALTER EXTENSION cuckoo UPDATE;
+SELECT a.aggfinalfn::regproc AS union_agg_final FROM pg_aggregate a WHERE a.aggfnoid = 'cf_union_agg'::regproc;
+-- what \df cf_* lists: only what users call
+SELECT count(*) AS cf_functions, count(*) FILTER (WHERE p.proname LIKE 'cf\_agg\_%' OR p.proname LIKE '%\_trans'
+                                                  OR p.proname LIKE '%\_sel' OR p.proname LIKE 'cf\_aggstate\_%') AS support
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+ WHERE n.nspname = 'public' AND p.proname LIKE 'cf\_%';
+SELECT DISTINCT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+ WHERE n.nspname = 'public' AND p.proname LIKE 'cuckoo\_%' ORDER BY 1;
+\c :regress_db
+DROP DATABASE cuckoo_status_update;
