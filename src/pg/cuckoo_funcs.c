@@ -175,14 +175,22 @@ cuckoo_add_unique_status(PG_FUNCTION_ARGS)
 	{
 		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 		v = cfpg_create(&p);
+		cfpg_open(&f, v);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 	}
 	else
+	{
+		Datum		d = PG_GETARG_DATUM(0);
+
+		/* already reported: the filter as it is, not even rewritten */
+		cfpg_open_datum(&d, &f);
+		cfpg_check_kind(&f, hi);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+		if (cf_contains(&f, h))
+			return cfpg_status_row(fcinfo, (struct varlena *) DatumGetPointer(d), false);
 		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
-	cfpg_open(&f, v);
-	cfpg_check_kind(&f, hi);
-	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
-	if (cf_contains(&f, h))
-		return cfpg_status_row(fcinfo, v, false);
+		cfpg_open(&f, v);
+	}
 	st = cfpg_insert(&f, &v, h);
 	if (st != CF_OK)
 		cfpg_report_insert_failure(&f, st);
