@@ -54,6 +54,18 @@ SELECT cf_items(f) BETWEEN 100 AND 130 AS nearly_full,
 SELECT cf_items(f), (cf_info(f)).subfilters > 1 AS grew
   FROM (SELECT cf_add_all(cf_create(10), ARRAY(SELECT generate_series(1, 100))) AS f0) s,
        LATERAL (SELECT cf_try_add(f0, 101) AS f) t;
+-- at the growth limit (256 copies of one value) it returns the filter as it
+-- is, flat or in a PL/pgSQL loop
+WITH RECURSIVE r(i, f) AS (
+	SELECT 0, cf_add_all(cf_create(1000), array_fill(7, ARRAY[250]))
+	UNION ALL SELECT i + 1, cf_try_add(f, 7) FROM r WHERE i < 30)
+SELECT max(cf_count(f, 7)) AS copies, max((cf_info(f)).subfilters) AS subfilters FROM r;
+DO $$
+DECLARE f cuckoofilter := cf_create(1000);
+BEGIN
+	FOR i IN 1..300 LOOP f := cf_try_add(f, 7); END LOOP;
+	RAISE NOTICE 'copies %, items %, sub-filters %', cf_count(f, 7), cf_items(f), (cf_info(f)).subfilters;
+END $$;
 
 -- cf_add_unique_status: (result, stored)
 SELECT stored, cf_items(result) FROM cf_add_unique_status(cf_add(NULL, 1), 1);
