@@ -89,36 +89,46 @@ CREATE TABLE seen_rows (user_id int, item bigint, PRIMARY KEY (user_id, item));
 INSERT INTO seen SELECT u, cf_agg(u * 1000000 + g::bigint, 0.01, 40000) FROM generate_series(1, 20) u, generate_series(1, 20000) g GROUP BY u;
 INSERT INTO seen_rows SELECT u, u * 1000000 + g FROM generate_series(1, 20) u, generate_series(1, 20000) g;
 VACUUM ANALYZE seen, seen_rows;
+-- table growth is measured before any vacuum
+ALTER TABLE seen SET (autovacuum_enabled = false, toast.autovacuum_enabled = false);
+ALTER TABLE seen_rows SET (autovacuum_enabled = false);
 SELECT pg_size_pretty(avg(pg_column_size(items))::bigint) AS filter_size_stored, (SELECT (cf_info(items)).bytes FROM seen LIMIT 1) AS filter_bytes FROM seen;
-CREATE TABLE wal (what text, adds int, wal_bytes numeric, ms float8);
+CREATE TABLE wal (what text, adds int, wal_bytes numeric, ms float8, table_growth bigint);
 CREATE PROCEDURE per_row(n int) LANGUAGE plpgsql AS $$
 DECLARE l0 pg_lsn := pg_current_wal_insert_lsn(); t0 timestamptz := clock_timestamp();
+	s0 bigint := pg_total_relation_size('seen');
 BEGIN
 	FOR i IN 1..n LOOP
 		UPDATE seen SET items = cf_add_unique(items, (900000000 + i)::bigint) WHERE user_id = 1 + i % 20;
 		COMMIT;
 	END LOOP;
-	INSERT INTO wal VALUES ('filter, one add per UPDATE', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	INSERT INTO wal VALUES ('filter, one add per UPDATE', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000,
+	                        pg_total_relation_size('seen') - s0);
 	COMMIT;
+	s0 := pg_total_relation_size('seen_rows');
 	l0 := pg_current_wal_insert_lsn(); t0 := clock_timestamp();
 	FOR i IN 1..n LOOP
 		INSERT INTO seen_rows VALUES (1 + i % 20, 900000000 + i);
 		COMMIT;
 	END LOOP;
-	INSERT INTO wal VALUES ('row table, one INSERT per item', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	INSERT INTO wal VALUES ('row table, one INSERT per item', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000,
+	                        pg_total_relation_size('seen_rows') - s0);
 	COMMIT;
+	s0 := pg_total_relation_size('seen');
 	l0 := pg_current_wal_insert_lsn(); t0 := clock_timestamp();
 	FOR b IN 0..(n / 100) - 1 LOOP
 		UPDATE seen SET items = cf_add_all_unique(items, ARRAY(SELECT (910000000 + b * 100 + g)::bigint FROM generate_series(1, 100) g))
 		 WHERE user_id = 1 + b % 20;
 		COMMIT;
 	END LOOP;
-	INSERT INTO wal VALUES ('filter, batches of 100 (cf_add_all_unique)', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000);
+	INSERT INTO wal VALUES ('filter, batches of 100 (cf_add_all_unique)', n, pg_current_wal_insert_lsn() - l0, extract(epoch FROM clock_timestamp() - t0) * 1000,
+	                        pg_total_relation_size('seen') - s0);
 	COMMIT;
 END $$;
 CALL per_row(2000);
 \echo == per-row adds against batches: 20 filters of 20,000 items, 2,000 items added
-SELECT what, adds, round(wal_bytes / adds) AS wal_bytes_per_item, round((ms * 1000 / adds)::numeric) AS us_per_item FROM wal;
+SELECT what, adds, round(wal_bytes / adds) AS wal_bytes_per_item, round((ms * 1000 / adds)::numeric) AS us_per_item,
+       pg_size_pretty(table_growth) AS table_growth_before_vacuum FROM wal;
 SQL
 if [ "${KEEP:-0}" != 1 ]; then
 	P -c 'SET client_min_messages = warning; DROP SCHEMA cf_b24 CASCADE'
