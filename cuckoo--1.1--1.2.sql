@@ -92,7 +92,9 @@ END $$;
 -- serial functions, type I/O, planner support) are renamed from cf_* to
 -- cuckoo_*, so that \df cf_* lists what users call.  Renaming keeps every
 -- aggregate, type, operator and view that uses them working (they refer to
--- functions by OID); the C symbols do not change.
+-- functions by OID); the C symbols do not change.  It renames by name, so it
+-- belongs at the end of the script: support functions that other sections of
+-- this round add (more cf_agg_state_trans overloads, say) are renamed too.
 DO $$
 DECLARE
 	r record;
