@@ -88,6 +88,26 @@ BEGIN
 	END IF;
 END $$;
 
+
+-- issue 24: the update from 1.0 keeps cf_info's nine columns where a view or
+-- function uses it; ALTER EXTENSION runs its scripts with client_min_messages
+-- at warning, so 1.1's NOTICE never reached anyone.  Say it as a WARNING.
+DO $$
+BEGIN
+	IF (SELECT cardinality(proallargtypes) FROM pg_proc
+	     WHERE oid = 'cf_info(cuckoofilter)'::regprocedure) = 10 THEN
+		RAISE WARNING 'cf_info keeps the nine columns of cuckoo 1.0, because a view or function uses it'
+			USING HINT = 'Use cf_info_all for every column, or drop those objects, update, and re-create them.';
+	END IF;
+END $$;
+
+-- issue 24: the btree operator class of cuckoofilter says that its equality
+-- is equality of the bytes (as it is), so that a filter of filters is
+-- allowed (cuckoo refuses to hash types whose = may call different bytes
+-- equal) and btree indexes on filters can deduplicate.
+ALTER OPERATOR FAMILY cuckoofilter_ops USING btree
+	ADD FUNCTION 4 (cuckoofilter) btequalimage(oid);
+
 -- issue 24: support functions (aggregate transition, final, combine and
 -- serial functions, type I/O, planner support) are renamed from cf_* to
 -- cuckoo_*, so that \df cf_* lists what users call.  Renaming keeps every
@@ -118,22 +138,3 @@ BEGIN
 		                    ELSE 'cuckoo_' || substr(r.proname, 4) END);
 	END LOOP;
 END $$;
-
--- issue 24: the update from 1.0 keeps cf_info's nine columns where a view or
--- function uses it; ALTER EXTENSION runs its scripts with client_min_messages
--- at warning, so 1.1's NOTICE never reached anyone.  Say it as a WARNING.
-DO $$
-BEGIN
-	IF (SELECT cardinality(proallargtypes) FROM pg_proc
-	     WHERE oid = 'cf_info(cuckoofilter)'::regprocedure) = 10 THEN
-		RAISE WARNING 'cf_info keeps the nine columns of cuckoo 1.0, because a view or function uses it'
-			USING HINT = 'Use cf_info_all for every column, or drop those objects, update, and re-create them.';
-	END IF;
-END $$;
-
--- issue 24: the btree operator class of cuckoofilter says that its equality
--- is equality of the bytes (as it is), so that a filter of filters is
--- allowed (cuckoo refuses to hash types whose = may call different bytes
--- equal) and btree indexes on filters can deduplicate.
-ALTER OPERATOR FAMILY cuckoofilter_ops USING btree
-	ADD FUNCTION 4 (cuckoofilter) btequalimage(oid);
