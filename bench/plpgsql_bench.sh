@@ -10,8 +10,10 @@
 #             flattens the filter on every add
 #   other_fn  fill_b(cf_create(C)), a copy of fill: its expression never
 #             failed, so its adds stay in place
+#   try_first, try_second  fill_try(cf_create(C)) twice: the loop of 1.2 with
+#             no exception block, cf_try_add and cf_items (issue 27 item 4)
 # and, in a fresh transaction each, a plain loop of 10k and of 100k adds to
-# a 1M-capacity filter.  Repetitions are interleaved; min / median / max.
+# a 1M-capacity filter (cf_add, and cf_try_add + cf_items as fill_try does).  Repetitions are interleaved; min / median / max.
 #
 # Usage: bash bench/plpgsql_bench.sh
 #   needs a running server with the extension installed (PGHOST, PGPORT,
@@ -50,6 +52,30 @@ BEGIN
 	END LOOP;
 	RETURN f;
 END \$\$;
+CREATE FUNCTION fill_try(f cuckoofilter) RETURNS cuckoofilter LANGUAGE plpgsql AS \$\$
+DECLARE
+	n bigint := cf_items(f);
+BEGIN
+	LOOP
+		f := cf_try_add(f, n + 1);
+		EXIT WHEN cf_items(f) = n;
+		n := n + 1;
+	END LOOP;
+	RETURN f;
+END \$\$;
+CREATE FUNCTION try_adds(n int) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE
+	f cuckoofilter := cf_create(1000000);
+	t timestamptz := clock_timestamp();
+	k bigint := 0;
+BEGIN
+	FOR i IN 1..n LOOP
+		f := cf_try_add(f, i);
+		EXIT WHEN cf_items(f) = k;
+		k := k + 1;
+	END LOOP;
+	RETURN extract(epoch FROM clock_timestamp() - t) * 1000;
+END \$\$;
 CREATE FUNCTION adds(n int) RETURNS float8 LANGUAGE plpgsql AS \$\$
 DECLARE
 	f cuckoofilter := cf_create(1000000);
@@ -86,11 +112,25 @@ BEGIN
 	f := fill_b(cf_create($c, expansion => 0));
 	INSERT INTO runs VALUES ($rep, 'other_fn', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
 END \$\$;
+DO \$\$
+DECLARE
+	t timestamptz;
+	f cuckoofilter;
+BEGIN
+	t := clock_timestamp();
+	f := fill_try(cf_create($c, expansion => 0));
+	INSERT INTO runs VALUES ($rep, 'try_first', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
+	t := clock_timestamp();
+	f := fill_try(cf_create($c, expansion => 0));
+	INSERT INTO runs VALUES ($rep, 'try_second', $c, extract(epoch FROM clock_timestamp() - t) * 1000);
+END \$\$;
 SQL
 		done
 		cat <<SQL
 INSERT INTO runs SELECT $rep, 'adds', 10000, adds(10000);
 INSERT INTO runs SELECT $rep, 'adds', 100000, adds(100000);
+INSERT INTO runs SELECT $rep, 'try_adds', 10000, try_adds(10000);
+INSERT INTO runs SELECT $rep, 'try_adds', 100000, try_adds(100000);
 SQL
 	done
 	echo "DELETE FROM runs WHERE rep = 0;"
@@ -101,19 +141,20 @@ SET search_path = cf_plbench, public;
 \echo fill until full (C = capacity, expansion 0), ms, $REPS interleaved reps; ratio of medians to the first call
 WITH s AS (
 	SELECT what, cap, min(ms) AS lo, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med, max(ms) AS hi
-	  FROM runs WHERE what <> 'adds' GROUP BY what, cap)
+	  FROM runs WHERE what NOT IN ('adds', 'try_adds') GROUP BY what, cap)
 SELECT s.cap AS capacity, s.what AS call, round(s.lo::numeric, 1) AS min_ms,
        round(s.med::numeric, 1) AS median_ms, round(s.hi::numeric, 1) AS max_ms,
        round((s.med / f.med)::numeric, 2) AS ratio_to_first
-  FROM s JOIN s f ON f.cap = s.cap AND f.what = 'first'
- ORDER BY s.cap, array_position(ARRAY['first', 'second', 'other_fn'], s.what);
+  FROM s JOIN s f ON f.cap = s.cap
+   AND f.what = CASE WHEN s.what LIKE 'try%' THEN 'try_first' ELSE 'first' END
+ ORDER BY s.cap, array_position(ARRAY['first', 'second', 'other_fn', 'try_first', 'try_second'], s.what);
 \echo plain loop of n adds to a 1M-capacity filter, ms; ratio of medians 100k / 10k
 WITH s AS (
-	SELECT cap AS n, min(ms) AS lo, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med, max(ms) AS hi
-	  FROM runs WHERE what = 'adds' GROUP BY cap)
-SELECT s.n, round(s.lo::numeric, 1) AS min_ms, round(s.med::numeric, 1) AS median_ms,
+	SELECT what, cap AS n, min(ms) AS lo, percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS med, max(ms) AS hi
+	  FROM runs WHERE what IN ('adds', 'try_adds') GROUP BY what, cap)
+SELECT s.what AS loop, s.n, round(s.lo::numeric, 1) AS min_ms, round(s.med::numeric, 1) AS median_ms,
        round(s.hi::numeric, 1) AS max_ms, round((s.med / t.med)::numeric, 2) AS ratio_to_10k
-  FROM s JOIN s t ON t.n = 10000 ORDER BY s.n;
+  FROM s JOIN s t ON t.n = 10000 AND t.what = s.what ORDER BY s.what, s.n;
 SQL
 if [ "${KEEP:-0}" != 1 ]; then
 	$PSQL -X -q -c 'SET client_min_messages = warning; DROP SCHEMA cf_plbench CASCADE'

@@ -34,7 +34,7 @@ FROM vip, cf_info(vip.f);
 \echo
 \echo '4. Pre-filter a join: rows that cannot match are skipped before the join.'
 SELECT count(*) AS orders_of_vips_prefiltered
-FROM orders o, vip WHERE cf_contains(vip.f, o.customer_id);
+FROM orders o WHERE cf_contains((SELECT f FROM vip), o.customer_id);
 SELECT count(*) AS orders_of_vips_exact
 FROM orders o WHERE o.customer_id % 10 = 0;
 

@@ -80,10 +80,10 @@ RESET parallel_leader_participation;
 
 -- split by hand as Citus splits it: a partial state per shard, shipped as
 -- text, read back, combined, finished
-CREATE AGGREGATE test_partial(bigint) (SFUNC = cf_agg_state_trans, STYPE = cf_aggstate);
-CREATE AGGREGATE test_partial(text, double precision) (SFUNC = cf_agg_state_trans, STYPE = cf_aggstate);
-CREATE AGGREGATE test_merge(cf_aggstate) (SFUNC = cf_agg_state_combine, STYPE = cf_aggstate,
-                                          FINALFUNC = cf_agg_state_final);
+CREATE AGGREGATE test_partial(bigint) (SFUNC = cuckoo_aggstate_trans, STYPE = cf_aggstate);
+CREATE AGGREGATE test_partial(text, double precision) (SFUNC = cuckoo_aggstate_trans, STYPE = cf_aggstate);
+CREATE AGGREGATE test_merge(cf_aggstate) (SFUNC = cuckoo_aggstate_combine, STYPE = cf_aggstate,
+                                          FINALFUNC = cuckoo_aggstate_final);
 CREATE TABLE agg_parts AS
 SELECT shard, test_partial(item)::text AS state, test_partial(tag, 0.001)::text AS tstate
 FROM agg_ev GROUP BY shard;
@@ -104,9 +104,9 @@ SELECT count(DISTINCT item) FILTER (WHERE shard = 0) AS distinct_in_shard_0 FROM
 SELECT substr(test_partial(x)::text, 1, 32) AS state_text FROM generate_series(1, 3) x(x);
 SELECT test_partial(x)::text = test_partial(4 - x)::text AS order_free FROM generate_series(1, 3) x(x);
 -- a small state (up to 16 values) and a large one read back alike
-SELECT cf_agg_state_final(test_partial(x)::text::cf_aggstate) = cf_agg(x) AS small_round_trip
+SELECT cuckoo_aggstate_final(test_partial(x)::text::cf_aggstate) = cf_agg(x) AS small_round_trip
 FROM generate_series(1, 10) x(x);
-SELECT cf_agg_state_final(test_partial(x)::text::cf_aggstate) = cf_agg(x) AS large_round_trip
+SELECT cuckoo_aggstate_final(test_partial(x)::text::cf_aggstate) = cf_agg(x) AS large_round_trip
 FROM generate_series(1, 5000) x(x);
 -- states of different columns or settings do not combine
 SELECT test_merge(s) FROM (VALUES ((SELECT test_partial(item) FROM agg_ev)),
@@ -114,8 +114,8 @@ SELECT test_merge(s) FROM (VALUES ((SELECT test_partial(item) FROM agg_ev)),
 SELECT test_merge(s) FROM (VALUES ((SELECT test_partial(item) FROM agg_ev)),
                                   ((SELECT test_partial(item::text, 0.01) FROM agg_ev))) v(s);
 -- outside an aggregate
-SELECT cf_agg_state_trans(NULL::cf_aggstate, 1::bigint);
-SELECT cf_agg_state_combine(s, s) FROM agg_parts, LATERAL (SELECT state::cf_aggstate) v(s) LIMIT 1;
+SELECT cuckoo_aggstate_trans(NULL::cf_aggstate, 1::bigint);
+SELECT cuckoo_aggstate_combine(s, s) FROM agg_parts, LATERAL (SELECT state::cf_aggstate) v(s) LIMIT 1;
 
 -- hostile input: every field checked, in text and binary alike (one check)
 SELECT 'AQ=='::cf_aggstate;
@@ -130,11 +130,11 @@ SELECT encode('\x01010201000000007b14ae47e17a843f0000000000000000'::bytea, 'base
 SELECT encode('\x01010200010000007b14ae47e17a843f0000000000000000'::bytea, 'base64')::cf_aggstate;
 SELECT encode('\x0101020000000000000000000000f03f0000000000000000'::bytea, 'base64')::cf_aggstate;
 SELECT encode('\x01010200000000007b14ae47e17a843fffffffffffffffff'::bytea, 'base64')::cf_aggstate;
-SELECT cf_agg_state_final(encode('\x01010200000000007b14ae47e17a843f0000000000000000'::bytea, 'base64')::cf_aggstate) AS empty_state;
+SELECT cuckoo_aggstate_final(encode('\x01010200000000007b14ae47e17a843f0000000000000000'::bytea, 'base64')::cf_aggstate) AS empty_state;
 -- hashes are any values, in any order, repeated: the filter is the same
-SELECT cf_agg_state_final(encode('\x01010200030000007b14ae47e17a843f0000000000000000'::bytea
+SELECT cuckoo_aggstate_final(encode('\x01010200030000007b14ae47e17a843f0000000000000000'::bytea
                                  || '\x020000000000000001000000000000000200000000000000'::bytea, 'base64')::cf_aggstate)
-     = cf_agg_state_final(encode('\x01010200020000007b14ae47e17a843f0000000000000000'::bytea
+     = cuckoo_aggstate_final(encode('\x01010200020000007b14ae47e17a843f0000000000000000'::bytea
                                  || '\x01000000000000000200000000000000'::bytea, 'base64')::cf_aggstate) AS unsorted_ok;
 
 -- unions of many parts: per-user filters sized to each user (different

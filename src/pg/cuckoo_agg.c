@@ -4,9 +4,12 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "nodes/primnodes.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 
 #include "cuckoo_args.h"
 #include "cuckoo_hashset.h"
@@ -32,7 +35,7 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 
 	/* an internal state only ever comes from an aggregate: check once */
 	if (st == NULL)
-		cxt = cfagg_context(fcinfo, "cf_agg_trans");
+		cxt = cfagg_context(fcinfo, "cuckoo_agg_trans");
 	if (st == NULL || st->fpr != fpr)
 	{
 		cfagg_check_fpr(fpr);
@@ -148,7 +151,7 @@ cf_agg_final(PG_FUNCTION_ARGS)
 	size_t		nruns;
 	uint64		n;
 
-	cfagg_context(fcinfo, "cf_agg_final");
+	cfagg_context(fcinfo, "cuckoo_agg_final");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	st = (CfAggState *) PG_GETARG_POINTER(0);
@@ -163,7 +166,7 @@ PG_FUNCTION_INFO_V1(cf_agg_combine);
 Datum
 cf_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cf_agg_combine");
+	MemoryContext cxt = cfagg_context(fcinfo, "cuckoo_agg_combine");
 	CfAggState *a = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggState *b = PG_ARGISNULL(1) ? NULL : (CfAggState *) PG_GETARG_POINTER(1);
 	CfAggCache *cache = cfagg_cache(fcinfo);
@@ -216,7 +219,7 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	uint8	   *p;
 	uint64		bits;
 
-	cfagg_context(fcinfo, "cf_agg_serial");
+	cfagg_context(fcinfo, "cuckoo_agg_serial");
 	st = (CfAggState *) PG_GETARG_POINTER(0);
 	runs = cfagg_sorted(st, cfagg_cache(fcinfo), &nruns, &n);
 	if (n > CFAGG_MAX_SERIAL_HASHES)
@@ -253,7 +256,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	size_t		n;
 	CfAggState *st;
 
-	cfagg_context(fcinfo, "cf_agg_deserial");
+	cfagg_context(fcinfo, "cuckoo_agg_deserial");
 	in = PG_GETARG_BYTEA_PP(0);
 	len = VARSIZE_ANY_EXHDR(in);
 	p = (const uint8 *) VARDATA_ANY(in);
@@ -298,9 +301,64 @@ PG_FUNCTION_INFO_V1(cf_union_agg_trans);
 Datum
 cf_union_agg_trans(PG_FUNCTION_ARGS)
 {
-	/* the NOTICE once, when the rate goes over */
-	struct varlena *v = cfpg_union_args(fcinfo, "cf_union_agg cannot combine these cuckoo filters",
-										true);
+	static const char msg[] = "cf_union_agg cannot combine these cuckoo filters";
+	FmgrInfo   *flinfo = fcinfo->flinfo;
 
-	PG_RETURN_CUCKOOFILTER_P(v);
+	/*
+	 * From 1.2 cf_union_agg has a final function, whose NOTICE describes the
+	 * result; without it (a 1.1 aggregate the update could not replace) the
+	 * transition says it once, when the rate goes over.  fn_extra: 1 quiet,
+	 * 2 not.
+	 */
+	if (flinfo->fn_extra == NULL)
+	{
+		Aggref	   *agg = AggGetAggref(fcinfo);
+		bool		quiet = false;
+
+		if (agg != NULL)
+		{
+			HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(agg->aggfnoid));
+
+			if (HeapTupleIsValid(tup))
+			{
+				quiet = OidIsValid(((Form_pg_aggregate) GETSTRUCT(tup))->aggfinalfn);
+				ReleaseSysCache(tup);
+			}
+		}
+		flinfo->fn_extra = MemoryContextAllocZero(flinfo->fn_mcxt, 1);
+		*(char *) flinfo->fn_extra = quiet ? 1 : 2;
+	}
+	if (*(char *) flinfo->fn_extra == 1)
+	{
+		Datum		da = PG_GETARG_DATUM(0),
+					db = PG_GETARG_DATUM(1);
+		cf_filter	a,
+					b;
+
+		cfpg_open_datum(&da, &a);
+		cfpg_open_datum(&db, &b);
+		PG_RETURN_CUCKOOFILTER_P(cfpg_union(&a, &b, msg));
+	}
+	PG_RETURN_CUCKOOFILTER_P(cfpg_union_args(fcinfo, msg, true));
+}
+
+/*
+ * cf_union_agg's final function (1.2): the union as it is, and the NOTICE
+ * if its expected false-positive rate is over twice its target, describing
+ * the result (once per call site and query).
+ */
+PG_FUNCTION_INFO_V1(cf_union_agg_final);
+Datum
+cf_union_agg_final(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	cf_filter	f;
+
+	if (fcinfo->flinfo->fn_extra == NULL)
+	{
+		cfpg_open_datum(&d, &f);
+		if (cfpg_union_notice(&f))
+			fcinfo->flinfo->fn_extra = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, 1);
+	}
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 }

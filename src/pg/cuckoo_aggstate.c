@@ -433,7 +433,7 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s can only be called as part of an aggregate", "cf_agg_state_trans")));
+				 errmsg("%s can only be called as part of an aggregate", "cuckoo_aggstate_trans")));
 	cache = cfagg_cache(fcinfo);
 	if (PG_ARGISNULL(0))
 	{
@@ -566,7 +566,7 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s can only be called as part of an aggregate", "cf_agg_state_combine")));
+				 errmsg("%s can only be called as part of an aggregate", "cuckoo_aggstate_combine")));
 	cache = cfagg_cache(fcinfo);
 	xa = cfas_expanded_rw(PG_GETARG_DATUM(0));
 	xb = cfas_expanded_of(PG_GETARG_DATUM(1), true);

@@ -156,7 +156,10 @@ CfHashInfo *
 cfpg_arg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 {
 	if (unlikely(!OidIsValid(c->hi.typid)))
+	{
+		cf_check_value_expr(cf_call_arg(fcinfo->flinfo->fn_expr, argno), PG_GET_COLLATION());
 		return cfpg_type_hashinfo(fcinfo, c, get_fn_expr_argtype(fcinfo->flinfo, argno));
+	}
 	return &c->hi;
 }
 

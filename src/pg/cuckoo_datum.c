@@ -18,7 +18,8 @@
 /* the names, indexed by CfValueKind */
 static const char *const cf_kind_names[] = {
 	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
-	"jsonb", "array", "record", "range", "multirange", "char", "other"
+	"jsonb", "array", "record", "range", "multirange", "char", "other",
+	"timestamp", "timestamptz"
 };
 
 const char *
@@ -269,6 +270,24 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 	struct varlena *v;
 
 	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
+		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY &&
+		(cf_kind_accepts(a->kind, b->kind) || cf_kind_accepts(b->kind, a->kind)))
+	{
+		/*
+		 * 1.1's datetime and one of 1.2's timestamp kinds: the union is of
+		 * kind datetime, as the 1.1 filter is (a copy of the other one says so)
+		 */
+		const cf_filter *narrow = a->kind == CFK_DATETIME ? b : a;
+		uint8	   *buf = palloc(narrow->len);
+		cf_filter	c;
+
+		memcpy(buf, narrow->buf, narrow->len);
+		if (!cf_open(&c, buf, narrow->len, err, sizeof(err)))
+			elog(ERROR, "cuckoo filter copy does not open: %s", err);
+		cf_set_kind(&c, CFK_DATETIME);
+		return narrow == a ? cfpg_union(&c, b, errmsg_text) : cfpg_union(a, &c, errmsg_text);
+	}
+	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
 		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -370,8 +389,6 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 {
 	cf_stats	s;
 	double		target = cfpg_target_fpr(r);
-	StringInfoData rate,
-				trate;
 
 	cf_get_stats(r, &s);
 	if (!(s.fpr > 2.0 * target))
@@ -393,6 +410,24 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 		if (sa.fpr > 2.0 * cfpg_target_fpr(a) || sb.fpr > 2.0 * cfpg_target_fpr(b))
 			return;
 	}
+	(void) cfpg_union_notice(r);
+}
+
+/*
+ * The NOTICE for a union r whose expected false-positive rate is over twice
+ * its target (nothing otherwise): what the result holds, and what to do.
+ */
+bool
+cfpg_union_notice(const cf_filter *r)
+{
+	cf_stats	s;
+	double		target = cfpg_target_fpr(r);
+	StringInfoData rate,
+				trate;
+
+	cf_get_stats(r, &s);
+	if (!(s.fpr > 2.0 * target))
+		return false;
 	initStringInfo(&rate);
 	cfpg_append_percent(&rate, s.fpr);
 	initStringInfo(&trate);
@@ -403,4 +438,5 @@ cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
 					   (unsigned long long) s.items, s.subfilters),
 			 errhint(CFPG_UNION_HINT)));
+	return true;
 }

@@ -42,7 +42,7 @@ typedef enum CfValueKind
 	CFK_BYTEA,
 	CFK_UUID,
 	CFK_BOOL,
-	CFK_DATETIME,				/* date, timestamp, timestamptz */
+	CFK_DATETIME,				/* date, timestamp, timestamptz (written by 1.1) */
 	CFK_INTERVAL,
 	CFK_JSONB,
 	CFK_ARRAY,
@@ -50,8 +50,22 @@ typedef enum CfValueKind
 	CFK_RANGE,
 	CFK_MULTIRANGE,
 	CFK_CHAR,					/* "char" */
-	CFK_OTHER					/* hashed through their binary send function */
+	CFK_OTHER,					/* hashed through their binary send function */
+	CFK_TIMESTAMP,				/* date, timestamp: wall-clock values (from 1.2) */
+	CFK_TIMESTAMPTZ				/* timestamptz: instants (from 1.2) */
 } CfValueKind;
+
+/*
+ * Can a filter of value kind fkind take values of kind vkind?  The same
+ * kind, or a filter of 1.1's datetime kind (which held dates, timestamps and
+ * timestamptz alike) and a value of one of 1.2's two kinds that split it.
+ */
+static inline bool
+cf_kind_accepts(uint32 fkind, uint32 vkind)
+{
+	return fkind == vkind ||
+		(fkind == CFK_DATETIME && (vkind == CFK_TIMESTAMP || vkind == CFK_TIMESTAMPTZ));
+}
 
 /* The SQL name of a value kind (CF_KIND_ANY: "any"), or NULL. */
 extern const char *cf_kind_name(int kind);
@@ -97,6 +111,8 @@ extern double cfpg_target_fpr(const cf_filter *f);
 /* NOTICE if union r of a and b is over twice its target rate. */
 extern void cfpg_union_check_fpr(FmgrInfo *flinfo, const cf_filter *a, const cf_filter *b,
 								 const cf_filter *r, bool only_on_crossing);
+/* The NOTICE for a union whose expected rate is over twice its target. */
+extern bool cfpg_union_notice(const cf_filter *r);
 
 /* ---- messages and errors ---- */
 

@@ -333,6 +333,15 @@ cfx_note_kind(cf_filter *f, CfxOp op, int kind)
 		cf_set_kind(f, (uint32) kind);
 }
 
+/* would cf_insert of one more item grow f, rather than fail? */
+static bool
+cfx_can_grow(cf_filter *f)
+{
+	char		err[CF_ERRLEN];
+
+	return f->expansion > 0 && cf_grow_size(f, err, sizeof(err)) != 0;
+}
+
 /*
  * The add into the newest state of x that did not fit its buffer: the
  * filter f (still x's state) grows into a new store of its own.
@@ -347,7 +356,7 @@ cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 		cfpg_report_insert_failure(f, st);
 	st = cf_insert(f, h, cfx_alloc_store, &ns);
 	if (st != CF_OK)
-		cfpg_report_insert_failure(f, st);
+		cfpg_report_insert_failure(f, st);	/* ns, if any, goes with the context */
 	Assert(ns != NULL);
 	cfx_note_kind(f, op, kind);
 	y = cfx_new_object(ns);
@@ -414,6 +423,12 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 	if (rec->undo)
 		pfree(rec->undo);
 	pfree(rec);
+	if (op == CFX_TRY_ADD && (f.expansion == 0 || !cfx_can_grow(&f)))
+	{
+		/* no room and no error: a new object of the same state, no journal */
+		y = cfx_new_object(s);
+		return EOHPGetRWDatum(&y->hdr);
+	}
 	return cfx_grow(&f, st, h, op, kind);
 }
 
@@ -477,6 +492,8 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 	}
 	st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfx_alloc_store, &ns) :
 		cf_insert(&f, h, cfx_alloc_store, &ns);
+	if (st != CF_OK && op == CFX_TRY_ADD)
+		return EOHPGetRWDatum(&y->hdr);	/* no room: the copy, unchanged */
 	if (st != CF_OK)
 		cfpg_report_insert_failure(&f, st);
 	cfx_note_kind(&f, op, kind);

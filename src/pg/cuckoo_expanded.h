@@ -14,7 +14,8 @@ typedef enum CfxOp
 {
 	CFX_ADD,					/* one more copy */
 	CFX_DELETE,					/* one copy less, if any */
-	CFX_ADD_UNIQUE				/* one copy, unless it is already reported present */
+	CFX_ADD_UNIQUE,				/* one copy, unless it is already reported present */
+	CFX_TRY_ADD					/* one copy if there is room; else no change, no error */
 } CfxOp;
 
 /*

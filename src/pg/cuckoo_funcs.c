@@ -23,9 +23,16 @@ PG_FUNCTION_INFO_V1(cuckoo_create);
 Datum
 cuckoo_create(PG_FUNCTION_ARGS)
 {
-	int64		capacity = PG_GETARG_INT64(0);
+	int64		capacity;
 	cf_params	p;
 
+	/* not strict from 1.2: a NULL parameter is an error, as in cf_agg */
+	for (int i = 0; i < PG_NARGS(); i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("cf_create parameters must not be null")));
+	capacity = PG_GETARG_INT64(0);
 	if (capacity < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -94,6 +101,136 @@ Datum
 cuckoo_add_unique(PG_FUNCTION_ARGS)
 {
 	return cfpg_add(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/*
+ * cf_try_add(filter, value): cf_add that reports "no room" without raising:
+ * a filter that is full (expansion 0) or cannot grow any more comes back
+ * unchanged, so cf_items(result) tells whether the value was stored.  A
+ * PL/pgSQL loop that fills a fixed-size filter needs no EXCEPTION block,
+ * and so keeps the in-place path.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_try_add);
+Datum
+cuckoo_try_add(PG_FUNCTION_ARGS)
+{
+	return cfpg_add(fcinfo, CFX_TRY_ADD);
+}
+
+/* cf_items(filter): the items it holds (adds less deletes), read in place */
+PG_FUNCTION_INFO_V1(cuckoo_items);
+Datum
+cuckoo_items(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+
+	PG_RETURN_INT64((int64) cfpg_items_of(f));
+}
+
+/* the row (filter, changed) the _status functions return */
+static Datum
+cfpg_status_row(FunctionCallInfo fcinfo, struct varlena *v, bool changed)
+{
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values[0] = PointerGetDatum(v);
+	nulls[0] = (v == NULL);
+	values[1] = BoolGetDatum(changed);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * cf_add_unique_status(filter, value): (filter, stored), the result of
+ * cf_add_unique and whether it stored anything, like RedisBloom's CF.ADDNX
+ * (1 or 0).  stored is false when the filter already reports the value (it
+ * holds it, or a false positive): then nothing is stored for it, and a later
+ * cf_delete of it would remove another value's entry.  A NULL filter starts
+ * a default one; a NULL value gives (filter, false).  No room raises, as
+ * cf_add_unique does.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add_unique_status);
+Datum
+cuckoo_add_unique_status(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c;
+	CfHashInfo *hi;
+	struct varlena *v;
+	cf_filter	f;
+	cf_params	p;
+	uint64		h;
+	cf_status	st;
+
+	if (PG_ARGISNULL(1))
+		return cfpg_status_row(fcinfo, PG_ARGISNULL(0) ? NULL :
+							   (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0)), false);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	if (PG_ARGISNULL(0))
+	{
+		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
+		v = cfpg_create(&p);
+		cfpg_open(&f, v);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+	}
+	else
+	{
+		Datum		d = PG_GETARG_DATUM(0);
+
+		/* already reported: the filter as it is, not even rewritten */
+		cfpg_open_datum(&d, &f);
+		cfpg_check_kind(&f, hi);
+		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+		if (cf_contains(&f, h))
+			return cfpg_status_row(fcinfo, (struct varlena *) DatumGetPointer(d), false);
+		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+		cfpg_open(&f, v);
+	}
+	st = cfpg_insert(&f, &v, h);
+	if (st != CF_OK)
+		cfpg_report_insert_failure(&f, st);
+	if (f.kind == CF_KIND_NONE && f.hashing >= CF_HASHING_V2)
+		cf_set_kind(&f, (uint32) hi->vkind);
+	return cfpg_status_row(fcinfo, v, true);
+}
+
+/*
+ * cf_delete_status(filter, value): (filter, removed), the result of
+ * cf_delete and whether it removed an entry (CF.DEL's 1 or 0).  removed is
+ * false when the filter does not report the value, and when the delete was
+ * retained (left in place and counted, cf_info(f).retained: the value stays
+ * reported).  A NULL filter gives (NULL, false), a NULL value (filter, false).
+ */
+PG_FUNCTION_INFO_V1(cuckoo_delete_status);
+Datum
+cuckoo_delete_status(PG_FUNCTION_ARGS)
+{
+	CfCallCache *c;
+	CfHashInfo *hi;
+	struct varlena *v;
+	cf_filter	f;
+	uint64		h;
+
+	if (PG_ARGISNULL(0))
+		return cfpg_status_row(fcinfo, NULL, false);
+	v = (struct varlena *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	if (PG_ARGISNULL(1))
+		return cfpg_status_row(fcinfo, v, false);
+	c = cfpg_call_cache(fcinfo);
+	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
+	cfpg_open(&f, v);
+	cfpg_check_kind(&f, hi);
+	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+	if (!cf_contains(&f, h))
+		return cfpg_status_row(fcinfo, v, false);
+	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
+	cfpg_open(&f, v);
+	return cfpg_status_row(fcinfo, v, cf_delete(&f, h) == CF_OK);
 }
 
 /*
@@ -243,16 +380,26 @@ PG_FUNCTION_INFO_V1(cuckoo_set_kind);
 Datum
 cuckoo_set_kind(PG_FUNCTION_ARGS)
 {
-	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	int			kind = cf_kind_from_name(name);
+	char	   *name;
+	int			kind;
 	struct varlena *v;
 	cf_filter	f;
+
+	/* not strict from 1.2: a NULL filter stays NULL, a NULL kind is an error */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_set_kind kind must not be null")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	kind = cf_kind_from_name(name);
 
 	if (kind < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown value kind \"%s\"", name),
-				 errhint("Use any, number, text, bytea, uuid, boolean, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
+				 errhint("Use any, number, text, bytea, uuid, boolean, timestamp, timestamptz, datetime, interval, jsonb, array, record, range, multirange, char or other.")));
 	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
 	/* a filter of cuckoo 1.0 already takes any kind */

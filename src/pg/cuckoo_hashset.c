@@ -6,6 +6,7 @@
 
 #include "miscadmin.h"
 #include "catalog/pg_type.h"
+#include "nodes/primnodes.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -739,6 +740,25 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 			return v;
 		pfree(v);
 	}
+	if (st->capacity > 0)
+	{
+		/* a capacity too small for the values: say what the filter became */
+		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr);
+		cf_filter	f;
+		cf_stats	s;
+
+		cfpg_open(&f, v);
+		cf_get_stats(&f, &s);
+		if (s.subfilters > 1)
+			ereport(NOTICE,
+					(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to %u sub-filters",
+							st->capacity, n, s.subfilters),
+					 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
+							   100.0 * s.fpr, 100.0 * s.target_fpr,
+							   (unsigned long long) (s.bytes + VARHDRSZ)),
+					 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
+		return v;
+	}
 	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr);
 }
 
@@ -794,6 +814,14 @@ cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("could not determine the data type of the cf_agg input")));
+		/* the aggregate's value (citext given to cf_agg(text), say) */
+		{
+			Aggref	   *agg = AggGetAggref(fcinfo);
+
+			if (agg != NULL && list_length(agg->args) >= 1)
+				cf_check_value_expr((Node *) ((TargetEntry *) linitial(agg->args))->expr,
+									PG_GET_COLLATION());
+		}
 		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
 		c->hi_valid = true;
 	}

@@ -48,8 +48,12 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/tupdesc.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "nodes/nodeFuncs.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
@@ -171,11 +175,79 @@ cf_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
 }
 
 /*
+ * Refuses values of type typid (shown as shown) if SQL's equality for them
+ * under collation collid is not equality of their bytes: its default btree
+ * operator class declares no "equalimage" support function, or that says
+ * no (citext, whose = ignores case, is one).  Such values, hashed by their
+ * bytes, would be reported absent when an equal one with other bytes was
+ * added.  A type without a btree operator class has no = to disagree with.
+ */
+static void
+cf_check_equality_is_image(Oid typid, Oid collid)
+{
+	Oid			opclass = GetDefaultOpClass(typid, BTREE_AM_OID);
+	Oid			opcintype;
+	Oid			proc;
+
+	if (!OidIsValid(opclass))
+		return;
+	opcintype = get_opclass_input_type(opclass);
+	proc = get_opfamily_proc(get_opclass_family(opclass), opcintype, opcintype,
+							 BTEQUALIMAGE_PROC);
+	if (OidIsValid(proc) &&
+		DatumGetBool(OidFunctionCall1Coll(proc, collid, ObjectIdGetDatum(opcintype))))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("cuckoo filters cannot hash values of type %s", format_type_be(typid)),
+			 errdetail("Its = operator can call values with different bytes equal, so a filter would report a value it holds absent."),
+			 errhint("Hash a form in which equal values have equal bytes: lower(value::text) for citext; value::text for a type whose text form is canonical (hstore, for example).")));
+}
+
+/*
+ * Checks the expression arg that a cuckoo function hashes: a value that
+ * reached it through an implicit cast that only relabels it (citext passed
+ * to the text form of cf_contains or cf_agg) must come from a type whose
+ * equality is byte equality too.  An explicit cast (value::text) is the
+ * caller's choice of text equality, and is accepted.
+ */
+void
+cf_check_value_expr(Node *arg, Oid collid)
+{
+	while (arg != NULL && IsA(arg, RelabelType) &&
+		   ((RelabelType *) arg)->relabelformat == COERCE_IMPLICIT_CAST)
+	{
+		arg = (Node *) ((RelabelType *) arg)->arg;
+		if (getBaseType(exprType(arg)) >= FirstNormalObjectId)
+			cf_check_equality_is_image(getBaseType(exprType(arg)), collid);
+	}
+}
+
+/* the argno-th argument expression of a function or operator call, or NULL */
+Node *
+cf_call_arg(Node *expr, int argno)
+{
+	List	   *args = NIL;
+
+	if (expr == NULL)
+		return NULL;
+	if (IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	else if (IsA(expr, ScalarArrayOpExpr))
+		args = ((ScalarArrayOpExpr *) expr)->args;
+	if (argno < 0 || argno >= list_length(args))
+		return NULL;
+	return (Node *) list_nth(args, argno);
+}
+
+/*
  * Any other type, hashed through the bytes of its binary send function;
  * one without (a pseudo-type among them) cannot be hashed.
  */
 static void
-cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, MemoryContext mcxt)
+cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, Oid collid, MemoryContext mcxt)
 {
 	HeapTuple	tup;
 	Form_pg_type pt;
@@ -197,6 +269,9 @@ cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, MemoryContext mcxt)
 						format_type_be(typid)),
 				 errdetail("Values of a type without a binary send function cannot be added to or looked up in a cuckoo filter."),
 				 errhint("Cast the value to text or to another supported type.")));
+	/* a type of an extension must have byte equality (the built-in ones do) */
+	if (basetype >= FirstNormalObjectId)
+		cf_check_equality_is_image(basetype, collid);
 	fmgr_info_cxt(sendfn, &hi->sendfn, mcxt);
 	hi->kind = CFH_SEND;
 }
@@ -246,13 +321,21 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 			hi->kind = CFH_RECORD;
 		}
 		else
-			cf_hashinfo_send(hi, basetype, typid, mcxt);
+			cf_hashinfo_send(hi, basetype, typid, collid, mcxt);
 	}
 	/* text is hashed as UTF-8, so filters do not depend on the database encoding */
 	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
 				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
 		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
 	hi->vkind = cf_value_kind(hi->kind);
+	/*
+	 * Whether a timestamptz equals a timestamp or date depends on the
+	 * session's TimeZone; a filter's answers must not, so new filters keep
+	 * the two apart (value kinds timestamp and timestamptz).  The hashes are
+	 * as 1.1's: a 1.1 filter (kind datetime) answers as before.
+	 */
+	if (basetype == TIMESTAMPTZOID)
+		hi->vkind = CFK_TIMESTAMPTZ;
 	hi->typid = typid;
 }
 
@@ -828,7 +911,7 @@ cf_value_kind(int hashkind)
 			return CFK_BOOL;
 		case CFH_DATE:
 		case CFH_TIMESTAMP:
-			return CFK_DATETIME;
+			return CFK_TIMESTAMP;	/* timestamptz: see cf_hashinfo_init */
 		case CFH_INTERVAL:
 			return CFK_INTERVAL;
 		case CFH_JSONB:
@@ -859,16 +942,70 @@ cf_type_value_kind(Oid typid)
 	return hi.vkind;
 }
 
+/* how to cast a parameter to a type of value kind kind, for the hint below */
+static const char *
+cf_kind_cast_example(int kind)
+{
+	switch ((CfValueKind) kind)
+	{
+		case CFK_NUMBER:
+			return "$1::bigint or $1::numeric";
+		case CFK_TEXT:
+			return "$1::text";
+		case CFK_BYTEA:
+			return "$1::bytea";
+		case CFK_UUID:
+			return "$1::uuid";
+		case CFK_BOOL:
+			return "$1::boolean";
+		case CFK_DATETIME:
+			return "$1::timestamptz, $1::timestamp or $1::date";
+		case CFK_TIMESTAMP:
+			return "$1::timestamp or $1::date";
+		case CFK_TIMESTAMPTZ:
+			return "$1::timestamptz";
+		case CFK_INTERVAL:
+			return "$1::interval";
+		case CFK_JSONB:
+			return "$1::jsonb";
+		case CFK_ARRAY:
+			return "$1::bigint[], or the array type the filter was built from";
+		case CFK_RECORD:
+			return "ROW(...) of the column types";
+		case CFK_RANGE:
+			return "$1::int8range, or the range type the filter was built from";
+		case CFK_MULTIRANGE:
+			return "$1::int8multirange, or the multirange type the filter was built from";
+		case CFK_CHAR:
+			return "$1::\"char\"";
+		case CFK_OTHER:
+			break;
+	}
+	return "$1::the_type";
+}
+
 /* The error for a value of another kind than filter f holds (cfpg_check_kind). */
 void
 cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 {
+	if ((f->kind == CFK_TIMESTAMP && hi->vkind == CFK_TIMESTAMPTZ) ||
+		(f->kind == CFK_TIMESTAMPTZ && hi->vkind == CFK_TIMESTAMP))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cuckoo filter holds %s values, not %s",
+						cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+				 errdetail("Whether a timestamp or date equals a timestamptz depends on the session's TimeZone setting, and a filter's answers must not."),
+				 errhint("Convert the value explicitly: %s.",
+						 f->kind == CFK_TIMESTAMPTZ ?
+						 "value AT TIME ZONE 'UTC' for the instant of a UTC wall-clock time, or value::timestamptz to read it in the session's TimeZone" :
+						 "value AT TIME ZONE 'UTC' for the UTC wall-clock time of an instant, or value::timestamp for the session's")));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cuckoo filter holds %s values, not %s",
 					cf_kind_name((int) f->kind), format_type_be(hi->typid)),
 			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
 					   cf_kind_name(hi->vkind), cf_kind_name((int) f->kind)),
-			 errhint("Cast the value to the type the filter was built from (an untyped literal or parameter is text: write $1::bigint), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
+			 errhint("Cast the value to the type the filter was built from, for example %s (an untyped literal or parameter is text), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').",
+					 cf_kind_cast_example((int) f->kind))));
 	pg_unreachable();
 }

@@ -5,6 +5,8 @@
 #ifndef CUCKOO_HASHVAL_H
 #define CUCKOO_HASHVAL_H
 
+#include "nodes/nodes.h"
+
 #include "cuckoo_datum.h"
 
 CFPG_HIDDEN_BEGIN
@@ -77,6 +79,11 @@ typedef struct CfHashInfo
  * would report them absent).
  */
 extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
+/* Refuses a value that reached a call through an implicit relabeling cast
+ * from a type whose = is not byte equality (citext to text). */
+extern void cf_check_value_expr(Node *arg, Oid collid);
+/* The argno-th argument expression of a function or operator call, or NULL. */
+extern Node *cf_call_arg(Node *expr, int argno);
 /*
  * The 64-bit hash of a non-NULL value of hi->typid under value hashing
  * hashing (CF_HASHING_V1 or CF_HASHING_V2: the filter's, FORMAT.md).
@@ -113,7 +120,8 @@ static inline void
 cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
 {
 	if (unlikely(f->kind != (uint32) hi->vkind && f->kind != CF_KIND_NONE &&
-				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2))
+				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2 &&
+				 !cf_kind_accepts(f->kind, (uint32) hi->vkind)))
 		cfpg_kind_mismatch(f, hi);
 }
 

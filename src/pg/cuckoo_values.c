@@ -204,5 +204,9 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 	cfpg_append_percent(&buf, cfpg_target_fpr(&f));
 	appendStringInfo(&buf, "), %u sub-filter%s, %s", s.subfilters,
 					 s.subfilters == 1 ? "" : "s", size);
+	/* deletes left in place (1.2): their values stay reported, and take slots */
+	if (s.retained > 0)
+		appendStringInfo(&buf, "; %llu of %llu deletes retained (left in place)",
+						 (unsigned long long) s.retained, (unsigned long long) s.deletes + s.retained);
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(buf.data, buf.len));
 }

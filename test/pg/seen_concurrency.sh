@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# seen_concurrency.sh - the README's mark / unsee recipe under concurrency
+# (issue 24 item 2): pgbench clients mark and unsee random items of 3 users
+# at once (each mark and unsee one transaction, with an exact record of what
+# is marked), then every item whose last operation was a mark must still be
+# reported seen.  Prints the counts; fails if one is lost.
+#
+# Usage: PG_CONFIG=... bash test/pg/seen_concurrency.sh   (after make install)
+#   SECONDS_RUN (default 20), CLIENTS (default 4).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+if [ "${1:-}" != inner ]; then
+	exec bash "$top/test/pg/tmpcluster.sh" bash "$0" inner
+fi
+work=$(mktemp -d -t cuckoo-seen.XXXXXX)
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT
+cat > "$work/mark.sql" <<'EOF'
+\set item random(1, 3000)
+\set user random(1, 3)
+BEGIN;
+INSERT INTO seen AS s (user_id, items) VALUES (:user, cf_add(NULL, :item::bigint))
+ON CONFLICT (user_id) DO UPDATE
+SET (items, unstored) = (
+  SELECT a.result,
+         CASE WHEN a.stored OR :item::bigint = ANY (s.unstored) THEN s.unstored
+              ELSE s.unstored || :item::bigint END
+    FROM cf_add_unique_status(s.items, :item::bigint) a);
+INSERT INTO state VALUES (:user, :item, true) ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF
+cat > "$work/unsee.sql" <<'EOF'
+\set item random(1, 3000)
+\set user random(1, 3)
+BEGIN;
+SELECT 1 FROM seen WHERE user_id = :user FOR UPDATE;
+WITH st AS (UPDATE state SET seen = false WHERE user_id = :user AND item = :item AND seen RETURNING 1)
+UPDATE seen
+   SET items = CASE WHEN :item::bigint = ANY (unstored) THEN items
+                    ELSE cf_add_all_unique(cf_delete(items, :item::bigint), unstored) END,
+       unstored = array_remove(unstored, :item::bigint)
+ WHERE user_id = :user AND EXISTS (SELECT 1 FROM st);
+COMMIT;
+EOF
+psql -X -q -v ON_ERROR_STOP=1 <<'EOF' || exit 1
+CREATE EXTENSION cuckoo;
+CREATE TABLE seen (user_id bigint PRIMARY KEY, items cuckoofilter, unstored bigint[] NOT NULL DEFAULT '{}');
+-- the exact record: whether each (user, item) was last marked or unseen
+CREATE TABLE state (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
+EOF
+pgbench -n -c "${CLIENTS:-4}" -j 2 -T "${SECONDS_RUN:-20}" -f "$work/mark.sql@3" -f "$work/unsee.sql@2" \
+	> "$work/pgbench.log" 2>&1 || { cat "$work/pgbench.log"; exit 1; }
+grep -E "processed|failed transactions" "$work/pgbench.log" | head -2
+lost=$(psql -X -At -c "SELECT count(*) FILTER (WHERE st.seen) || ' seen, ' ||
+	count(*) FILTER (WHERE NOT st.seen) || ' unseen (' ||
+	count(*) FILTER (WHERE NOT st.seen AND s.items @> st.item) || ' of them still reported), lost: ' ||
+	count(*) FILTER (WHERE st.seen AND NOT s.items @> st.item)
+	FROM state st JOIN seen s USING (user_id)") || exit 1
+echo "seen_concurrency: $lost"
+case "$lost" in
+	*"lost: 0") echo "seen_concurrency: no marked item was lost"; exit 0 ;;
+	*) echo "seen_concurrency: FAILED, marked items reported unseen"; exit 1 ;;
+esac
