@@ -155,20 +155,23 @@ FROM (SELECT encode('\x01010200030000007b14ae47e17a843f0000000000000000'::bytea
 SELECT encode('\x02010200000000007b14ae47e17a843f000000000000000000'::bytea, 'base64')::cf_aggstate IS NOT NULL AS valid_empty_v2;
 -- (a valid one: one hash, 5, k = 63)
 SELECT encode(decode(encode('\x02010200010000007b14ae47e17a843f00000000000000003f0a00000000000000'::bytea, 'base64')::cf_aggstate::text, 'base64'), 'hex') AS one_hash_round_trip;
+-- (a valid one: hashes 2^62 and 2^62 + 1, k = 62, one padding bit)
+SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003e01000000000000000000000000000000'::bytea, 'base64')::cf_aggstate IS NOT NULL AS valid_padded;
 -- the header is short
 SELECT encode('\x02010200000000007b14ae47e17a843f0000000000000000'::bytea, 'base64')::cf_aggstate;
--- k past 63
+-- a Rice parameter other than the writer's (64 - bitlen(n); 0 for n = 0)
 SELECT encode('\x02010200000000007b14ae47e17a843f000000000000000040'::bytea, 'base64')::cf_aggstate;
+SELECT encode('\x02010200010000007b14ae47e17a843f0000000000000000000a00000000000000'::bytea, 'base64')::cf_aggstate;
 -- more hashes than the bytes can hold
-SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003f0a00000000000000'::bytea, 'base64')::cf_aggstate;
-SELECT encode('\x0201020000ffffff7b14ae47e17a843f000000000000000000ffffffff'::bytea, 'base64')::cf_aggstate;
--- the bits end inside a hash
-SELECT encode('\x02010200020000007b14ae47e17a843f000000000000000001ffff'::bytea, 'base64')::cf_aggstate;
+SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003e0a00000000000000'::bytea, 'base64')::cf_aggstate;
+SELECT encode('\x0201020000ffffff7b14ae47e17a843f000000000000000020ffffffff'::bytea, 'base64')::cf_aggstate;
+-- the bits end inside a hash (a unary part that never ends)
+SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003e'::bytea || decode(repeat('ff', 16), 'hex'), 'base64')::cf_aggstate;
 -- a hash past 2^64 - 1 (the first is 2^64 - 1, the second one more)
-SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003ffdffffffffffffff010000000000000000'::bytea, 'base64')::cf_aggstate;
--- a byte too many, and non-zero padding bits
+SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003ef7ffffffffffffff030000000000000000'::bytea, 'base64')::cf_aggstate;
+-- a byte too many, and a padding bit set
 SELECT encode('\x02010200010000007b14ae47e17a843f00000000000000003f0a0000000000000000'::bytea, 'base64')::cf_aggstate;
-SELECT encode('\x02010200010000007b14ae47e17a843f0000000000000000000e'::bytea, 'base64')::cf_aggstate;
+SELECT encode('\x02010200020000007b14ae47e17a843f00000000000000003e01000000000000000000000000000080'::bytea, 'base64')::cf_aggstate;
 -- flags, kind, hashing, rate and version, as in version 1
 SELECT encode('\x02010201000000007b14ae47e17a843f000000000000000000'::bytea, 'base64')::cf_aggstate;
 SELECT encode('\x02ff0200000000007b14ae47e17a843f000000000000000000'::bytea, 'base64')::cf_aggstate;

@@ -287,11 +287,12 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 	k = p[CFAS_HEADER];
 	bs = p + CFAS_HEADER_RICE;
 	total = (uint64) (len - CFAS_HEADER_RICE) * 8;
-	if (k > 63)
+	/* one encoding per state: the writer's k, which bounds n by the length */
+	if (k != cfas_rice_k(n))
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 errmsg("invalid cf_aggstate"),
-				 errdetail("The Rice parameter is %d, at most 63.", k)));
+				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cfas_rice_k(n))));
 	/* every hash takes at least k + 1 bits */
 	if ((uint64) n * (uint64) (k + 1) > total || n > CFAS_MAX_HASHES)
 		ereturn(escontext, NULL,
