@@ -10,10 +10,13 @@
 #
 # Run as root (the clusters run as "postgres") or as the user who owns them.
 # Knobs: CITUS_ROWS (200000), PG_CONFIG; CITUS_MEASURE=N (0) times each
-# type's cf_agg N times, distributed and local interleaved, and prints a table:
+# type's cf_agg N times, distributed (split), pulled to the coordinator (what
+# 1.1 did for the types it had no overload for: cf_agg(anyelement) without a
+# combine, under another name) and local, interleaved, and prints a table:
 # split or not, bytes identical, median (min-max) times, and the bytes the
 # partial states take as text (version 2, and version 1's 24 + 8 n bytes)
-# against the keys' text that a row-gather would ship.
+# against the keys' text that a row-gather would ship.  CITUS_MEASURE_COLS
+# (default: every column) limits the table to some columns, say "id n tz".
 set -uo pipefail
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -22,6 +25,7 @@ KEEP=0
 [ "${1:-}" = --keep ] && KEEP=1
 ROWS=${CITUS_ROWS:-200000}
 MEASURE=${CITUS_MEASURE:-0}
+MEASURE_COLS=${CITUS_MEASURE_COLS:-}
 
 if [ ! -f "$("$PG_CONFIG" --pkglibdir)/citus.so" ]; then
 	echo "citus: skipped, Citus is not installed for $("$PG_CONFIG" --version)"
@@ -125,6 +129,9 @@ psql_on coord >/dev/null <<-EOF || { bad "load tables"; finish; }
 	FROM generate_series(1, $ROWS) i;
 	CREATE TABLE ev_local AS SELECT * FROM ev;
 	ANALYZE ev; ANALYZE ev_local;
+	-- cf_agg(anyelement) with no combine function: Citus pulls the rows
+	CREATE AGGREGATE cf_agg_rowgather(anyelement) (SFUNC = cf_agg_trans, STYPE = internal,
+		FINALFUNC = cf_agg_final);
 EOF
 
 # every typed overload: the plan splits it (worker partials, a coordinator
@@ -174,7 +181,7 @@ miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf
 psql_on coord >/dev/null <<-EOF || bad "user filters"
 	CREATE TABLE uf (user_id bigint, f cuckoofilter);
 	SELECT create_distributed_table('uf', 'user_id', colocate_with => 'ev');
-	INSERT INTO uf SELECT user_id, cf_agg(id, 0.01, 400000) FROM ev GROUP BY user_id;
+	INSERT INTO uf SELECT user_id, cf_agg(id, 0.01, 2 * $ROWS) FROM ev GROUP BY user_id;
 EOF
 sub=$(val coord "SELECT (cf_info(cf_union_agg(f))).subfilters FROM uf")
 miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf_union_agg(f) FROM uf), id)")
@@ -194,13 +201,14 @@ stats() {	# stats VALUES...: "median (min-max)"
 if [ "$MEASURE" -gt 0 ]; then
 	echo
 	echo "$ROWS rows, 32 shards, 2 workers; times in ms: median of $MEASURE interleaved runs (min-max)"
-	echo "| column | type | distinct | split | bytes identical | distributed | local | ratio | states v2 (base64) | states v1 (base64) | key text |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|"
-	for c in "${COLS[@]}"; do
+	echo "| column | type | distinct | split | bytes identical | distributed (split) | rows pulled | local | split / local | states v2 (base64) | states v1 (base64) | key text |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for c in ${MEASURE_COLS:-${COLS[@]}}; do
 		t=${TYPE[$c]}
-		dist=(); loc=()
+		dist=(); pull=(); loc=()
 		for ((r = 0; r < MEASURE; r++)); do
 			dist+=("$(ms "SELECT cf_agg($c) IS NULL FROM ev")")
+			pull+=("$(ms "SELECT cf_agg_rowgather($c) IS NULL FROM ev")")
 			loc+=("$(ms "SELECT cf_agg($c) IS NULL FROM ev_local")")
 		done
 		# the partial states the workers ship, one per shard, as text (version
@@ -213,7 +221,7 @@ if [ "$MEASURE" -gt 0 ]; then
 			       || sum(4 * ceil((24 + 8 * n) / 3.0)) || ' ' || (SELECT sum(octet_length($c::text)) FROM ev_local)
 			FROM h")
 		read -r ndist v2 v1 keys <<<"$sizes"
-		echo "| $c | $t | $ndist | ${SPLIT[$c]} | ${SAME[$c]} | $(stats "${dist[@]}") | $(stats "${loc[@]}") |" \
+		echo "| $c | $t | $ndist | ${SPLIT[$c]} | ${SAME[$c]} | $(stats "${dist[@]}") | $(stats "${pull[@]}") | $(stats "${loc[@]}") |" \
 			"$(awk -v a="$(median "${dist[@]}")" -v b="$(median "${loc[@]}")" 'BEGIN { printf "%.2f", a / b }') | $v2 | $v1 | $keys |"
 	done
 fi
