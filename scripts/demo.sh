@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE=
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-bash scripts/deps.sh
+bash scripts/deps.sh quick
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 make -s PG_CONFIG="$PG_CONFIG"
 $SUDO make -s PG_CONFIG="$PG_CONFIG" install

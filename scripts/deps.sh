@@ -2,6 +2,12 @@
 # deps.sh - installs, from Debian's packages, everything cuckoo builds,
 # tests and benchmarks with.  Idempotent; needs root (or sudo).
 #
+# Usage: bash scripts/deps.sh [quick | full]
+#   quick  what the demo, the build and the quick test run need (a compiler,
+#          the PostgreSQL 15 server and its headers, xxhash, python3)
+#   full   (the default) also what the complete test run and the benchmarks
+#          use: valgrind, clang's fuzzer and sanitizer runtime, hll, libbloom
+#
 # Installing postgresql-15 makes Debian create and start a cluster, 15/main,
 # that nothing here uses: when this script is what installed the server, it
 # drops that fresh, empty cluster again (the tests and the demo run
@@ -10,8 +16,12 @@
 set -euo pipefail
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE= DEBIAN_FRONTEND=noninteractive
 PKGS=(build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
-      libxxhash-dev postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev
-      python3)
+      libxxhash-dev python3)
+case ${1:-full} in
+	quick) ;;
+	full) PKGS+=(postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev) ;;
+	*) echo "usage: deps.sh [quick | full]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

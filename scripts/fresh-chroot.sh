@@ -4,11 +4,17 @@
 # --variant=minbase chroot of bookworm (no git, no compiler, no PostgreSQL,
 # no LANG), with a copy of this tree (without .git) in /root/cuckoo, each
 # command under a bare `env -i`.  The chroot is removed afterwards.
+# Each command's time is printed: on a fresh machine, the test command's
+# time includes installing the Debian packages it needs.
 # Ends with "N passed, M failed" (the two commands); needs root.
 #
-#   PG_VERSIONS   passed to test.sh (default here: 15, which keeps the run
-#                 to about 25 minutes; "15 17 18" builds and fetches the newer
-#                 majors inside the chroot too)
+#   FRESH_CMDS    the commands to run (default "demo test"; "test" times
+#                 the test command alone)
+#   FRESH_FULL=1  runs the complete test run (test.sh --full) instead of the
+#                 quick one
+#   PG_VERSIONS   passed to test.sh when set (test.sh's default otherwise:
+#                 15 for the quick run; "15 17 18" for the full one, which
+#                 builds and fetches the newer majors inside the chroot too)
 #   FRESH_LANG    a LANG to set for both commands (say fr_FR.UTF-8, which a
 #                 minbase system has not generated): they must not care
 #   FRESH_CACHE=1 shares this machine's /var/cache/cuckoo-pg (built majors,
@@ -61,13 +67,15 @@ fi
 bash test/pg/copytree.sh "$top" "$root/root/cuckoo" || exit 1
 
 pass=0 fail=0
-for cmd in demo test; do
+for cmd in ${FRESH_CMDS:-demo test}; do
 	echo "=== fresh chroot: bash scripts/$cmd.sh"
 	t1=$SECONDS
 	envs=(PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root)
 	[ -n "${FRESH_LANG:-}" ] && envs+=(LANG="$FRESH_LANG")
-	[ "$cmd" = test ] && envs+=(PG_VERSIONS="${PG_VERSIONS:-15}")
-	chroot "$root" env -i "${envs[@]}" bash -c "cd /root/cuckoo && bash scripts/$cmd.sh" < /dev/null
+	args=""
+	[ "$cmd" = test ] && [ -n "${PG_VERSIONS:-}" ] && envs+=(PG_VERSIONS="$PG_VERSIONS")
+	[ "$cmd" = test ] && [ -n "${FRESH_FULL:-}" ] && args=--full
+	chroot "$root" env -i "${envs[@]}" bash -c "cd /root/cuckoo && bash scripts/$cmd.sh $args" < /dev/null
 	status=$?
 	left=$(for p in /proc/[0-9]*; do [ "$(readlink "$p/root")" = "$root" ] && cat "$p/comm"; done 2> /dev/null | sort | uniq -c)
 	if [ -n "$left" ]; then
@@ -76,9 +84,9 @@ for cmd in demo test; do
 		status=1
 	fi
 	if [ "$status" -eq 0 ]; then
-		pass=$((pass + 1)); echo "--- ok: fresh chroot: $cmd.sh ($((SECONDS - t1)) s)"
+		pass=$((pass + 1)); echo "--- ok: fresh chroot: $cmd.sh $args ($((SECONDS - t1)) s)"
 	else
-		fail=$((fail + 1)); echo "--- FAILED: fresh chroot: $cmd.sh ($((SECONDS - t1)) s)"
+		fail=$((fail + 1)); echo "--- FAILED: fresh chroot: $cmd.sh $args ($((SECONDS - t1)) s)"
 	fi
 done
 echo "fresh-chroot: $((SECONDS - t0)) s in all"

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# test.sh - sets up (Debian packages) and runs every cuckoo test suite, on
-# each PostgreSQL major of PG_VERSIONS.
+# test.sh - sets up (Debian packages) and runs cuckoo's test suites.
 # Ends with "N passed, M failed"; exits non-zero if anything failed.
 #
-#   PG_VERSIONS   the majors to test (default "15 17 18": what CI tests).
-#                 15 is Debian 12's own package; 17 and 18 come from newer
-#                 Debian suites (scripts/pg-get.sh: a source build, or a
+#   bash scripts/test.sh          the quick run (the default; a few minutes):
+#                                 the installed PostgreSQL 15, a clean -Werror
+#                                 build, the whole pg_regress suite, the core
+#                                 unit and model tests, the 1.0/1.1 -> 1.2
+#                                 update test, dump/restore, the release and
+#                                 README checks
+#   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
+#   CUCKOO_TESTS=full             the quick run on every major of PG_VERSIONS,
+#                                 plus the core under ASan+UBSan and valgrind,
+#                                 the core fuzz targets, the backend under
+#                                 valgrind + UBSan, logical replication, a
+#                                 physical streaming standby, postgres_fdw
+#                                 sharding, and pg_upgrade 15 -> newest
+#
+#   PG_VERSIONS   the majors to test (quick: "15"; full: "15 17 18", what CI
+#                 tests).  15 is Debian 12's own package; 17 and 18 come from
+#                 newer Debian suites (scripts/pg-get.sh: a source build, or a
 #                 chroot of the suite's packages), cached in
 #                 /var/cache/cuckoo-pg, so only the first run pays for them.
-#                 PG_VERSIONS=15 runs the 15 suites alone.
-#   FUZZ_SECONDS  seconds per core fuzz target (60)
+#   PG_CONFIG     a PostgreSQL 15 to test instead of Debian's package (say a
+#                 private relocated copy, so that `make install` does not
+#                 write into the system's server); the newer majors ignore it
+#   FUZZ_SECONDS  seconds per core fuzz target in the full run (60)
 #   CORE_TESTS=0  skips the plain-C core suites (they do not depend on the
-#                 major: for a quick run of the PostgreSQL suites alone)
-# The plain-C core and the heavy 15-only suites (sanitizers, valgrind,
-# postgres_fdw) run once; every major gets a clean -Werror build, the whole
-# pg_regress suite, the 1.0 -> 1.1 update test and the dump/restore test.
-# When 15 and a newer self-built major are both tested, a pg_upgrade from
-# 15 to the newest of them must keep every stored filter's answers.
+#                 major: for a run of the PostgreSQL suites alone)
+# The plain-C core and the heavy 15-only suites run once; every major gets a
+# clean -Werror build, the whole pg_regress suite, the update test and the
+# dump/restore test.  In the full run, when 15 and a newer self-built major
+# are both tested, a pg_upgrade from 15 to the newest of them must keep every
+# stored filter's answers.
 #
 # The run does not depend on the caller's environment: it sets its own
 # locale (C.UTF-8, which always exists), and every cluster it starts is a
@@ -25,13 +40,33 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE=
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+mode=${CUCKOO_TESTS:-quick}
+for arg in "$@"; do
+	case $arg in
+		--full) mode=full ;;
+		--quick) mode=quick ;;
+		*) echo "usage: bash scripts/test.sh [--full | --quick]"; echo "0 passed, 1 failed"; exit 2 ;;
+	esac
+done
+case $mode in
+	quick) PG_VERSIONS=${PG_VERSIONS:-15} ;;
+	full) PG_VERSIONS=${PG_VERSIONS:-15 17 18} ;;
+	*) echo "test: CUCKOO_TESTS is \"quick\" or \"full\", not \"$mode\""; echo "0 passed, 1 failed"; exit 2 ;;
+esac
+full() { [ "$mode" = full ]; }
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-PG_VERSIONS=${PG_VERSIONS:-15 17 18}
+# a PostgreSQL 15 of the caller's (PG_CONFIG) instead of Debian's
+pg15_config=""
+if [ -n "${PG_CONFIG:-}" ] && "$PG_CONFIG" --version 2> /dev/null | grep -q '^PostgreSQL 15\.'; then
+	pg15_config=$PG_CONFIG
+fi
+unset PG_CONFIG
+echo "test: the $mode run, PostgreSQL $PG_VERSIONS"
 top=$(pwd)
 t_start=$SECONDS
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo	# chroots need root
 
-if ! bash scripts/deps.sh; then
+if ! bash scripts/deps.sh "$mode"; then
 	echo "test: could not install dependencies"
 	echo "0 passed, 1 failed"
 	exit 1
@@ -80,9 +115,11 @@ run "docs: every sql block of README.md is in sql/cuckoo_readme.sql" bash test/r
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
 	run "core: unit and model tests" make -s -C test/core check
-	run "core: tests under ASan+UBSan" make -s -C test/core check-asan
-	run "core: tests under valgrind" make -s -C test/core check-valgrind
-	run "core: fuzz targets, ${FUZZ_SECONDS}s each" make -s -C test/core fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
+	if full; then
+		run "core: tests under ASan+UBSan" make -s -C test/core check-asan
+		run "core: tests under valgrind" make -s -C test/core check-valgrind
+		run "core: fuzz targets, ${FUZZ_SECONDS}s each" make -s -C test/core fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
+	fi
 fi
 
 # in_major MAJOR COMMAND...: runs COMMAND from the top of the tree with
@@ -110,7 +147,11 @@ upgrade_to=""
 for major in $PG_VERSIONS; do
 	get() {
 		local out
-		out=$(bash scripts/pg-get.sh "$major") || return 1
+		if [ "$major" = 15 ] && [ -n "$pg15_config" ]; then
+			out="config $pg15_config"
+		else
+			out=$(bash scripts/pg-get.sh "$major") || return 1
+		fi
 		how[$major]=${out%% *}; where[$major]=${out#* }
 		if [ "${how[$major]}" = chroot ]; then
 			# a copy of this tree inside the chroot, removed at the end
@@ -134,14 +175,17 @@ for major in $PG_VERSIONS; do
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
 	run "PG $major: ALTER EXTENSION UPDATE 1.0 -> 1.2 and 1.1 -> 1.2 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
-	if [ "$major" = 15 ]; then
+	if ! full; then
+		continue
+	elif [ "$major" = 15 ]; then
 		# the backend under valgrind with a UBSan build of the extension (the
 		# full suite takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
 		run "PG 15: pg_regress under valgrind + UBSan" in_major 15 bash test/pg/sanitize.sh \
 			cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg \
 			cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes \
-			cuckoo_batch cuckoo_readme cuckoo_values
+			cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate_types
 		run "PG 15: logical replication with REPLICA IDENTITY FULL" in_major 15 bash test/pg/replica_identity.sh
+		run "PG 15: physical streaming standby answers as the primary" in_major 15 bash test/pg/streaming.sh
 		run "PG 15: sharded with postgres_fdw (coordinator + 2 shards)" in_major 15 bash test/fdw/run.sh
 	elif [ "${how[$major]}" = config ]; then
 		upgrade_to=$major
@@ -149,13 +193,14 @@ for major in $PG_VERSIONS; do
 done
 
 # pg_upgrade from 15 to the newest major built here
-if [ -n "$upgrade_to" ] && [ "${how[15]:-}" = config ]; then
+if full && [ -n "$upgrade_to" ] && [ "${how[15]:-}" = config ]; then
 	run "pg_upgrade 15 -> $upgrade_to keeps every stored filter's answers" \
 		env PG_CONFIG_OLD="${where[15]}" PG_CONFIG_NEW="${where[$upgrade_to]}" bash test/pg/pg_upgrade.sh
 fi
 
 echo
 for n in "${failed[@]}"; do echo "failed: $n"; done
-echo "test: PG_VERSIONS=\"$PG_VERSIONS\", $((SECONDS - t_start)) s in all"
+echo "test: the $mode run, PG_VERSIONS=\"$PG_VERSIONS\", $((SECONDS - t_start)) s in all"
+full || echo "test: the complete run (every major, sanitizers, valgrind, fuzzers, replication, pg_upgrade, postgres_fdw): bash scripts/test.sh --full"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -26,8 +26,13 @@
  *   3  flags (0)              4  n, uint32           8  fpr, IEEE double
  *  16  capacity, uint64 (0: sized by the data)      24  n hashes, uint64
  *
- * all little-endian.  Written states hold their hashes sorted and distinct;
- * read states are trusted for neither.  In an aggregate a group's state
+ * all little-endian: version 1, the form a state has in memory and on disk.
+ * Written states hold their hashes sorted and distinct; read states are
+ * trusted for neither.  The external forms (text and binary output) are
+ * version 2 (issue 28): the same header with version 2, one byte k at 24,
+ * then the sorted distinct hashes delta-encoded with a Rice code of
+ * parameter k (FORMAT.md, "cf_aggstate"), about log2(2^64 / n) + 1.5 bits a
+ * hash instead of 64.  Input reads both versions into the version 1 form.  In an aggregate a group's state
  * starts as a small flat value whose hashes are kept sorted and distinct
  * (flag CFAS_FLAG_OURS, never written out), with room for a few more: a
  * value is found by binary search and a new one inserted in place.  When
@@ -41,6 +46,8 @@
 
 #define CFAS_VERSION	1
 #define CFAS_HEADER		24
+#define CFAS_VERSION_RICE	2	/* external form: Rice-coded deltas */
+#define CFAS_HEADER_RICE	25	/* the header, then k */
 #define CFAS_FLAG_OURS	0x01	/* in memory: sorted, distinct, ours to change */
 /* slots of a flat state that fills a chunk of 2^k bytes */
 #define CFAS_SLOTS(k)	((((Size) 1 << (k)) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64))
@@ -122,44 +129,24 @@ cfas_read_header(const struct varlena *v, CfAggFlat *fl)
 }
 
 /*
- * Checks the bytes of a flat state from outside (text or binary input);
- * false after reporting to escontext.  The hashes can be any values.
+ * Checks the header fields every version has (kind, hashing, flags, rate,
+ * capacity) of a state from outside; false after reporting to escontext.
  */
 static bool
-cfas_validate(const uint8 *p, size_t len, int badcode, Node *escontext)
+cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 {
 	uint64		bits;
 	double		fpr;
 	uint64		capacity;
-	uint32		n;
 	char		err[CF_ERRLEN];
 	cf_params	params;
 
-	if (len < CFAS_HEADER)
-		ereturn(escontext, false,
-				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
-				 errdetail("A state has a header of %d bytes, this value has %zu bytes.",
-						   CFAS_HEADER, len)));
-	n = cfas_get32(p + 4);
-	if (p[0] != CFAS_VERSION)
-		ereturn(escontext, false,
-				(errcode(badcode),
-				 errmsg("unsupported cf_aggstate version %u", p[0]),
-				 errdetail("This version of cuckoo reads version %d.", CFAS_VERSION),
-				 errhint("Run the partial and the final aggregation with the same version of the cuckoo extension.")));
 	if (p[2] != CF_HASHING_V2 || p[3] != 0 || p[1] == CF_KIND_ANY || cf_kind_name(p[1]) == NULL)
 		ereturn(escontext, false,
 				(errcode(badcode),
 				 errmsg("invalid cf_aggstate"),
 				 errdetail("The header has value kind %u, value hashing %u and flags %u.",
 						   p[1], p[2], p[3])));
-	if ((len - CFAS_HEADER) / sizeof(uint64) != n || (len - CFAS_HEADER) % sizeof(uint64) != 0)
-		ereturn(escontext, false,
-				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
-				 errdetail("A state of %u hashes has %zu bytes, not %zu.",
-						   n, (size_t) CFAS_HEADER + (size_t) n * sizeof(uint64), len)));
 	cfagg_get_le64s(&bits, p + 8, 1);
 	memcpy(&fpr, &bits, sizeof(fpr));
 	cfagg_get_le64s(&capacity, p + 16, 1);
@@ -171,6 +158,260 @@ cfas_validate(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 errdetail("The state asks for a false-positive rate of %g and a capacity of " UINT64_FORMAT ": %s",
 						   fpr, capacity, cfpg_sentence(capacity > PG_INT64_MAX ? "capacity out of range" : err))));
 	return true;
+}
+
+/* ---- the external form of version 2: Rice-coded deltas ---- */
+
+/* the Rice parameter a writer uses for n sorted distinct 64-bit hashes */
+static int
+cfas_rice_k(uint64 n)
+{
+	int			bits = 0;
+
+	if (n == 0)
+		return 0;
+	while (bits < 64 && (n >> bits) != 0)
+		bits++;
+	return 64 - bits;			/* 2^k near the mean gap 2^64 / n: 32..63 */
+}
+
+typedef struct CfasBitWriter
+{
+	uint8	   *p;
+	size_t		pos;			/* bytes written */
+	uint64		acc;			/* bits not yet written, the first lowest */
+	int			nacc;
+} CfasBitWriter;
+
+/* appends the nbits (at most 32) low bits of x, the lowest first */
+static inline void
+cfas_put_bits(CfasBitWriter *w, uint64 x, int nbits)
+{
+	if (nbits == 0)
+		return;
+	w->acc |= (x & (((uint64) 1 << nbits) - 1)) << w->nacc;
+	w->nacc += nbits;
+	while (w->nacc >= 8)
+	{
+		w->p[w->pos++] = (uint8) w->acc;
+		w->acc >>= 8;
+		w->nacc -= 8;
+	}
+}
+
+/*
+ * The version 2 bytes of a version 1 state whose hashes are sorted and
+ * distinct (a canonical one), in a new palloc'd buffer of *len bytes.
+ */
+static uint8 *
+cfas_encode_rice(const struct varlena *v, size_t *len)
+{
+	const uint8 *src = (const uint8 *) VARDATA_ANY(v);
+	uint32		n = cfas_get32(src + 4);
+	const uint8 *hs = src + CFAS_HEADER;
+	int			k = cfas_rice_k(n);
+	uint64		prev = 0;
+	uint64		nbits = 0;
+	uint8	   *out;
+	CfasBitWriter w = {0};
+
+	/* the exact size first: q + 1 + k bits a hash */
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
+		uint64		d;
+
+		if (i > 0 && h <= prev)
+			elog(ERROR, "cf_aggstate: hashes of a canonical state are not sorted and distinct");
+		d = i == 0 ? h : h - prev - 1;
+		nbits += (d >> k) + 1 + k;
+		prev = h;
+	}
+	*len = CFAS_HEADER_RICE + (size_t) ((nbits + 7) / 8);
+	out = palloc0(*len);
+	memcpy(out, src, CFAS_HEADER);
+	out[0] = CFAS_VERSION_RICE;
+	out[3] = 0;
+	out[CFAS_HEADER] = (uint8) k;
+	w.p = out + CFAS_HEADER_RICE;
+	prev = 0;
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
+		uint64		d = i == 0 ? h : h - prev - 1;
+		uint64		q = d >> k;
+
+		for (; q >= 32; q -= 32)
+			cfas_put_bits(&w, 0xFFFFFFFF, 32);
+		cfas_put_bits(&w, ((uint64) 1 << q) - 1, (int) q + 1);	/* q ones, a zero */
+		if (k > 32)
+		{
+			cfas_put_bits(&w, d, 32);
+			cfas_put_bits(&w, d >> 32, k - 32);
+		}
+		else
+			cfas_put_bits(&w, d, k);
+		prev = h;
+	}
+	if (w.nacc > 0)
+		w.p[w.pos++] = (uint8) w.acc;
+	Assert(CFAS_HEADER_RICE + w.pos == *len);
+	return out;
+}
+
+/*
+ * Decodes the version 2 bytes p[0..len) (the header checked by the caller)
+ * into a new version 1 state; NULL after reporting to escontext.  Hostile
+ * input is refused: a count the bytes cannot hold, a hash past 2^64 - 1,
+ * hashes out of order or repeated (they are written strictly ascending),
+ * bits missing, bits or bytes left over.
+ */
+static struct varlena *
+cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
+{
+	uint32		n = cfas_get32(p + 4);
+	int			k;
+	const uint8 *bs;
+	uint64		total;
+	uint64		pos = 0;
+	uint64		prev = 0;
+	struct varlena *v;
+	uint8	   *hs;
+
+	if (len < CFAS_HEADER_RICE)
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state of version 2 has a header of %d bytes, this value has %zu bytes.",
+						   CFAS_HEADER_RICE, len)));
+	k = p[CFAS_HEADER];
+	bs = p + CFAS_HEADER_RICE;
+	total = (uint64) (len - CFAS_HEADER_RICE) * 8;
+	/* one encoding per state: the writer's k, which bounds n by the length */
+	if (k != cfas_rice_k(n))
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cfas_rice_k(n))));
+	/* every hash takes at least k + 1 bits */
+	if ((uint64) n * (uint64) (k + 1) > total || n > CFAS_MAX_HASHES)
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state of %u hashes with Rice parameter %d cannot fit in %zu bytes.",
+						   n, k, len)));
+	v = palloc(VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
+	SET_VARSIZE(v, VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
+	memcpy(VARDATA(v), p, CFAS_HEADER);
+	((uint8 *) VARDATA(v))[0] = CFAS_VERSION;
+	hs = (uint8 *) VARDATA(v) + CFAS_HEADER;
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		q = 0;
+		uint64		d = 0;
+		uint64		h;
+
+		/* q one bits, then a zero bit */
+		for (;;)
+		{
+			if (pos >= total)
+				ereturn(escontext, NULL,
+						(errcode(badcode),
+						 errmsg("invalid cf_aggstate"),
+						 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
+			if ((pos & 7) == 0 && bs[pos >> 3] == 0xFF && pos + 8 < total)
+			{
+				q += 8;
+				pos += 8;
+				continue;
+			}
+			if (((bs[pos >> 3] >> (pos & 7)) & 1) == 0)
+				break;
+			q++;
+			pos++;
+		}
+		pos++;
+		if (total - pos < (uint64) k)
+			ereturn(escontext, NULL,
+					(errcode(badcode),
+					 errmsg("invalid cf_aggstate"),
+					 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
+		for (int got = 0; got < k;)
+		{
+			int			off = (int) (pos & 7);
+			int			take = Min(8 - off, k - got);
+
+			d |= (uint64) ((bs[pos >> 3] >> off) & ((1u << take) - 1)) << got;
+			got += take;
+			pos += take;
+		}
+		if (k < 64 && q > (PG_UINT64_MAX >> k))
+			ereturn(escontext, NULL,
+					(errcode(badcode),
+					 errmsg("invalid cf_aggstate"),
+					 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
+		d |= q << k;
+		if (i == 0)
+			h = d;
+		else
+		{
+			if (prev == PG_UINT64_MAX || d > PG_UINT64_MAX - prev - 1)
+				ereturn(escontext, NULL,
+						(errcode(badcode),
+						 errmsg("invalid cf_aggstate"),
+						 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
+			h = prev + 1 + d;
+		}
+		cfagg_put_le64s(hs + (size_t) i * sizeof(uint64), &h, 1);
+		prev = h;
+	}
+	/* what is left is the last byte's padding, zero bits */
+	if (total - pos >= 8 || (pos < total && (bs[pos >> 3] >> (pos & 7)) != 0))
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("Bits other than the last byte's zero padding follow the %u encoded hashes.", n)));
+	return v;
+}
+
+/*
+ * A state from outside (text or binary input), version 1 or 2, checked:
+ * a new version 1 state, or NULL after reporting to escontext.  The
+ * hashes of version 1 can be any values, in any order.
+ */
+static struct varlena *
+cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
+{
+	uint32		n;
+	struct varlena *v;
+
+	if (len < CFAS_HEADER)
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state has a header of %d bytes, this value has %zu bytes.",
+						   CFAS_HEADER, len)));
+	n = cfas_get32(p + 4);
+	if (p[0] != CFAS_VERSION && p[0] != CFAS_VERSION_RICE)
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("unsupported cf_aggstate version %u", p[0]),
+				 errdetail("This version of cuckoo reads versions %d and %d.", CFAS_VERSION, CFAS_VERSION_RICE),
+				 errhint("Run the partial and the final aggregation with the same version of the cuckoo extension.")));
+	if (!cfas_check_fields(p, badcode, escontext))
+		return NULL;
+	if (p[0] == CFAS_VERSION_RICE)
+		return cfas_decode_rice(p, len, badcode, escontext);
+	if ((len - CFAS_HEADER) / sizeof(uint64) != n || (len - CFAS_HEADER) % sizeof(uint64) != 0)
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 errmsg("invalid cf_aggstate"),
+				 errdetail("A state of %u hashes has %zu bytes, not %zu.",
+						   n, (size_t) CFAS_HEADER + (size_t) n * sizeof(uint64), len)));
+	v = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	memcpy(VARDATA(v), p, len);
+	return v;
 }
 
 /* ---- the expanded form ---- */
@@ -701,7 +942,7 @@ cfas_canonical(Datum d, CfAggCache *cache)
 	return out;
 }
 
-/* text input: base64 of the flat form, checked */
+/* text input: base64 of the flat form (version 1 or 2), checked */
 PG_FUNCTION_INFO_V1(cf_aggstate_in);
 Datum
 cf_aggstate_in(PG_FUNCTION_ARGS)
@@ -713,29 +954,30 @@ cf_aggstate_in(PG_FUNCTION_ARGS)
 
 	if (v == NULL)
 		return (Datum) 0;
-	if (!cfas_validate((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
-					   ERRCODE_INVALID_TEXT_REPRESENTATION, escontext))
+	v = cfas_read_external((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
+						   ERRCODE_INVALID_TEXT_REPRESENTATION, escontext);
+	if (v == NULL)
 		return (Datum) 0;
 	PG_RETURN_POINTER(v);
 }
 
-/* text output: base64 of the canonical flat form */
+/* text output: base64 of the canonical state, version 2 */
 PG_FUNCTION_INFO_V1(cf_aggstate_out);
 Datum
 cf_aggstate_out(PG_FUNCTION_ARGS)
 {
 	CfAggCache	cache = {0};
-	struct varlena *v;
+	uint8	   *bytes;
+	size_t		len;
 	char	   *out;
 
 	cache.mcxt = CurrentMemoryContext;
-	v = cfas_canonical(PG_GETARG_DATUM(0), &cache);
-	out = cfpg_base64_encode((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ, "cf_agg state",
-							 "Aggregate smaller parts.");
+	bytes = cfas_encode_rice(cfas_canonical(PG_GETARG_DATUM(0), &cache), &len);
+	out = cfpg_base64_encode(bytes, len, "cf_agg state", "Aggregate smaller parts.");
 	PG_RETURN_CSTRING(out);
 }
 
-/* binary input: the flat form, checked */
+/* binary input: the flat form (version 1 or 2), checked */
 PG_FUNCTION_INFO_V1(cf_aggstate_recv);
 Datum
 cf_aggstate_recv(PG_FUNCTION_ARGS)
@@ -745,27 +987,27 @@ cf_aggstate_recv(PG_FUNCTION_ARGS)
 	size_t		n = (size_t) (buf->len - buf->cursor);
 	struct varlena *v;
 
-	if (!cfas_validate((const uint8 *) buf->data + buf->cursor, n,
-					   ERRCODE_INVALID_BINARY_REPRESENTATION, escontext))
+	v = cfas_read_external((const uint8 *) buf->data + buf->cursor, n,
+						   ERRCODE_INVALID_BINARY_REPRESENTATION, escontext);
+	if (v == NULL)
 		return (Datum) 0;
-	v = (struct varlena *) palloc(VARHDRSZ + n);
-	SET_VARSIZE(v, VARHDRSZ + n);
-	pq_copymsgbytes(buf, VARDATA(v), (int) n);
+	buf->cursor = buf->len;
 	PG_RETURN_POINTER(v);
 }
 
-/* binary output: the canonical flat form */
+/* binary output: the canonical state, version 2 */
 PG_FUNCTION_INFO_V1(cf_aggstate_send);
 Datum
 cf_aggstate_send(PG_FUNCTION_ARGS)
 {
 	CfAggCache	cache = {0};
-	struct varlena *v;
+	uint8	   *bytes;
+	size_t		len;
 	StringInfoData buf;
 
 	cache.mcxt = CurrentMemoryContext;
-	v = cfas_canonical(PG_GETARG_DATUM(0), &cache);
+	bytes = cfas_encode_rice(cfas_canonical(PG_GETARG_DATUM(0), &cache), &len);
 	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, VARDATA(v), (int) (VARSIZE(v) - VARHDRSZ));
+	pq_sendbytes(&buf, (const char *) bytes, (int) len);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }

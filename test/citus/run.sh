@@ -9,7 +9,14 @@
 #   test/citus/run.sh --keep  leave the clusters running
 #
 # Run as root (the clusters run as "postgres") or as the user who owns them.
-# Knobs: CITUS_ROWS (200000), PG_CONFIG.
+# Knobs: CITUS_ROWS (200000), PG_CONFIG; CITUS_MEASURE=N (0) times each
+# type's cf_agg N times, distributed (split), pulled to the coordinator (what
+# 1.1 did for the types it had no overload for: cf_agg(anyelement) without a
+# combine, under another name) and local, interleaved, and prints a table:
+# split or not, bytes identical, median (min-max) times, and the bytes the
+# partial states take as text (version 2, and version 1's 24 + 8 n bytes)
+# against the keys' text that a row-gather would ship.  CITUS_MEASURE_COLS
+# (default: every column) limits the table to some columns, say "id n tz".
 set -uo pipefail
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -17,6 +24,8 @@ PGBIN=$("$PG_CONFIG" --bindir)
 KEEP=0
 [ "${1:-}" = --keep ] && KEEP=1
 ROWS=${CITUS_ROWS:-200000}
+MEASURE=${CITUS_MEASURE:-0}
+MEASURE_COLS=${CITUS_MEASURE_COLS:-}
 
 if [ ! -f "$("$PG_CONFIG" --pkglibdir)/citus.so" ]; then
 	echo "citus: skipped, Citus is not installed for $("$PG_CONFIG" --version)"
@@ -106,23 +115,54 @@ echo "citus: $(val coord "SELECT citus_version()" | cut -d' ' -f1-2), cuckoo $(v
 
 psql_on coord >/dev/null <<-EOF || { bad "load tables"; finish; }
 	SET citus.shard_count = 32;
-	CREATE TABLE ev (user_id bigint, item bigint, tag text, u uuid, n numeric, id bigint);
+	SET TimeZone = 'UTC';
+	CREATE TABLE ev (user_id bigint, item bigint, tag text, u uuid, n numeric, id bigint,
+	                 f4 real, f8 double precision, d date, ts timestamp, tz timestamptz,
+	                 iv interval, tm time, b bytea, bo boolean, j jsonb, ip inet, cd cidr);
 	SELECT create_distributed_table('ev', 'user_id');
 	INSERT INTO ev SELECT (i::bigint * 7919) % 1000, (i::bigint * 104729) % 50021, 'tag' || (i % 7001),
-	       md5((i % 3001)::text)::uuid, (i % 977) / 10.0, i
+	       md5((i % 3001)::text)::uuid, (i % 977) / 10.0, i,
+	       i / 7.0, i / 3.0, date '2000-01-01' + i % 100000, timestamp '2020-01-01' + i * interval '1 s',
+	       timestamptz '2020-01-01 00:00+00' + i * interval '1.5 s', i * interval '1 s',
+	       time '00:00' + (i % 86400) * interval '1 s', int8send(i), i % 2 = 0,
+	       jsonb_build_object('id', i), inet '10.0.0.0' + i, set_masklen(inet '10.0.0.0' + i * 256, 24)::cidr
 	FROM generate_series(1, $ROWS) i;
 	CREATE TABLE ev_local AS SELECT * FROM ev;
 	ANALYZE ev; ANALYZE ev_local;
+	-- cf_agg(anyelement) with no combine function: Citus pulls the rows
+	CREATE AGGREGATE cf_agg_rowgather(anyelement) (SFUNC = cuckoo_agg_trans, STYPE = internal,
+		FINALFUNC = cuckoo_agg_final);
 EOF
 
-plan=$(psql_on coord -c "EXPLAIN VERBOSE SELECT cf_agg(item) FROM ev")
-if grep -q "coord_combine_agg" <<<"$plan" && grep -q "worker_partial_agg('public.cf_agg(bigint)'" <<<"$plan"; then
-	ok "cf_agg(bigint) runs as worker partials and a coordinator combine"
-else
-	bad "cf_agg(bigint) is not split: $plan"
-fi
-for q in "cf_agg(item)" "cf_agg(item, 0.001)" "cf_agg(item, 0.01, 100000)" "cf_agg(item::int)" \
-	"cf_agg(tag)" "cf_agg(tag::varchar)" "cf_agg(u)" "cf_agg(n)"; do
+# every typed overload: the plan splits it (worker partials, a coordinator
+# combine), and the filter is byte-identical to the local table's
+declare -A TYPE=([item]=bigint [id]=bigint [u]=uuid [tag]=text [n]=numeric [f4]=real
+	[f8]="double precision" [d]=date [ts]="timestamp without time zone"
+	[tz]="timestamp with time zone" [iv]=interval [tm]="time without time zone" [b]=bytea
+	[bo]=boolean [j]=jsonb [ip]=inet [cd]=cidr)
+COLS=(item id u tag n f4 f8 d ts tz iv tm b bo j ip cd)
+declare -A SPLIT SAME
+for c in "${COLS[@]}"; do
+	t=${TYPE[$c]}
+	plan=$(psql_on coord -c "EXPLAIN VERBOSE SELECT cf_agg($c) FROM ev")
+	if grep -q "coord_combine_agg" <<<"$plan" &&
+		grep -qF "worker_partial_agg('public.cf_agg($t)'::regprocedure, $c)" <<<"$plan"; then
+		SPLIT[$c]=yes; ok "cf_agg($c) ($t) runs as worker partials and a coordinator combine"
+	else
+		SPLIT[$c]=no; bad "cf_agg($c) ($t) is not split: $(grep -m1 -E 'Query:' <<<"$plan")"
+	fi
+	d=$(val coord "SELECT md5(cf_agg($c)::text) FROM ev")
+	l=$(val coord "SELECT md5(cf_agg($c)::text) FROM ev_local")
+	if [ -n "$d" ] && [ "$d" = "$l" ]; then SAME[$c]=yes; ok "cf_agg($c) ($t): distributed = local ($d)"
+	else SAME[$c]=no; bad "cf_agg($c) ($t): distributed $d, local $l"; fi
+done
+# the control: a type without an overload (an array: cf_agg(anyelement),
+# state internal) is not split, so the check above can tell
+plan=$(psql_on coord -c "EXPLAIN VERBOSE SELECT cf_agg(ARRAY[item]) FROM ev")
+if grep -q "worker_partial_agg" <<<"$plan"; then bad "cf_agg(bigint[]) is split: the plan check cannot tell"
+else ok "control: cf_agg(bigint[]) (anyelement, state internal) is not split"; fi
+for q in "cf_agg(item, 0.001)" "cf_agg(item, 0.01, 100000)" "cf_agg(item::int)" "cf_agg(tag::varchar)" \
+	"cf_agg(ts, 0.001)" "cf_agg(n, 0.01, 100000)"; do
 	d=$(val coord "SELECT md5($q::text) FROM ev")
 	l=$(val coord "SELECT md5($q::text) FROM ev_local")
 	if [ -n "$d" ] && [ "$d" = "$l" ]; then ok "$q: distributed = local ($d)"; else bad "$q: distributed $d, local $l"; fi
@@ -141,10 +181,48 @@ miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf
 psql_on coord >/dev/null <<-EOF || bad "user filters"
 	CREATE TABLE uf (user_id bigint, f cuckoofilter);
 	SELECT create_distributed_table('uf', 'user_id', colocate_with => 'ev');
-	INSERT INTO uf SELECT user_id, cf_agg(id, 0.01, 400000) FROM ev GROUP BY user_id;
+	INSERT INTO uf SELECT user_id, cf_agg(id, 0.01, 2 * $ROWS) FROM ev GROUP BY user_id;
 EOF
 sub=$(val coord "SELECT (cf_info(cf_union_agg(f))).subfilters FROM uf")
 miss=$(val coord "SELECT count(*) FROM ev_local WHERE NOT cf_contains((SELECT cf_union_agg(f) FROM uf), id)")
 if [ "$sub" = 1 ] && [ "$miss" = 0 ]; then ok "cf_union_agg of per-user filters of one capacity: one table, nothing missing"
 else bad "cf_union_agg: $sub sub-filters, $miss missing"; fi
+
+# CITUS_MEASURE=N: per type, N interleaved timings of the distributed and the
+# local cf_agg (client side, psql's \timing), and the bytes shipped
+ms() {	# ms QUERY: the query's time in ms, as psql's \timing reports it
+	psql_on coord -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+stats() {	# stats VALUES...: "median (min-max)"
+	local s; s=$(printf '%s\n' "$@" | sort -g)
+	printf '%.0f (%.0f-%.0f)' "$(median "$@")" "$(head -n 1 <<<"$s")" "$(tail -n 1 <<<"$s")"
+}
+if [ "$MEASURE" -gt 0 ]; then
+	echo
+	echo "$ROWS rows, 32 shards, 2 workers; times in ms: median of $MEASURE interleaved runs (min-max)"
+	echo "| column | type | distinct | split | bytes identical | distributed (split) | rows pulled | local | split / local | states v2 (base64) | states v1 (base64) | key text |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for c in ${MEASURE_COLS:-${COLS[@]}}; do
+		t=${TYPE[$c]}
+		dist=(); pull=(); loc=()
+		for ((r = 0; r < MEASURE; r++)); do
+			dist+=("$(ms "SELECT cf_agg($c) IS NULL FROM ev")")
+			pull+=("$(ms "SELECT cf_agg_rowgather($c) IS NULL FROM ev")")
+			loc+=("$(ms "SELECT cf_agg($c) IS NULL FROM ev_local")")
+		done
+		# the partial states the workers ship, one per shard, as text (version
+		# 2), what version 1 took (24 + 8 n bytes, base64), the keys' text
+		sizes=$(val coord "WITH p AS (SELECT worker_partial_agg('public.cf_agg($t)'::regprocedure, $c)::text AS s
+			                  FROM ev_local GROUP BY get_shard_id_for_distribution_column('ev', user_id)),
+			              h AS (SELECT s, get_byte(decode(s, 'base64'), 4) + 256 * get_byte(decode(s, 'base64'), 5)
+			                              + 65536 * get_byte(decode(s, 'base64'), 6) AS n FROM p)
+			SELECT (SELECT count(DISTINCT $c) FROM ev_local) || ' ' || sum(octet_length(s)) || ' '
+			       || sum(4 * ceil((24 + 8 * n) / 3.0)) || ' ' || (SELECT sum(octet_length($c::text)) FROM ev_local)
+			FROM h")
+		read -r ndist v2 v1 keys <<<"$sizes"
+		echo "| $c | $t | $ndist | ${SPLIT[$c]} | ${SAME[$c]} | $(stats "${dist[@]}") | $(stats "${pull[@]}") | $(stats "${loc[@]}") |" \
+			"$(awk -v a="$(median "${dist[@]}")" -v b="$(median "${loc[@]}")" 'BEGIN { printf "%.2f", a / b }') | $v2 | $v1 | $keys |"
+	done
+fi
 finish
