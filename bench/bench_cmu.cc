@@ -72,6 +72,21 @@ run_ours(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
 	return keys.size() / t / 1e6;
 }
 
+/* Mlookups/s of ours, one call per key that takes the key (as CMU's Contain) */
+static double
+run_ours_key(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
+{
+	uint64_t	n = 0;
+	double		t = now();
+
+	for (uint64_t k : keys)
+		n += cf_contains_int64(f, (int64_t) k);
+	t = now() - t;
+	*hits = n;
+	sink += n;
+	return keys.size() / t / 1e6;
+}
+
 /* the same through cf_contains_many, 256 keys hashed and looked up at a time */
 static double
 run_ours_many(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
@@ -190,7 +205,7 @@ bench(uint64_t n, int reps)
 		   (unsigned long long) n, size / 1e6, fpr, cmu->SizeInBytes() / 1e6,
 		   cmu_failed ? " (some adds failed!)" : "");
 
-	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma;
+	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma, kp, ka, rkp, rka;
 	uint64_t	fp_ours = 0,
 				fp_cmu = 0;
 
@@ -231,6 +246,27 @@ bench(uint64_t n, int reps)
 					(unsigned long long) fp_many, (unsigned long long) fp_ours);
 			exit(1);
 		}
+		uint64_t	fp_key;
+		double		kpv = run_ours_key(&f, pos, &hits);
+
+		if (hits != n)
+		{
+			fprintf(stderr, "ours (int64): %llu of %llu present keys found\n",
+					(unsigned long long) hits, (unsigned long long) n);
+			exit(1);
+		}
+		double		kav = run_ours_key(&f, neg, &fp_key);
+
+		if (fp_key != fp_ours)
+		{
+			fprintf(stderr, "ours (int64): %llu false positives, cf_contains %llu\n",
+					(unsigned long long) fp_key, (unsigned long long) fp_ours);
+			exit(1);
+		}
+		kp.add(kpv);
+		ka.add(kav);
+		rkp.add(kpv / b);
+		rka.add(kav / d);
 		mp.add(e);
 		ma.add(g);
 		rmp.add(e / b);
@@ -250,6 +286,10 @@ bench(uint64_t n, int reps)
 	print_row("ours, absent keys", oa);
 	print_row("CMU, absent keys", ca);
 	print_row("ours / CMU, absent (per rep)", ra);
+	print_row("ours cf_contains_int64, present", kp);
+	print_row("  int64 / CMU, present (per rep)", rkp);
+	print_row("ours cf_contains_int64, absent", ka);
+	print_row("  int64 / CMU, absent (per rep)", rka);
 	print_row("ours batched (cf_contains_many), present", mp);
 	print_row("  batched / CMU, present (per rep)", rmp);
 	print_row("ours batched (cf_contains_many), absent", ma);

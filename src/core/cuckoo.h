@@ -202,6 +202,28 @@ extern void (*cf_interrupt_hook) (void);
 uint64_t	cf_hash_bytes(const void *data, size_t len);
 uint64_t	cf_hash_int64(int64_t v);      /* hashes the 8-byte little-endian form */
 
+/*
+ * cf_hash_int64 written out for its one length, for callers' loops: XXH3-64
+ * of 8 bytes with CF_HASH_SEED (the 4-to-8-byte path of the XXH3
+ * specification).  CF_HASH8_FLIP folds the seed into XXH3's default secret
+ * (bytes 8 .. 23); test_hash checks the result against libxxhash.
+ */
+#define CF_HASH8_FLIP       UINT64_C(0x74e6a570567db471)
+
+static inline uint64_t
+cf_hash_int64_inline(int64_t v)
+{
+	uint64_t	x = (uint64_t) v;
+
+	/* the two little-endian halves swapped, keyed */
+	x = ((x << 32) | (x >> 32)) ^ CF_HASH8_FLIP;
+	x ^= ((x << 49) | (x >> 15)) ^ ((x << 24) | (x >> 40));
+	x *= UINT64_C(0x9FB21C651E98DF25);
+	x ^= (x >> 35) + 8;
+	x *= UINT64_C(0x9FB21C651E98DF25);
+	return x ^ (x >> 28);
+}
+
 /* ---- creation ---- */
 /* Checks p; returns the byte size of the new filter, or 0 with err set. */
 size_t		cf_create_size(const cf_params *p, char *err, size_t errlen);
@@ -230,6 +252,8 @@ void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
+/* cf_contains(f, cf_hash_int64(v)) in one call: the hash inlined into the path */
+bool		cf_contains_int64(const cf_filter *f, int64_t v);
 /*
  * cf_contains of h[0 .. n) into found[0 .. n); returns how many were found.
  * Faster than n calls on a large filter: the bucket loads of several
