@@ -87,6 +87,27 @@ run_ours_key(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hi
 	return keys.size() / t / 1e6;
 }
 
+/* the same with the lookup inlined into this loop (cf_probe), as CMU's is */
+static double
+run_ours_probe(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
+{
+	uint64_t	n = 0;
+	const cf_probe p = cf_probe_of(f);
+	double		t = now();
+
+	/* the test outside the loop, so that the loop keeps p in registers */
+	if (p.bucket_bytes)
+		for (uint64_t k : keys)
+			n += cf_probe_int64(&p, (int64_t) k);
+	else
+		for (uint64_t k : keys)
+			n += cf_contains_int64(f, (int64_t) k);
+	t = now() - t;
+	*hits = n;
+	sink += n;
+	return keys.size() / t / 1e6;
+}
+
 /* the same through cf_contains_many, 256 keys hashed and looked up at a time */
 static double
 run_ours_many(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
@@ -205,7 +226,7 @@ bench(uint64_t n, int reps)
 		   (unsigned long long) n, size / 1e6, fpr, cmu->SizeInBytes() / 1e6,
 		   cmu_failed ? " (some adds failed!)" : "");
 
-	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma, kp, ka, rkp, rka;
+	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma, kp, ka, rkp, rka, ip, ia, rip, ria;
 	uint64_t	fp_ours = 0,
 				fp_cmu = 0;
 
@@ -263,6 +284,27 @@ bench(uint64_t n, int reps)
 					(unsigned long long) fp_key, (unsigned long long) fp_ours);
 			exit(1);
 		}
+		uint64_t	fp_inl;
+		double		ipv = run_ours_probe(&f, pos, &hits);
+
+		if (hits != n)
+		{
+			fprintf(stderr, "ours (cf_probe): %llu of %llu present keys found\n",
+					(unsigned long long) hits, (unsigned long long) n);
+			exit(1);
+		}
+		double		iav = run_ours_probe(&f, neg, &fp_inl);
+
+		if (fp_inl != fp_ours)
+		{
+			fprintf(stderr, "ours (cf_probe): %llu false positives, cf_contains %llu\n",
+					(unsigned long long) fp_inl, (unsigned long long) fp_ours);
+			exit(1);
+		}
+		ip.add(ipv);
+		ia.add(iav);
+		rip.add(ipv / b);
+		ria.add(iav / d);
 		kp.add(kpv);
 		ka.add(kav);
 		rkp.add(kpv / b);
@@ -290,6 +332,10 @@ bench(uint64_t n, int reps)
 	print_row("  int64 / CMU, present (per rep)", rkp);
 	print_row("ours cf_contains_int64, absent", ka);
 	print_row("  int64 / CMU, absent (per rep)", rka);
+	print_row("ours cf_probe_int64 (inline), present", ip);
+	print_row("  inline / CMU, present (per rep)", rip);
+	print_row("ours cf_probe_int64 (inline), absent", ia);
+	print_row("  inline / CMU, absent (per rep)", ria);
 	print_row("ours batched (cf_contains_many), present", mp);
 	print_row("  batched / CMU, present (per rep)", rmp);
 	print_row("ours batched (cf_contains_many), absent", ma);

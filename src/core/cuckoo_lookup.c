@@ -375,6 +375,30 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
+cf_probe
+cf_probe_of(const cf_filter *f)
+{
+	cf_probe	p;
+	const cf_stage *st = &f->stages[0];
+	const uint32_t bb = st->bucket_bits;
+
+	memset(&p, 0, sizeof(p));
+	p.f = f;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return p;
+#endif
+	/* the specialized paths' filters (one level-0 table, base key = fingerprint), whole bytes */
+	if (f->nstages != 1 || f->lookup < SPEC_BASE || bb % 8 != 0 || bb > 64)
+		return p;
+	p.bucket_bytes = bb / 8;
+	p.base = st->table + (ptrdiff_t) p.bucket_bytes - 8;
+	p.nbuckets = st->nbuckets;
+	p.lanes_lo = st->lanes_lo << (64 - bb);
+	p.lanes_hi = st->lanes_hi << (64 - bb);
+	p.fp_shift = 32 - st->fpbits;
+	return p;
+}
+
 /* the lookups[] index of the specialized path for (b, w), or 0 if none */
 static uint32_t
 spec_index(uint32_t b, uint32_t w)

@@ -2385,6 +2385,7 @@ test_lookup_paths(void)
 	static const int bsizes[] = {2, 4, 8};
 	uint32_t	seen[64] = {0};
 	uint64_t	checked = 0;
+	int			inlined = 0;
 
 	for (int bi = 0; bi < 3; bi++)
 		for (int w = CF_MIN_FPBITS; w <= CF_MAX_FPBITS && !BAILED(); w++)
@@ -2397,6 +2398,7 @@ test_lookup_paths(void)
 			uint64_t	seed = 1000 + 64 * bi + w;
 			uint64_t	added[3000];
 			int64_t		keys[3000];
+			cf_probe	probe;
 			uint32_t	n = 0;
 
 			if (fpr >= 0.5 || cf_fpbits_for(fpr, bsizes[bi]) != w)
@@ -2422,8 +2424,13 @@ test_lookup_paths(void)
 						free(before);
 				}
 				seen[f.lookup < 64 ? f.lookup : 63]++;
+				probe = cf_probe_of(&f);
+				inlined += probe.bucket_bytes != 0;
 				for (uint32_t i = 0; i < n; i++)
 				{
+					CHECKF(cf_probe_int64(&probe, keys[i]) && cf_probe_hash(&probe, added[i]),
+						   "b=%d w=%d path %u: added key %u not found by cf_probe",
+						   bsizes[bi], w, f.lookup, i);
 					CHECKF(cf_contains(&f, added[i]),
 						   "b=%d w=%d path %u: added value %u not found", bsizes[bi], w,
 						   f.lookup, i);
@@ -2437,6 +2444,11 @@ test_lookup_paths(void)
 
 					CHECKF(cf_contains(&f, h) == (cf_count(&f, h) > 0),
 						   "b=%d w=%d path %u: cf_contains and cf_count disagree on %016llx",
+						   bsizes[bi], w, f.lookup, (unsigned long long) h);
+					CHECKF(cf_probe_hash(&probe, h) == cf_contains(&f, h) &&
+						   cf_probe_int64(&probe, (int64_t) h) ==
+						   cf_contains_int64(&f, (int64_t) h),
+						   "b=%d w=%d path %u: cf_probe and cf_contains disagree on %016llx",
 						   bsizes[bi], w, f.lookup, (unsigned long long) h);
 					CHECKF(cf_contains_int64(&f, (int64_t) h) ==
 						   (cf_count(&f, cf_hash_int64((int64_t) h)) > 0),
@@ -2479,7 +2491,9 @@ test_lookup_paths(void)
 		 */
 		CHECKF(seen[0] && seen[1] && seen[2], "a general lookup path was not exercised");
 		CHECKF(paths >= 3 + 26, "only %d lookup paths were exercised", paths);
-		t_note("%d lookup paths, %llu random values checked against cf_count", paths,
-			   (unsigned long long) checked);
+		/* cf_probe inline: whole-byte buckets (b=2: 8,12,16 bits; b=4: even; b=8: all) */
+		CHECKF(inlined >= 10, "cf_probe inlined only %d filters", inlined);
+		t_note("%d lookup paths, %llu random values checked against cf_count; cf_probe inline for %d filters",
+			   paths, (unsigned long long) checked, inlined);
 	}
 }
