@@ -332,6 +332,7 @@ cf_probe_int64(const cf_probe *p, int64_t v)
 		return cf_contains_int64(p->f, v);
 	return cf_probe_hash(p, cf_hash_int64_inline(v));
 }
+
 /*
  * cf_contains of h[0 .. n) into found[0 .. n); returns how many were found.
  * Faster than n calls on a large filter: the bucket loads of several
