@@ -262,8 +262,12 @@ cfas_expanded_of(Datum d, bool read_only)
 	if (read_only ? VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d))
 		: VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
 	{
-		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+		/* DatumGetEOHP, inline: it is a call into the server every row */
+		varatt_expanded ptr;
+		ExpandedObjectHeader *eoh;
 
+		memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
+		eoh = ptr.eohptr;
 		if (eoh->eoh_methods == &cfas_methods)
 			return (CfAggExpanded *) eoh;
 	}
