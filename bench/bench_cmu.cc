@@ -15,6 +15,10 @@
  * printed, with the ratio of ours to CMU in throughput per repetition.
  * "Batched" is cf_contains_many over blocks of 256 hashed keys (the loads
  * of several lookups in flight at once), for callers that hold many values.
+ * Two more one-call-per-key forms: cf_contains_int64(f, key), which takes
+ * the key as Contain does, and cf_probe_int64, the lookup inlined into this
+ * loop as CMU's header-only Contain is (cuckoo.h, cf_probe).  Every form must
+ * find every present key and give cf_contains's false positives.
  *
  * Usage: bench_cmu [-r reps] [-n keys]   (default: 7 reps, 1M and 10M keys)
  */
