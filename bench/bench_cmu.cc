@@ -15,6 +15,10 @@
  * printed, with the ratio of ours to CMU in throughput per repetition.
  * "Batched" is cf_contains_many over blocks of 256 hashed keys (the loads
  * of several lookups in flight at once), for callers that hold many values.
+ * Two more one-call-per-key forms: cf_contains_int64(f, key), which takes
+ * the key as Contain does, and cf_probe_int64, the lookup inlined into this
+ * loop as CMU's header-only Contain is (cuckoo.h, cf_probe).  Every form must
+ * find every present key and give cf_contains's false positives.
  *
  * Usage: bench_cmu [-r reps] [-n keys]   (default: 7 reps, 1M and 10M keys)
  */
@@ -66,6 +70,42 @@ run_ours(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
 
 	for (uint64_t k : keys)
 		n += cf_contains(f, cf_hash_int64((int64_t) k));
+	t = now() - t;
+	*hits = n;
+	sink += n;
+	return keys.size() / t / 1e6;
+}
+
+/* Mlookups/s of ours, one call per key that takes the key (as CMU's Contain) */
+static double
+run_ours_key(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
+{
+	uint64_t	n = 0;
+	double		t = now();
+
+	for (uint64_t k : keys)
+		n += cf_contains_int64(f, (int64_t) k);
+	t = now() - t;
+	*hits = n;
+	sink += n;
+	return keys.size() / t / 1e6;
+}
+
+/* the same with the lookup inlined into this loop (cf_probe), as CMU's is */
+static double
+run_ours_probe(const cf_filter *f, const std::vector<uint64_t> &keys, uint64_t *hits)
+{
+	uint64_t	n = 0;
+	const cf_probe p = cf_probe_of(f);
+	double		t = now();
+
+	/* the test outside the loop, so that the loop keeps p in registers */
+	if (p.bucket_bytes)
+		for (uint64_t k : keys)
+			n += cf_probe_int64(&p, (int64_t) k);
+	else
+		for (uint64_t k : keys)
+			n += cf_contains_int64(f, (int64_t) k);
 	t = now() - t;
 	*hits = n;
 	sink += n;
@@ -190,7 +230,7 @@ bench(uint64_t n, int reps)
 		   (unsigned long long) n, size / 1e6, fpr, cmu->SizeInBytes() / 1e6,
 		   cmu_failed ? " (some adds failed!)" : "");
 
-	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma;
+	Stat		op, cp, oa, ca, rp, ra, mp, ma, rmp, rma, kp, ka, rkp, rka, ip, ia, rip, ria;
 	uint64_t	fp_ours = 0,
 				fp_cmu = 0;
 
@@ -231,6 +271,48 @@ bench(uint64_t n, int reps)
 					(unsigned long long) fp_many, (unsigned long long) fp_ours);
 			exit(1);
 		}
+		uint64_t	fp_key;
+		double		kpv = run_ours_key(&f, pos, &hits);
+
+		if (hits != n)
+		{
+			fprintf(stderr, "ours (int64): %llu of %llu present keys found\n",
+					(unsigned long long) hits, (unsigned long long) n);
+			exit(1);
+		}
+		double		kav = run_ours_key(&f, neg, &fp_key);
+
+		if (fp_key != fp_ours)
+		{
+			fprintf(stderr, "ours (int64): %llu false positives, cf_contains %llu\n",
+					(unsigned long long) fp_key, (unsigned long long) fp_ours);
+			exit(1);
+		}
+		uint64_t	fp_inl;
+		double		ipv = run_ours_probe(&f, pos, &hits);
+
+		if (hits != n)
+		{
+			fprintf(stderr, "ours (cf_probe): %llu of %llu present keys found\n",
+					(unsigned long long) hits, (unsigned long long) n);
+			exit(1);
+		}
+		double		iav = run_ours_probe(&f, neg, &fp_inl);
+
+		if (fp_inl != fp_ours)
+		{
+			fprintf(stderr, "ours (cf_probe): %llu false positives, cf_contains %llu\n",
+					(unsigned long long) fp_inl, (unsigned long long) fp_ours);
+			exit(1);
+		}
+		ip.add(ipv);
+		ia.add(iav);
+		rip.add(ipv / b);
+		ria.add(iav / d);
+		kp.add(kpv);
+		ka.add(kav);
+		rkp.add(kpv / b);
+		rka.add(kav / d);
 		mp.add(e);
 		ma.add(g);
 		rmp.add(e / b);
@@ -250,6 +332,14 @@ bench(uint64_t n, int reps)
 	print_row("ours, absent keys", oa);
 	print_row("CMU, absent keys", ca);
 	print_row("ours / CMU, absent (per rep)", ra);
+	print_row("ours cf_contains_int64, present", kp);
+	print_row("  int64 / CMU, present (per rep)", rkp);
+	print_row("ours cf_contains_int64, absent", ka);
+	print_row("  int64 / CMU, absent (per rep)", rka);
+	print_row("ours cf_probe_int64 (inline), present", ip);
+	print_row("  inline / CMU, present (per rep)", rip);
+	print_row("ours cf_probe_int64 (inline), absent", ia);
+	print_row("  inline / CMU, absent (per rep)", ria);
 	print_row("ours batched (cf_contains_many), present", mp);
 	print_row("  batched / CMU, present (per rep)", rmp);
 	print_row("ours batched (cf_contains_many), absent", ma);

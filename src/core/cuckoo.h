@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* ---- format constants (part of the on-disk contract, FORMAT.md) ---- */
 #define CF_MAGIC            0xCF
@@ -202,6 +203,28 @@ extern void (*cf_interrupt_hook) (void);
 uint64_t	cf_hash_bytes(const void *data, size_t len);
 uint64_t	cf_hash_int64(int64_t v);      /* hashes the 8-byte little-endian form */
 
+/*
+ * cf_hash_int64 written out for its one length, for callers' loops: XXH3-64
+ * of 8 bytes with CF_HASH_SEED (the 4-to-8-byte path of the XXH3
+ * specification).  CF_HASH8_FLIP folds the seed into XXH3's default secret
+ * (bytes 8 .. 23); test_hash checks the result against libxxhash.
+ */
+#define CF_HASH8_FLIP       UINT64_C(0x74e6a570567db471)
+
+static inline uint64_t
+cf_hash_int64_inline(int64_t v)
+{
+	uint64_t	x = (uint64_t) v;
+
+	/* the two little-endian halves swapped, keyed */
+	x = ((x << 32) | (x >> 32)) ^ CF_HASH8_FLIP;
+	x ^= ((x << 49) | (x >> 15)) ^ ((x << 24) | (x >> 40));
+	x *= UINT64_C(0x9FB21C651E98DF25);
+	x ^= (x >> 35) + 8;
+	x *= UINT64_C(0x9FB21C651E98DF25);
+	return x ^ (x >> 28);
+}
+
 /* ---- creation ---- */
 /* Checks p; returns the byte size of the new filter, or 0 with err set. */
 size_t		cf_create_size(const cf_params *p, char *err, size_t errlen);
@@ -230,6 +253,86 @@ void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
+/* cf_contains(f, cf_hash_int64(v)) in one call: the hash inlined into the path */
+bool		cf_contains_int64(const cf_filter *f, int64_t v);
+
+/*
+ * A filter's lookup inlined into the caller's loop, for loops that probe one
+ * filter many times (the filter must not change meanwhile):
+ *
+ *     cf_probe p = cf_probe_of(&f);
+ *     for (...) n += cf_probe_int64(&p, key);     (or cf_probe_hash(&p, h))
+ *
+ * (Testing p.bucket_bytes once outside the loop, and calling
+ * cf_contains_int64 in a second loop when it is 0, lets the compiler keep p
+ * in registers: bench/bench_cmu.cc does.)
+ *
+ * Where f is one level-0 table with whole-byte buckets of one load (every
+ * filter cf_create makes at even fingerprint widths up to 16 with buckets
+ * of 4, and more), the lookup runs in line with its constants in registers;
+ * any other filter goes through cf_contains.  Same answers as cf_contains.
+ */
+typedef struct cf_probe
+{
+	const cf_filter *f;
+	const uint8_t *base;        /* table + bucket bytes - 8: the word that ends with bucket 0 */
+	uint64_t    nbuckets;
+	uint64_t    lanes_lo;       /* lane low bits, in the word's top bucket bits */
+	uint64_t    lanes_hi;
+	uint32_t    bucket_bytes;   /* 0: not inline, use cf_contains */
+	uint32_t    fp_shift;       /* 32 - fingerprint width */
+} cf_probe;
+
+cf_probe	cf_probe_of(const cf_filter *f);
+
+/* H(key) of the alternate bucket (FORMAT.md, "Hashing") */
+static inline uint32_t
+cf_mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bU;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35U;
+	x ^= x >> 16;
+	return x;
+}
+
+static inline bool
+cf_probe_hash(const cf_probe *p, uint64_t h)
+{
+	uint32_t	fp,
+				i1,
+				hm,
+				i2;
+	uint64_t	x1,
+				x2,
+				fpl;
+
+	if (p->bucket_bytes == 0)
+		return cf_contains(p->f, h);
+	fp = (uint32_t) h >> p->fp_shift;
+	fp += fp == 0;
+	i1 = (uint32_t) (((h >> 32) * p->nbuckets) >> 32);
+	hm = (uint32_t) (((uint64_t) cf_mix32(fp) * p->nbuckets) >> 32);
+	/* (hm - i1) mod nbuckets, without a branch */
+	i2 = hm - i1 + ((uint32_t) p->nbuckets & (0u - (uint32_t) (hm < i1)));
+	fpl = fp * p->lanes_lo;
+	/* little-endian loads (cf_probe_of declines big-endian hosts) */
+	memcpy(&x1, p->base + (size_t) i1 * p->bucket_bytes, 8);
+	memcpy(&x2, p->base + (size_t) i2 * p->bucket_bytes, 8);
+	x1 ^= fpl;
+	x2 ^= fpl;
+	return (((x1 - p->lanes_lo) & ~x1) | ((x2 - p->lanes_lo) & ~x2)) & p->lanes_hi;
+}
+
+static inline bool
+cf_probe_int64(const cf_probe *p, int64_t v)
+{
+	if (p->bucket_bytes == 0)
+		return cf_contains_int64(p->f, v);
+	return cf_probe_hash(p, cf_hash_int64_inline(v));
+}
+
 /*
  * cf_contains of h[0 .. n) into found[0 .. n); returns how many were found.
  * Faster than n calls on a large filter: the bucket loads of several

@@ -124,12 +124,7 @@ check_interrupts(uint64_t counter)
 static inline uint32_t
 mix32(uint32_t x)
 {
-	x ^= x >> 16;
-	x *= 0x85ebca6bU;
-	x ^= x >> 13;
-	x *= 0xc2b2ae35U;
-	x ^= x >> 16;
-	return x;
+	return cf_mix32(x);
 }
 
 /*

@@ -178,26 +178,45 @@ one_table(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F)
 	i2 = hm - i1 + ((uint32_t) m & (0u - (uint32_t) (hm < i1)));
 	if (bb % 8 == 0)
 	{
-		/* whole bytes: the word that ends with the bucket, shifted down */
-		w1 = get_le64(st->table + (ptrdiff_t) ((uint64_t) i1 * (bb / 8)) + bb / 8 - 8) >> (64 - bb);
-		w2 = get_le64(st->table + (ptrdiff_t) ((uint64_t) i2 * (bb / 8)) + bb / 8 - 8) >> (64 - bb);
+		/*
+		 * Whole bytes: the 8 bytes that end with the bucket hold it in
+		 * their top bb bits, and the lanes are compared there, with no
+		 * shift and no mask (the constant offset folds into the load's
+		 * address).  The bits below the lanes cannot disturb them: lo has
+		 * no bit there, so the subtraction borrows nothing from them.
+		 */
+		const uint32_t sh = 64 - bb;
+		const uint64_t los = lo << sh;
+		const uint8_t *t = st->table + (ptrdiff_t) (bb / 8) - 8;
+
+		w1 = get_le64(t + (ptrdiff_t) ((uint64_t) i1 * (bb / 8)));
+		w2 = get_le64(t + (ptrdiff_t) ((uint64_t) i2 * (bb / 8)));
+		x1 = w1 ^ (fp * los);
+		x2 = w2 ^ (fp * los);
+		return (((x1 - los) & ~x1) | ((x2 - los) & ~x2)) & (los << (F - 1));
 	}
-	else
-	{
-		w1 = bucket_word(st, i1);
-		w2 = bucket_word(st, i2);
-	}
+	w1 = bucket_word(st, i1);
+	w2 = bucket_word(st, i2);
 	x1 = (w1 & mask) ^ (fp * lo);
 	x2 = (w2 & mask) ^ (fp * lo);
 	return (((x1 - lo) & ~x1) | ((x2 - lo) & ~x2)) & (lo << (F - 1));
 }
 
-/* one_table for each (B, F) it serves: F 4 .. 16 with B 2 and 4, 4 .. 8 with B 8 */
+/*
+ * one_table for each (B, F) it serves: F 4 .. 16 with B 2 and 4, 4 .. 8
+ * with B 8; and the same with the value's hash (cf_hash_int64) inlined, so
+ * that a bigint lookup is one call (cf_contains_int64)
+ */
 #define ONE_TABLE(B, F) \
 static bool \
 one_table_##B##_##F(const cf_filter *f, uint64_t h) \
 { \
 	return one_table(f, h, B, F); \
+} \
+static bool \
+one_table_int64_##B##_##F(const cf_filter *f, int64_t v) \
+{ \
+	return one_table(f, cf_hash_int64_inline(v), B, F); \
 }
 #define ONE_TABLE_4_TO_8(B) \
 	ONE_TABLE(B, 4) ONE_TABLE(B, 5) ONE_TABLE(B, 6) ONE_TABLE(B, 7) ONE_TABLE(B, 8)
@@ -222,6 +241,7 @@ contains_one(const cf_filter *f, uint64_t h)
 }
 
 typedef bool (*lookup_fn) (const cf_filter *f, uint64_t h);
+typedef bool (*lookup_int64_fn) (const cf_filter *f, int64_t v);
 
 #define SPEC_MIN_F	4
 #define SPEC_MAX_F	16
@@ -246,10 +266,51 @@ static const lookup_fn lookups[] = {
 
 #define SPEC_BASE	3			/* lookups[] index of the first specialized path */
 
+/* the general paths for a bigint: its hash, then the path */
+static bool
+int64_any(const cf_filter *f, int64_t v)
+{
+	return contains_any(f, cf_hash_int64_inline(v));
+}
+
+static bool
+int64_one(const cf_filter *f, int64_t v)
+{
+	return contains_one(f, cf_hash_int64_inline(v));
+}
+
+static bool
+int64_swar(const cf_filter *f, int64_t v)
+{
+	return contains_swar(f, cf_hash_int64_inline(v));
+}
+
+#define SPEC_ROW_INT64(B) \
+	one_table_int64_##B##_4, one_table_int64_##B##_5, one_table_int64_##B##_6, \
+	one_table_int64_##B##_7, one_table_int64_##B##_8
+#define SPEC_ROW_WIDE_INT64(B) \
+	one_table_int64_##B##_9, one_table_int64_##B##_10, one_table_int64_##B##_11, \
+	one_table_int64_##B##_12, one_table_int64_##B##_13, one_table_int64_##B##_14, \
+	one_table_int64_##B##_15, one_table_int64_##B##_16
+
+/* lookups[] for a bigint value, index for index */
+static const lookup_int64_fn lookups_int64[] = {
+	int64_any, int64_one, int64_swar,
+	SPEC_ROW_INT64(2), SPEC_ROW_WIDE_INT64(2),
+	SPEC_ROW_INT64(4), SPEC_ROW_WIDE_INT64(4),
+	SPEC_ROW_INT64(8)
+};
+
 bool
 cf_contains(const cf_filter *f, uint64_t h)
 {
 	return lookups[f->lookup](f, h);
+}
+
+bool
+cf_contains_int64(const cf_filter *f, int64_t v)
+{
+	return lookups_int64[f->lookup](f, v);
 }
 
 /* lookups a batch works on at once: their bucket loads are in flight together */
@@ -312,6 +373,30 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 		hits += found[j];
 	}
 	return hits;
+}
+
+cf_probe
+cf_probe_of(const cf_filter *f)
+{
+	cf_probe	p;
+	const cf_stage *st = &f->stages[0];
+	const uint32_t bb = st->bucket_bits;
+
+	memset(&p, 0, sizeof(p));
+	p.f = f;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return p;
+#endif
+	/* the specialized paths' filters (one level-0 table, base key = fingerprint), whole bytes */
+	if (f->nstages != 1 || f->lookup < SPEC_BASE || bb % 8 != 0 || bb > 64)
+		return p;
+	p.bucket_bytes = bb / 8;
+	p.base = st->table + (ptrdiff_t) p.bucket_bytes - 8;
+	p.nbuckets = st->nbuckets;
+	p.lanes_lo = st->lanes_lo << (64 - bb);
+	p.lanes_hi = st->lanes_hi << (64 - bb);
+	p.fp_shift = 32 - st->fpbits;
+	return p;
 }
 
 /* the lookups[] index of the specialized path for (b, w), or 0 if none */

@@ -57,7 +57,7 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	PG_RETURN_POINTER(st);
 }
 
-static inline Datum
+static pg_attribute_always_inline Datum
 cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	CfAggState *st;
@@ -85,11 +85,8 @@ PG_FUNCTION_INFO_V1(cf_agg_trans);
 Datum
 cf_agg_trans(PG_FUNCTION_ARGS)
 {
-	double		fpr;
-	uint64		capacity;
-
-	cfagg_row_params(fcinfo, 0, &fpr, &capacity);
-	return cfagg_trans_common(fcinfo, fpr, capacity);
+	/* no rate or capacity argument: the defaults (cfagg_row_params, inline) */
+	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
 }
 
 /* cf_agg(value, fpr) transition: the same with an explicit fpr */

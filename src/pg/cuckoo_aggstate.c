@@ -497,14 +497,18 @@ cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
  * read_only, read-only too (the executor hands a final function a
  * read-only pointer: reading it in place saves flattening it); else NULL.
  */
-static CfAggExpanded *
+static inline CfAggExpanded *
 cfas_expanded_of(Datum d, bool read_only)
 {
 	if (read_only ? VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d))
 		: VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
 	{
-		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+		/* DatumGetEOHP, inline: it is a call into the server every row */
+		varatt_expanded ptr;
+		ExpandedObjectHeader *eoh;
 
+		memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
+		eoh = ptr.eohptr;
 		if (eoh->eoh_methods == &cfas_methods)
 			return (CfAggExpanded *) eoh;
 	}
@@ -716,7 +720,7 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
  * an aggregate: a read-write expanded state never leaves one) with the same
  * rate and capacity takes the value in place.
  */
-static inline Datum
+static pg_attribute_always_inline Datum
 cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	CfAggExpanded *x;
@@ -756,11 +760,8 @@ PG_FUNCTION_INFO_V1(cf_agg_state_trans);
 Datum
 cf_agg_state_trans(PG_FUNCTION_ARGS)
 {
-	double		fpr;
-	uint64		capacity;
-
-	cfagg_row_params(fcinfo, 0, &fpr, &capacity);
-	return cfas_trans_common(fcinfo, fpr, capacity);
+	/* no rate or capacity argument: the defaults (cfagg_row_params, inline) */
+	return cfas_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
 }
 
 /* cf_agg(value, fpr) transition of the typed overloads */

@@ -115,6 +115,16 @@ struct CfCallCache
 	size_t		plain_len;
 	size_t		plain_hdrlen;
 	uint8		plain_hdr[CF_MAX_HEADER_BYTES];
+
+	/*
+	 * The last toast pointer looked up, at its address, and its cached view:
+	 * a scan probing one stored filter (an InitPlan's value) passes the same
+	 * pointer every row, and 18 equal bytes name the same stored value, as
+	 * cfpg_cache_match's fields do.  Cleared whenever an entry may go.
+	 */
+	const struct varlena *fast_raw;
+	uint8		fast_ptr[VARHDRSZ_EXTERNAL + sizeof(struct varatt_external)];
+	const cf_filter *fast_f;
 };
 
 CfCallCache *
@@ -163,6 +173,28 @@ cfpg_arg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 	return &c->hi;
 }
 
+/* are the 18 bytes of an on-disk toast pointer at a and b the same? (no call to memcmp) */
+static inline bool
+cfpg_same_toast_ptr(const void *a, const void *b)
+{
+	uint64		a0,
+				a1,
+				b0,
+				b1;
+	uint16		a2,
+				b2;
+
+	StaticAssertStmt(VARHDRSZ_EXTERNAL + sizeof(struct varatt_external) == 18,
+					 "an on-disk toast pointer should be 18 bytes");
+	memcpy(&a0, a, 8);
+	memcpy(&a1, (const char *) a + 8, 8);
+	memcpy(&a2, (const char *) a + 16, 2);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, (const char *) b + 8, 8);
+	memcpy(&b2, (const char *) b + 16, 2);
+	return ((a0 ^ b0) | (a1 ^ b1) | (uint64) (a2 ^ b2)) == 0;
+}
+
 /* the bytes an entry in use holds */
 static inline Size
 cfpg_entry_bytes(const CfCacheEntry *e)
@@ -174,6 +206,7 @@ cfpg_entry_bytes(const CfCacheEntry *e)
 static void
 cfpg_cache_drop(CfCallCache *c, CfCacheEntry *e)
 {
+	c->fast_raw = NULL;
 	if (e->kind != CFC_NONE)
 		c->bytes -= cfpg_entry_bytes(e);
 	e->kind = CFC_NONE;
@@ -349,20 +382,29 @@ cfpg_cache_lookup(FunctionCallInfo fcinfo, CfCallCache *c, Datum d,
  * more than once per distinct stored value (while it stays among the
  * cached ones).  The view stays valid until the next call.
  */
-const cf_filter *
-cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+static pg_noinline const cf_filter *
+cfpg_read_filter_slow(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 
 	if (VARATT_IS_EXTERNAL_ONDISK(raw))
 	{
 		struct varatt_external toast;
+		const cf_filter *f;
 
 		VARATT_EXTERNAL_GET_POINTER(toast, raw);
-		return cfpg_cache_lookup(fcinfo, c, d, &toast);
+		c->fast_raw = NULL;
+		f = cfpg_cache_lookup(fcinfo, c, d, &toast);
+		c->fast_raw = raw;
+		memcpy(c->fast_ptr, raw, sizeof(c->fast_ptr));
+		c->fast_f = f;
+		return f;
 	}
 	if (VARATT_IS_COMPRESSED(raw))
+	{
+		c->fast_raw = NULL;
 		return cfpg_cache_lookup(fcinfo, c, d, NULL);
+	}
 	if (VARATT_IS_EXTERNAL(raw))
 	{
 		c->plain_buf = NULL;	/* scratch is about to view something else */
@@ -388,4 +430,34 @@ cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
 		c->plain_len = len;
 	}
 	return &c->scratch;
+}
+
+/*
+ * The same toast pointer as the last lookup, at the same address: its view,
+ * with no stack frame to set up (a scan probing a stored filter comes here
+ * every row); anything else, cfpg_read_filter_slow.
+ */
+const cf_filter *
+cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c, Datum d)
+{
+	const struct varlena *raw = (const struct varlena *) DatumGetPointer(d);
+
+	/* an on-disk toast pointer is 18 bytes: tested first, so all 18 are there to read */
+	if (raw == c->fast_raw && VARATT_IS_EXTERNAL_ONDISK(raw) &&
+		cfpg_same_toast_ptr(raw, c->fast_ptr))
+		return c->fast_f;
+	return cfpg_read_filter_slow(fcinfo, c, d);
+}
+
+/*
+ * cfpg_call_cache, cfpg_arg_hashinfo(argno) and cfpg_read_filter(d) in one
+ * call (here they inline into it): what a per-row probe needs.
+ */
+const cf_filter *
+cfpg_probe_filter(FunctionCallInfo fcinfo, Datum d, int argno, CfHashInfo **hi)
+{
+	CfCallCache *c = cfpg_call_cache(fcinfo);
+
+	*hi = cfpg_arg_hashinfo(fcinfo, c, argno);
+	return cfpg_read_filter(fcinfo, c, d);
 }

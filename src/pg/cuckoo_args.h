@@ -42,6 +42,8 @@ extern const cf_filter *cfpg_read_filter(FunctionCallInfo fcinfo, CfCallCache *c
 extern CfHashInfo *cfpg_type_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, Oid typid);
 /* The cache's hash info, for the values of argument argno. */
 extern CfHashInfo *cfpg_arg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno);
+/* The three above in one call: filter datum d, the hash info of argument argno. */
+extern const cf_filter *cfpg_probe_filter(FunctionCallInfo fcinfo, Datum d, int argno, CfHashInfo **hi);
 
 CFPG_HIDDEN_END
 

@@ -241,9 +241,8 @@ cuckoo_delete_status(PG_FUNCTION_ARGS)
 static inline const cf_filter *
 cfpg_probe_args(FunctionCallInfo fcinfo, uint64 *h)
 {
-	CfCallCache *c = cfpg_call_cache(fcinfo);
-	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 1);
-	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
+	CfHashInfo *hi;
+	const cf_filter *f = cfpg_probe_filter(fcinfo, PG_GETARG_DATUM(0), 1, &hi);
 
 	cfpg_check_kind(f, hi);
 	*h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);

@@ -20,7 +20,7 @@ int			cfagg_probe_limit = 64;
 
 
 CfAggCache *
-cfagg_cache(FunctionCallInfo fcinfo)
+cfagg_cache_make(FunctionCallInfo fcinfo)
 {
 	CfAggCache *c = (CfAggCache *) fcinfo->flinfo->fn_extra;
 
@@ -804,7 +804,7 @@ cfagg_value_type(FunctionCallInfo fcinfo)
 }
 
 CfHashInfo *
-cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+cfagg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c)
 {
 	if (!c->hi_valid)
 	{

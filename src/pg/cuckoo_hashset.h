@@ -134,8 +134,17 @@ typedef struct CfAggCache
  */
 #define CFAGG_CXT(st)	GetMemoryChunkContext(st)
 
-/* The per-call-site cache in fn_extra (made on first use). */
-extern CfAggCache *cfagg_cache(FunctionCallInfo fcinfo);
+/* The per-call-site cache in fn_extra, made on first use (out of line). */
+extern CfAggCache *cfagg_cache_make(FunctionCallInfo fcinfo);
+
+/* The per-call-site cache in fn_extra: inline, every row asks for it. */
+static inline CfAggCache *
+cfagg_cache(FunctionCallInfo fcinfo)
+{
+	CfAggCache *c = (CfAggCache *) fcinfo->flinfo->fn_extra;
+
+	return likely(c != NULL) ? c : cfagg_cache_make(fcinfo);
+}
 /* A buffer of at least m elements in the cache, kept for the next call. */
 extern uint64 *cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m);
 /* Raises unless fpr is a rate a filter can be made for. */
@@ -169,7 +178,13 @@ extern const cf_run *cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nru
  * the call, or, called without an expression (Citus), from the transition
  * function's declared argument.
  */
-extern CfHashInfo *cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c);
+extern CfHashInfo *cfagg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c);
+
+static inline CfHashInfo *
+cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+{
+	return likely(c->hi_valid) ? &c->hi : cfagg_hashinfo_make(fcinfo, c);
+}
 /* The aggregate context; raises if fname was not called as an aggregate. */
 extern MemoryContext cfagg_context(FunctionCallInfo fcinfo, const char *fname);
 /*

@@ -101,9 +101,9 @@ cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 	switch (hi->kind)
 	{
 		case CFH_INT8:
-			return cf_hash_int64(DatumGetInt64(value));
+			return cf_hash_int64_inline(DatumGetInt64(value));
 		case CFH_INT4:
-			return cf_hash_int64((int64) DatumGetInt32(value));
+			return cf_hash_int64_inline((int64) DatumGetInt32(value));
 		default:
 			return cf_hash_datum_any(hi, value, hashing);
 	}

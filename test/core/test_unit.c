@@ -112,6 +112,8 @@ test_hash(void)
 			le[k] = (uint8_t) (u >> (8 * k));
 		CHECKF(cf_hash_int64(v) == cf_hash_bytes(le, 8),
 			   "cf_hash_int64(%lld) != cf_hash_bytes(le8)", (long long) v);
+		CHECKF(cf_hash_int64_inline(v) == XXH3_64bits_withSeed(le, 8, CF_HASH_SEED),
+			   "cf_hash_int64_inline(%lld) != XXH3(le8, seed)", (long long) v);
 	}
 	CHECK(cf_hash_int64(0) != cf_hash_int64(1));
 	CHECK(cf_hash_bytes("a", 1) != cf_hash_bytes("b", 1));
@@ -2383,6 +2385,7 @@ test_lookup_paths(void)
 	static const int bsizes[] = {2, 4, 8};
 	uint32_t	seen[64] = {0};
 	uint64_t	checked = 0;
+	int			inlined = 0;
 
 	for (int bi = 0; bi < 3; bi++)
 		for (int w = CF_MIN_FPBITS; w <= CF_MAX_FPBITS && !BAILED(); w++)
@@ -2394,6 +2397,8 @@ test_lookup_paths(void)
 			cf_filter	f;
 			uint64_t	seed = 1000 + 64 * bi + w;
 			uint64_t	added[3000];
+			int64_t		keys[3000];
+			cf_probe	probe;
 			uint32_t	n = 0;
 
 			if (fpr >= 0.5 || cf_fpbits_for(fpr, bsizes[bi]) != w)
@@ -2411,22 +2416,43 @@ test_lookup_paths(void)
 				{
 					uint8_t    *before = f.buf;
 
-					added[n] = splitmix64(&seed);
+					/* the hashes of bigint keys, for cf_contains_int64 */
+					keys[n] = (int64_t) splitmix64(&seed);
+					added[n] = cf_hash_int64(keys[n]);
 					CHECK(cf_insert(&f, added[n], t_alloc, NULL) == CF_OK);
 					if (f.buf != before)
 						free(before);
 				}
 				seen[f.lookup < 64 ? f.lookup : 63]++;
+				probe = cf_probe_of(&f);
+				inlined += probe.bucket_bytes != 0;
 				for (uint32_t i = 0; i < n; i++)
+				{
+					CHECKF(cf_probe_int64(&probe, keys[i]) && cf_probe_hash(&probe, added[i]),
+						   "b=%d w=%d path %u: added key %u not found by cf_probe",
+						   bsizes[bi], w, f.lookup, i);
 					CHECKF(cf_contains(&f, added[i]),
 						   "b=%d w=%d path %u: added value %u not found", bsizes[bi], w,
 						   f.lookup, i);
+					CHECKF(cf_contains_int64(&f, keys[i]),
+						   "b=%d w=%d path %u: added key %u not found by cf_contains_int64",
+						   bsizes[bi], w, f.lookup, i);
+				}
 				for (int i = 0; i < 20000; i++)
 				{
 					uint64_t	h = splitmix64(&seed);
 
 					CHECKF(cf_contains(&f, h) == (cf_count(&f, h) > 0),
 						   "b=%d w=%d path %u: cf_contains and cf_count disagree on %016llx",
+						   bsizes[bi], w, f.lookup, (unsigned long long) h);
+					CHECKF(cf_probe_hash(&probe, h) == cf_contains(&f, h) &&
+						   cf_probe_int64(&probe, (int64_t) h) ==
+						   cf_contains_int64(&f, (int64_t) h),
+						   "b=%d w=%d path %u: cf_probe and cf_contains disagree on %016llx",
+						   bsizes[bi], w, f.lookup, (unsigned long long) h);
+					CHECKF(cf_contains_int64(&f, (int64_t) h) ==
+						   (cf_count(&f, cf_hash_int64((int64_t) h)) > 0),
+						   "b=%d w=%d path %u: cf_contains_int64 and cf_count disagree on %016llx",
 						   bsizes[bi], w, f.lookup, (unsigned long long) h);
 					checked++;
 				}
@@ -2465,7 +2491,9 @@ test_lookup_paths(void)
 		 */
 		CHECKF(seen[0] && seen[1] && seen[2], "a general lookup path was not exercised");
 		CHECKF(paths >= 3 + 26, "only %d lookup paths were exercised", paths);
-		t_note("%d lookup paths, %llu random values checked against cf_count", paths,
-			   (unsigned long long) checked);
+		/* cf_probe inline: whole-byte buckets (b=2: 8,12,16 bits; b=4: even; b=8: all) */
+		CHECKF(inlined >= 10, "cf_probe inlined only %d filters", inlined);
+		t_note("%d lookup paths, %llu random values checked against cf_count; cf_probe inline for %d filters",
+			   paths, (unsigned long long) checked, inlined);
 	}
 }
