@@ -296,6 +296,53 @@ semi_write(cf_stage *st, uint32_t i, const uint32_t v[4])
 	}
 }
 
+/*
+ * The lookup paths' view of a semi-sorted table of width w <= 16 (buckets
+ * of at most 60 bits, each starting at an even nibble): bucket i as one
+ * word, from the load that ends with its last byte (what that load reads
+ * before the table is the header or an earlier table, as bucket_word).
+ */
+#define SEMI_WORD_MAX_W		16
+#define SEMI_LANES_LO		UINT64_C(0x0001000100010001)
+#define SEMI_LANES_HI		UINT64_C(0x8000800080008000)
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+semi_word(const cf_stage *st, uint32_t i)
+{
+	uint64_t	bit = (uint64_t) i * st->bucket_bits;
+	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
+
+	return (get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3))) &
+		st->bucket_mask;
+}
+
+/*
+ * Does bucket word x (width lw + 4, lw low bits) hold fp?  Its four values
+ * are rebuilt in 16-bit lanes (the multiset's nibbles over the low parts)
+ * and compared at once: fpl = fp * SEMI_LANES_LO, fp never 0.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+semi_word_has(uint64_t x, uint32_t lw, uint64_t fpl)
+{
+	uint64_t	nib = cf_semi_nibbles[x & ((1u << CF_SEMI_INDEX_BITS) - 1)];
+	uint64_t	y = x >> CF_SEMI_INDEX_BITS;
+	uint64_t	m = (UINT64_C(1) << lw) - 1;
+	uint64_t	v;
+
+	v = (((nib & 15) << lw) | (y & m)) |
+		((((nib >> 4) & 15) << lw | ((y >> lw) & m)) << 16) |
+		((((nib >> 8) & 15) << lw | ((y >> (2 * lw)) & m)) << 32) |
+		(((nib >> 12) << lw | (y >> (3 * lw))) << 48);
+	v ^= fpl;
+	return ((v - SEMI_LANES_LO) & ~v & SEMI_LANES_HI) != 0;
+}
+
 static inline bool
 semi_has(const cf_stage *st, uint32_t i, uint32_t fp)
 {

@@ -62,6 +62,39 @@ insert_free(cf_filter *f, uint64_t h)
 	return rc;
 }
 
+/*
+ * cf_contains and cf_contains_many (the lookup paths) against cf_count (the
+ * slot accessors) on random values and every copy of the table's values
+ */
+static void
+check_lookups(const cf_filter *f, uint64_t *seed, const char *what)
+{
+	enum
+	{
+		N = 4096
+	};
+	static uint64_t h[N];
+	static bool found[N];
+	size_t		hits = 0;
+
+	for (int round = 0; round < 8; round++)
+	{
+		for (int k = 0; k < N; k++)
+			h[k] = splitmix64(seed);
+		CHECK(cf_contains_many(f, h, N, found) <= N);
+		for (int k = 0; k < N; k++)
+		{
+			bool		c = cf_contains(f, h[k]);
+
+			CHECKF(c == (cf_count(f, h[k]) > 0), "%s: cf_contains %d, cf_count %u", what, c,
+				   cf_count(f, h[k]));
+			CHECKF(found[k] == c, "%s: cf_contains_many differs", what);
+			hits += c;
+		}
+	}
+	(void) hits;
+}
+
 /* ---- the codec ---- */
 
 /*
@@ -271,6 +304,8 @@ test_semisort_same_sets(void)
 			CHECK(cf_count(&f1, m.keys[k]) == cf_count(&f0, m.keys[k]));
 		}
 		CHECK(f0.stages[0].nitems == f1.stages[0].nitems);
+		/* the lookup paths agree with the slot accessors, on any value */
+		check_lookups(&f1, &seed, "one table");
 		validate_ok(b1, l1, "semi-sorted after adds and deletes");
 		model_free(&m);
 		free(b0);
@@ -380,6 +415,7 @@ test_semisort_grow_union_build(void)
 	CHECK(st.semisorted == f.nstages && st.items == m.total);
 	for (size_t k = 0; k < m.n; k++)
 		CHECK(cf_contains(&f, m.keys[k]));
+	check_lookups(&f, &seed, "grown");
 
 	/* union both ways: every item of both, each table keeps its encoding */
 	for (int dir = 0; dir < 2; dir++)
@@ -398,6 +434,7 @@ test_semisort_grow_union_build(void)
 			CHECK(cf_contains(&u, m.keys[k]));
 		for (int k = 0; k < 400; k++)
 			CHECK(cf_contains(&u, gkeys[k]));
+		check_lookups(&u, &seed, "union");
 		CHECK(u.stages[0].enc == a->stages[0].enc);
 		free(out);
 	}
@@ -428,6 +465,7 @@ test_semisort_grow_union_build(void)
 			CHECK(bf.stages[0].nitems == n);
 			for (uint64_t k = 0; k < n; k++)
 				CHECKF(cf_contains(&bf, h[k]), "built w=%d: false negative", w);
+			check_lookups(&bf, &seed, "built");
 			{
 				bool	   *found = malloc(n * sizeof(bool));
 
