@@ -204,5 +204,8 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 	cfpg_append_percent(&buf, cfpg_target_fpr(&f));
 	appendStringInfo(&buf, "), %u sub-filter%s, %s", s.subfilters,
 					 s.subfilters == 1 ? "" : "s", size);
+	/* bit-packed tables go unsaid, as before encodings had names */
+	if (s.semisorted > 0)
+		appendStringInfo(&buf, ", %s tables", cfpg_encoding_name(&f));
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(buf.data, buf.len));
 }
