@@ -150,7 +150,8 @@ run(uint64_t n, double target, int runs, const uint64_t *pos, const uint64_t *ne
 {
 	side		s[2];
 	double		add[2][MAX_RUNS],
-				ratio[6][MAX_RUNS];
+				ratio[6][MAX_RUNS],
+				tns[2][5][MAX_RUNS];
 	double		fpr[2],
 				bits[2];
 	const char *what[6] = {"add", "present", "absent", "present, batched", "absent, batched",
@@ -187,7 +188,11 @@ run(uint64_t n, double target, int runs, const uint64_t *pos, const uint64_t *ne
 				}
 			}
 		for (int kind = 0; kind < 5; kind++)
+		{
 			ratio[kind][r] = t[1][kind] / t[0][kind];
+			for (int e = 0; e < 2; e++)
+				tns[e][kind][r] = t[e][kind] * 1e9 / (kind == 0 ? n : (PROBES < n ? PROBES : n));
+		}
 	}
 	for (int e = 0; e < 2; e++)
 	{
@@ -238,8 +243,15 @@ run(uint64_t n, double target, int runs, const uint64_t *pos, const uint64_t *ne
 					lo,
 					hi;
 
+		double		m0,
+					m1,
+					x;
+
 		summary(ratio[kind], runs, &med, &lo, &hi);
-		printf("    %-18s %.2fx [%.2f, %.2f]\n", what[kind], med, lo, hi);
+		summary(tns[0][kind], runs, &m0, &x, &x);
+		summary(tns[1][kind], runs, &m1, &x, &x);
+		printf("    %-18s %.2fx [%.2f, %.2f]   (medians %.1f ns vs %.1f ns)\n", what[kind], med, lo, hi,
+			   m1, m0);
 	}
 	for (int e = 0; e < 2; e++)
 		free(s[e].buf);
