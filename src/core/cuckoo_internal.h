@@ -330,15 +330,13 @@ __attribute__((always_inline))
 static inline bool
 semi_word_has(uint64_t x, uint32_t lw, uint64_t fpl)
 {
-	uint64_t	nib = cf_semi_nibbles[x & ((1u << CF_SEMI_INDEX_BITS) - 1)];
 	uint64_t	y = x >> CF_SEMI_INDEX_BITS;
 	uint64_t	m = (UINT64_C(1) << lw) - 1;
 	uint64_t	v;
 
-	v = (((nib & 15) << lw) | (y & m)) |
-		((((nib >> 4) & 15) << lw | ((y >> lw) & m)) << 16) |
-		((((nib >> 8) & 15) << lw | ((y >> (2 * lw)) & m)) << 32) |
-		(((nib >> 12) << lw | (y >> (3 * lw))) << 48);
+	v = (cf_semi_lanes[x & ((1u << CF_SEMI_INDEX_BITS) - 1)] >> (12 - lw)) |
+		(y & m) | ((y << (16 - lw)) & (m << 16)) |
+		((y << (32 - 2 * lw)) & (m << 32)) | ((y << (48 - 3 * lw)) & (m << 48));
 	v ^= fpl;
 	return ((v - SEMI_LANES_LO) & ~v & SEMI_LANES_HI) != 0;
 }

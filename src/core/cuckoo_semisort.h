@@ -26,6 +26,9 @@
  */
 extern const uint16_t cf_semi_nibbles[1 << CF_SEMI_INDEX_BITS];
 
+/* the multiset of each index as four 16-bit lanes, nibble k at bits 16k + 12 */
+extern const uint64_t cf_semi_lanes[1 << CF_SEMI_INDEX_BITS];
+
 /* bits a bucket of width w takes */
 static inline uint32_t
 cf_semi_bucket_bits(uint32_t w)

@@ -166,6 +166,15 @@ test_semisort_codec(void)
 					}
 				}
 	CHECK(idx == CF_SEMI_INDEXES);
+	/* the lookup paths' lane table is the same multisets */
+	for (uint32_t x = 0; x < 4096; x++)
+	{
+		uint64_t	n = cf_semi_nibbles[x];
+		uint64_t	want = ((n & 15) << 12) | (((n >> 4) & 15) << 28) |
+			(((n >> 8) & 15) << 44) | (((n >> 12) & 15) << 60);
+
+		CHECKF(cf_semi_lanes[x] == want, "cf_semi_lanes[%u]", x);
+	}
 	/* not multisets: read as 0, never canonical */
 	for (uint32_t x = CF_SEMI_INDEXES; x < 4096; x++)
 	{
