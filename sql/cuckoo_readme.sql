@@ -145,6 +145,11 @@ SELECT (cf_info(cf_agg(customer_id))).items AS distinct_customers,
   FROM orders;
 SELECT day, (cf_info(cf_agg(user_id))).items FROM events GROUP BY day ORDER BY day;
 
+-- README "Smaller filters: semi-sorted buckets"
+SELECT pg_column_size(cf_create(1000000, 0.01)) AS packed,
+       pg_column_size(cf_create(1000000, 0.01, 'semisorted')) AS semisorted;
+SELECT cf_encoding(cf_agg(customer_id, 0.01, 0, 'semisorted')) FROM orders;
+
 -- README "Filters per day, merged later"
 CREATE TABLE daily_filters (day date PRIMARY KEY, f cuckoofilter);
 -- parts sized for the whole month are sparse: let them be compressed
