@@ -143,7 +143,6 @@ typedef struct cf_stage
 	size_t      table_bytes;
 	cf_journal *journal;        /* NULL unless cf_set_journal */
 	uint32_t    enc;            /* table encoding: CF_ENC_PACKED or CF_ENC_SEMISORT */
-	uint64_t    hi_mask;        /* semi-sorted: bits of a bucket past its first 64 */
 } cf_stage;
 
 /* a parsed view of a filter's bytes; all pointers point into buf */

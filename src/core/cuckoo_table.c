@@ -134,7 +134,6 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 		(UINT64_C(1) << st->bucket_bits) - 1;
 	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f, st->enc);
-	st->hi_mask = 0;
 	if (st->enc == CF_ENC_SEMISORT)
 	{
 		/* whole buckets through the codec: no lane tricks */
@@ -142,7 +141,5 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 		st->swar = false;
 		st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 			(UINT64_C(1) << st->bucket_bits) - 1;
-		if (st->bucket_bits > 64)
-			st->hi_mask = (UINT64_C(1) << (st->bucket_bits - 64)) - 1;
 	}
 }
