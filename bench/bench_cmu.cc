@@ -197,6 +197,7 @@ bench(uint64_t n, int reps)
 	p.bucket_size = 4;
 	p.max_kicks = CF_DEFAULT_MAX_KICKS;
 	p.expansion = 0;			/* sized for the n keys: it must not grow */
+	p.encoding = CF_ENC_PACKED;
 	size = cf_create_size(&p, err, sizeof(err));
 	if (size == 0)
 	{

@@ -72,7 +72,7 @@ print_row(const char *what, double *v, int n)
 static cf_filter
 filled(uint64_t cap, double fpr, const uint64_t *h, uint64_t n)
 {
-	cf_params	p = {cap, fpr, 4, CF_DEFAULT_MAX_KICKS, 2};
+	cf_params	p = {cap, fpr, 4, CF_DEFAULT_MAX_KICKS, 2, CF_ENC_PACKED};
 	char		err[CF_ERRLEN];
 	size_t		size = cf_create_size(&p, err, sizeof(err));
 	uint8_t    *buf;

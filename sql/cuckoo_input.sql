@@ -112,7 +112,7 @@ SELECT cf_b64(cf_put32(cuckoofilter_send(cf_create(1)), 44, 1))::cuckoofilter;  
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 49, 0))::cuckoofilter;       -- geometry 0
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 50, 1))::cuckoofilter;       -- level 1, one bucket
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 51, 11))::cuckoofilter;      -- base wider than the slots
-SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 52, 1))::cuckoofilter;       -- a later table encoding
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 52, 2))::cuckoofilter;       -- a later table encoding
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 53, 1))::cuckoofilter;       -- reserved
 SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 39))::cuckoofilter;  -- truncated header
 SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 60))::cuckoofilter;  -- truncated table

@@ -178,6 +178,11 @@ SELECT day, (cf_info(cf_agg(user_id))).items FROM events GROUP BY day ORDER BY d
 -- a capacity too small: the filter grows, and a NOTICE says so
 SELECT (cf_info(cf_agg(v, 0.01, 10))).subfilters FROM generate_series(1, 1000) v;
 
+-- README "Smaller filters: semi-sorted buckets"
+SELECT pg_column_size(cf_create(1000000, 0.01)) AS packed,
+       pg_column_size(cf_create(1000000, 0.01, 'semisorted')) AS semisorted;
+SELECT cf_encoding(cf_agg(customer_id, 0.01, 0, 'semisorted')) FROM orders;
+
 -- README "Filters per day, merged later"
 CREATE TABLE daily_filters (day date PRIMARY KEY, f cuckoofilter);
 -- parts sized for the whole month are sparse: let them be compressed

@@ -51,8 +51,9 @@
  */
 #define CF_CHAIN_KEY_MAX    20
 
-/* table encodings (descriptor byte 12); only bit-packed slots so far */
-#define CF_ENC_PACKED       0
+/* table encodings (descriptor byte 12, FORMAT.md "Tables") */
+#define CF_ENC_PACKED       0       /* bucket_size slots of w bits each */
+#define CF_ENC_SEMISORT     1       /* semi-sorted: 4 slots in 4w - 4 bits (bucket size 4) */
 
 /* value hashing recorded in the header: which hash a value of SQL gets */
 #define CF_HASHING_V1       1       /* cuckoo 1.0's (a version-1 filter rewritten) */
@@ -93,6 +94,7 @@ typedef struct cf_params
 	int         bucket_size;    /* 2, 4 or 8 slots */
 	int         max_kicks;      /* 0 .. CF_MAX_KICKS_LIMIT */
 	int         expansion;      /* 0 (fixed size), 1, 2, 4, 8 or 16 */
+	int         encoding;       /* CF_ENC_PACKED (0) or CF_ENC_SEMISORT (bucket size 4) */
 } cf_params;
 
 /*
@@ -141,6 +143,7 @@ typedef struct cf_stage
 	uint8_t    *table;
 	size_t      table_bytes;
 	cf_journal *journal;        /* NULL unless cf_set_journal */
+	uint32_t    enc;            /* table encoding: CF_ENC_PACKED or CF_ENC_SEMISORT */
 } cf_stage;
 
 /* a parsed view of a filter's bytes; all pointers point into buf */
@@ -187,6 +190,7 @@ typedef struct cf_stats
 	uint64_t    deletes;        /* deletes done */
 	uint64_t    retained;       /* deletes left in place (ambiguous) */
 	uint32_t    families;       /* groups of sub-filters that refine each other */
+	uint32_t    semisorted;     /* sub-filters of encoding CF_ENC_SEMISORT */
 } cf_stats;
 
 /* allocator used by cf_insert to grow; must not return NULL (or abort) */

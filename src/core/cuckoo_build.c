@@ -154,14 +154,44 @@ cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
 	return cf_build_runs(f, &run, 1, work, worklen);
 }
 
+/*
+ * Ends the current bucket of round 0's stream, which holds used items: the
+ * rest of a bit-packed bucket is empty slots; a semi-sorted one, whose
+ * items wait in vals, is written whole.
+ */
+static void
+stream_close(const cf_stage *st, uint32_t b, bit_writer *w, const uint32_t *vals,
+			 uint32_t used)
+{
+	uint32_t	v[CF_SEMI_SLOTS] = {0, 0, 0, 0};
+	uint64_t	bits[2];
+	uint32_t	left = st->bucket_bits;
+
+	if (st->enc == CF_ENC_PACKED)
+	{
+		bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
+		return;
+	}
+	memcpy(v, vals, used * sizeof(uint32_t));
+	cf_semi_pack(v, st->fpbits, &bits[0], &bits[1]);
+	for (uint32_t k = 0; left > 0; k++)
+	{
+		uint32_t	n = left < 32 ? left : 32;
+		uint64_t	x = bits[k / 2] >> (32 * (k % 2));
+
+		bw_put(w, x & ((UINT64_C(1) << n) - 1), n);
+		left -= n;
+	}
+}
+
 /* ends round 0's stream of bits: the rest of the current bucket is empty */
 static void
 build_stream_end(const cf_stage *st, uint32_t b, bit_writer *w, uint64_t *room,
-				 uint32_t cur, uint32_t used)
+				 uint32_t cur, const uint32_t *vals, uint32_t used)
 {
 	if (used == b)
 		room_clear(room, cur);
-	bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
+	stream_close(st, b, w, vals, used);
 	bw_flush(w);
 }
 
@@ -179,6 +209,8 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 	bit_writer	w = {st->table, 0, 0};
 	uint32_t	cur = 0,
 				used = 0;
+	uint32_t	vals[CF_SEMI_SLOTS];	/* semi-sorted: the current bucket's items */
+	bool		semi = st->enc != CF_ENC_PACKED;
 	bool		streaming = true;
 	uint64_t	done = 0;
 	size_t		np = 0;
@@ -197,7 +229,7 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 			check_interrupts(done + k);
 			if (i < cur)
 			{
-				build_stream_end(st, b, &w, room, cur, used);
+				build_stream_end(st, b, &w, room, cur, vals, used);
 				streaming = false;
 				break;
 			}
@@ -205,14 +237,23 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 			{
 				if (used == b)
 					room_clear(room, cur);
-				bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
-						 (uint64_t) (i - cur - 1) * st->bucket_bits);
+				if (semi)
+				{
+					stream_close(st, b, &w, vals, used);
+					bw_zeros(&w, (uint64_t) (i - cur - 1) * st->bucket_bits);
+				}
+				else
+					bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+							 (uint64_t) (i - cur - 1) * st->bucket_bits);
 				cur = i;
 				used = 0;
 			}
 			if (used < b)
 			{
-				bw_put(&w, fp, st->fpbits);
+				if (semi)
+					vals[used] = fp;
+				else
+					bw_put(&w, fp, st->fpbits);
 				used++;
 				continue;
 			}
@@ -237,7 +278,7 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 		}
 	}
 	if (streaming)
-		build_stream_end(st, b, &w, room, cur, used);
+		build_stream_end(st, b, &w, room, cur, vals, used);
 	*npp = np;
 	return true;
 }

@@ -86,10 +86,20 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		cfi_set_err(err, errlen, "capacity must be at least 1");
 		return 0;
 	}
+	if (p->encoding != CF_ENC_PACKED && p->encoding != CF_ENC_SEMISORT)
+	{
+		cfi_set_err(err, errlen, "table encoding must be 0 (bit-packed) or 1 (semi-sorted), not %d", p->encoding);
+		return 0;
+	}
+	if (p->encoding == CF_ENC_SEMISORT && p->bucket_size != CF_SEMI_SLOTS)
+	{
+		cfi_set_err(err, errlen, "semi-sorted buckets need bucket size %d, not %d", CF_SEMI_SLOTS, p->bucket_size);
+		return 0;
+	}
 	m = cf_nbuckets_for(p->capacity, p->bucket_size);
 	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
 	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
-		(bytes += table_bytes_for(m, p->bucket_size, f)) > CF_MAX_SIZE)
+		(bytes += table_bytes_for(m, p->bucket_size, f, (uint32_t) p->encoding)) > CF_MAX_SIZE)
 	{
 		cfi_set_err(err, errlen, "capacity %llu with false-positive rate %g needs more than the 1 GB a value can hold",
 				(unsigned long long) p->capacity, p->fpr);
@@ -126,7 +136,7 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[9] = (uint8_t) st->geom;
 	d[10] = (uint8_t) st->level;
 	d[11] = (uint8_t) st->basebits;
-	d[12] = CF_ENC_PACKED;
+	d[12] = (uint8_t) st->enc;
 	d[13] = d[14] = d[15] = 0;
 }
 
@@ -169,11 +179,13 @@ cf_create(uint8_t *buf, const cf_params *p)
 	st.fpbits = f.fpbits;
 	st.geom = CF_GEOM_CHAIN;
 	st.basebits = f.fpbits < CF_CHAIN_KEY_MAX ? f.fpbits : CF_CHAIN_KEY_MAX;
+	st.enc = (uint32_t) p->encoding;
 	cfi_write_header(buf, &f);
 	buf[5] = 1;
 	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
-		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits));
+		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits, st.enc));
 }
 
 /* ---------------------------------------------------------------------
@@ -306,6 +318,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		st->fpbits = st->basebits = d[8];
 		st->geom = CF_GEOM_LEGACY;
 		st->level = 0;
+		st->enc = CF_ENC_PACKED;
 		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
@@ -372,10 +385,17 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		st->geom = d[9];
 		st->level = d[10];
 		st->basebits = d[11];
-		if (d[12] != CF_ENC_PACKED)
+		st->enc = d[12];
+		if (d[12] != CF_ENC_PACKED && d[12] != CF_ENC_SEMISORT)
 		{
 			cfi_set_err(err, errlen, "sub-filter %u uses table encoding %u, which this version does not read",
 					k, d[12]);
+			return false;
+		}
+		if (d[12] == CF_ENC_SEMISORT && f->bucket_size != CF_SEMI_SLOTS)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u is semi-sorted (encoding 1), which needs bucket size %d, not %u",
+					k, CF_SEMI_SLOTS, f->bucket_size);
 			return false;
 		}
 		if (d[13] != 0 || d[14] != 0 || d[15] != 0)
@@ -445,6 +465,40 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	return true;
 }
 
+/*
+ * Counts the entries of semi-sorted sub-filter k into *n, checking that
+ * every bucket is one cf_semi_pack writes (an index below 3876, low parts
+ * in order where the top bits tie): other bytes would be a second spelling
+ * of the same set, and filters compare by their bytes.
+ */
+static bool
+semi_scan(const cf_stage *st, uint32_t k, uint64_t *n, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < st->nbuckets; i++)
+	{
+		uint64_t	lo,
+					hi;
+		uint32_t	v[4];
+
+		check_interrupts(i);
+		semi_load(st, i, &lo, &hi);
+		if ((lo & ((1u << CF_SEMI_INDEX_BITS) - 1)) >= CF_SEMI_INDEXES)
+		{
+			cfi_set_err(err, errlen, "bucket %u of sub-filter %u has multiset index %u, not below %d",
+					i, k, (unsigned) (lo & ((1u << CF_SEMI_INDEX_BITS) - 1)), CF_SEMI_INDEXES);
+			return false;
+		}
+		if (!cf_semi_canonical(lo, hi, st->fpbits))
+		{
+			cfi_set_err(err, errlen, "bucket %u of sub-filter %u is not in sorted order", i, k);
+			return false;
+		}
+		cf_semi_unpack(lo, hi, st->fpbits, v);
+		*n += (uint64_t) (v[0] != 0) + (v[1] != 0) + (v[2] != 0) + (v[3] != 0);
+	}
+	return true;
+}
+
 bool
 cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
@@ -456,10 +510,12 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 	for (uint32_t k = 0; k < f.nstages; k++)
 	{
 		const cf_stage *st = &f.stages[k];
-		uint64_t	used_bits = (uint64_t) st->nbuckets * f.bucket_size * st->fpbits;
+		uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
 		uint64_t	n = 0;
 
-		for (uint32_t i = 0; i < st->nbuckets; i++)
+		if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, &n, err, errlen))
+			return false;
+		for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
 		{
 			check_interrupts(i);
 			for (uint32_t s = 0; s < f.bucket_size; s++)

@@ -6,6 +6,7 @@
 #define CUCKOO_INTERNAL_H
 
 #include "cuckoo.h"
+#include "cuckoo_semisort.h"
 #include "cuckoo_util.h"
 
 #include <stddef.h>
@@ -194,6 +195,197 @@ alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 }
 
 /* ---------------------------------------------------------------------
+ * semi-sorted tables (encoding 1)
+ *
+ * Read and written a whole bucket at a time, through the codec of
+ * cuckoo_semisort.h.  The slot and bucket accessors below (slot_get,
+ * slot_set, bucket_has, bucket_fill, bucket_remove, bucket_count) start
+ * with one test of st->enc and hand such a table to these, so every
+ * operation built on them (adds, walks, lookups, counts, deletes, union,
+ * the build's later rounds) reads and writes both encodings.  Slot s of a
+ * semi-sorted bucket is its s-th smallest value (empty slots first), and
+ * writing a slot sorts the bucket again.
+ * ------------------------------------------------------------------- */
+
+/* bits [bit, bit + n) of table t, 1 <= n <= 64, zeros past its end */
+static inline uint64_t
+get_bits(const uint8_t *t, size_t tbytes, uint64_t bit, uint32_t n)
+{
+	size_t		off = bit >> 3;
+	unsigned	sh = bit & 7;
+	uint64_t	x = load_window(t, tbytes, off) >> sh;
+
+	if (sh + n > 64)
+		x |= load_window(t, tbytes, off + 8) << (64 - sh);
+	return n >= 64 ? x : x & ((UINT64_C(1) << n) - 1);
+}
+
+/* sets bits [bit, bit + n) of table t to v, 1 <= n <= 64 */
+static inline void
+put_bits(uint8_t *t, size_t tbytes, uint64_t bit, uint32_t n, uint64_t v)
+{
+	size_t		off = bit >> 3;
+	unsigned	sh = bit & 7;
+	uint64_t	mask = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+	uint64_t	w = load_window(t, tbytes, off);
+
+	v &= mask;
+	store_window(t, tbytes, off, (w & ~(mask << sh)) | (v << sh));
+	if (sh + n > 64)
+	{
+		w = load_window(t, tbytes, off + 8);
+		store_window(t, tbytes, off + 8, (w & ~(mask >> (64 - sh))) | (v >> (64 - sh)));
+	}
+}
+
+/* the bits of bucket i: the first 64 in *lo, the rest (w > 17) in *hi */
+static inline void
+semi_load(const cf_stage *st, uint32_t i, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t	bit = (uint64_t) i * st->bucket_bits;
+
+	if (st->bucket_bits <= 64)
+	{
+		*lo = get_bits(st->table, st->table_bytes, bit, st->bucket_bits);
+		*hi = 0;
+		return;
+	}
+	*lo = get_bits(st->table, st->table_bytes, bit, 64);
+	*hi = get_bits(st->table, st->table_bytes, bit + 64, st->bucket_bits - 64);
+}
+
+/* the values of bucket i, ascending */
+static inline void
+semi_read(const cf_stage *st, uint32_t i, uint32_t v[4])
+{
+	uint64_t	lo,
+				hi;
+
+	semi_load(st, i, &lo, &hi);
+	cf_semi_unpack(lo, hi, st->fpbits, v);
+}
+
+/* writes the values v (any order) as bucket i, through the journal */
+static inline void
+semi_write(cf_stage *st, uint32_t i, const uint32_t v[4])
+{
+	uint64_t	bit = (uint64_t) i * st->bucket_bits;
+	uint64_t	lo,
+				hi;
+
+	cf_semi_pack(v, st->fpbits, &lo, &hi);
+	if (st->journal)
+	{
+		size_t		off = bit >> 3;
+		size_t		end = (size_t) ((bit + st->bucket_bits + 7) >> 3);
+
+		st->journal->save(st->journal, st->table + off,
+						  (end < st->table_bytes ? end : st->table_bytes) - off);
+	}
+	if (st->bucket_bits <= 64)
+		put_bits(st->table, st->table_bytes, bit, st->bucket_bits, lo);
+	else
+	{
+		put_bits(st->table, st->table_bytes, bit, 64, lo);
+		put_bits(st->table, st->table_bytes, bit + 64, st->bucket_bits - 64, hi);
+	}
+}
+
+/*
+ * The lookup paths' view of a semi-sorted table of width w <= 16 (buckets
+ * of at most 60 bits, each starting at an even nibble): bucket i as one
+ * word, from the load that ends with its last byte (what that load reads
+ * before the table is the header or an earlier table, as bucket_word).
+ */
+#define SEMI_WORD_MAX_W		16
+#define SEMI_LANES_LO		UINT64_C(0x0001000100010001)
+#define SEMI_LANES_HI		UINT64_C(0x8000800080008000)
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+semi_word(const cf_stage *st, uint32_t i)
+{
+	uint64_t	bit = (uint64_t) i * st->bucket_bits;
+	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
+
+	return (get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3))) &
+		st->bucket_mask;
+}
+
+/*
+ * Does bucket word x (width lw + 4, lw low bits) hold fp?  Its four values
+ * are rebuilt in 16-bit lanes (the multiset's nibbles over the low parts)
+ * and compared at once: fpl = fp * SEMI_LANES_LO, fp never 0.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+semi_word_has(uint64_t x, uint32_t lw, uint64_t fpl)
+{
+	uint64_t	y = x >> CF_SEMI_INDEX_BITS;
+	uint64_t	m = (UINT64_C(1) << lw) - 1;
+	uint64_t	v;
+
+	v = (cf_semi_lanes[x & ((1u << CF_SEMI_INDEX_BITS) - 1)] >> (12 - lw)) |
+		(y & m) | ((y << (16 - lw)) & (m << 16)) |
+		((y << (32 - 2 * lw)) & (m << 32)) | ((y << (48 - 3 * lw)) & (m << 48));
+	v ^= fpl;
+	return ((v - SEMI_LANES_LO) & ~v & SEMI_LANES_HI) != 0;
+}
+
+static inline bool
+semi_has(const cf_stage *st, uint32_t i, uint32_t fp)
+{
+	uint32_t	v[4];
+
+	semi_read(st, i, v);
+	return (v[0] == fp) | (v[1] == fp) | (v[2] == fp) | (v[3] == fp);
+}
+
+/* as bucket_fill: 1 room left after it, 0 that filled it, -1 it was full */
+static inline int
+semi_fill(cf_stage *st, uint32_t i, uint32_t fp)
+{
+	uint32_t	v[4];
+
+	semi_read(st, i, v);
+	if (v[0] != 0)
+		return -1;
+	v[0] = fp;
+	semi_write(st, i, v);
+	return v[1] == 0;
+}
+
+/* replaces one value old of bucket i by repl (0 removes); false if none */
+static inline bool
+semi_replace(cf_stage *st, uint32_t i, uint32_t old, uint32_t repl)
+{
+	uint32_t	v[4];
+
+	semi_read(st, i, v);
+	for (uint32_t s = 0; s < 4; s++)
+		if (v[s] == old)
+		{
+			v[s] = repl;
+			semi_write(st, i, v);
+			return true;
+		}
+	return false;
+}
+
+static inline uint32_t
+semi_count(const cf_stage *st, uint32_t i, uint32_t fp)
+{
+	uint32_t	v[4];
+
+	semi_read(st, i, v);
+	return (uint32_t) (v[0] == fp) + (v[1] == fp) + (v[2] == fp) + (v[3] == fp);
+}
+
+/* ---------------------------------------------------------------------
  * slots and buckets
  * ------------------------------------------------------------------- */
 
@@ -202,6 +394,13 @@ slot_get(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s)
 {
 	uint64_t	bit = ((uint64_t) i * bucket_size + s) * st->fpbits;
 
+	if (st->enc != CF_ENC_PACKED)
+	{
+		uint32_t	v[4];
+
+		semi_read(st, i, v);
+		return v[s];
+	}
 	switch (st->fpbits)
 	{
 		case 8:
@@ -254,6 +453,15 @@ slot_write(cf_stage *st, uint64_t bit, uint32_t fp)
 static inline void
 slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp)
 {
+	if (st->enc != CF_ENC_PACKED)
+	{
+		uint32_t	v[4];
+
+		semi_read(st, i, v);
+		v[s] = fp;
+		semi_write(st, i, v);
+		return;
+	}
 	slot_write(st, ((uint64_t) i * bucket_size + s) * st->fpbits, fp);
 }
 
@@ -281,6 +489,8 @@ __attribute__((always_inline))
 static inline bool
 bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
+	if (st->enc != CF_ENC_PACKED)
+		return semi_has(st, i, fp);
 	if (st->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
@@ -383,6 +593,8 @@ bucket_fill(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 	int			nfree = 0,
 				first = -1;
 
+	if (st->enc != CF_ENC_PACKED)
+		return semi_fill(st, i, fp);
 #if defined(__GNUC__)
 	if (st->swar)
 	{
@@ -421,6 +633,8 @@ bucket_put(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 static inline bool
 bucket_remove(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
+	if (st->enc != CF_ENC_PACKED)
+		return semi_replace(st, i, fp, 0);
 	for (uint32_t s = 0; s < bucket_size; s++)
 	{
 		if (slot_get(st, bucket_size, i, s) == fp)
@@ -437,6 +651,8 @@ bucket_count(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
 	uint32_t	n = 0;
 
+	if (st->enc != CF_ENC_PACKED)
+		return semi_count(st, i, fp);
 	for (uint32_t s = 0; s < bucket_size; s++)
 		n += slot_get(st, bucket_size, i, s) == fp;
 	return n;
@@ -466,9 +682,12 @@ stage_set_nitems(cf_stage *st, uint32_t n)
  * layout and parameters
  * ------------------------------------------------------------------- */
 
+/* bytes of a table of nbuckets buckets in encoding enc */
 static inline uint64_t
-table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits)
+table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits, uint32_t enc)
 {
+	if (enc == CF_ENC_SEMISORT)
+		return (nbuckets * cf_semi_bucket_bits(fpbits) + 7) / 8;
 	return (nbuckets * bucket_size * fpbits + 7) / 8;
 }
 

@@ -240,6 +240,164 @@ contains_one(const cf_filter *f, uint64_t h)
 	return chain_probe(&f->stages[0], &rk) != 0;
 }
 
+/*
+ * Semi-sorted chain tables of width <= 16 (encoding 1), newest first: both
+ * buckets of a table as one word each, their values rebuilt and compared
+ * at once (semi_word_has).
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+semi_probe(const cf_stage *st, uint32_t i1, uint32_t i2, uint32_t fp)
+{
+	uint32_t	lw = st->fpbits - 4;
+	uint64_t	fpl = fp * SEMI_LANES_LO;
+	uint64_t	x1 = semi_word(st, i1),
+				x2 = semi_word(st, i2);
+
+	return semi_word_has(x1, lw, fpl) | semi_word_has(x2, lw, fpl);
+}
+
+static bool
+contains_semi(const cf_filter *f, uint64_t h)
+{
+	run_key		rk = {0, 0, 0};
+
+	for (uint32_t k = f->nstages; k-- > 0;)
+	{
+		const cf_stage *st = &f->stages[k];
+		uint32_t	i1,
+					fp;
+
+		if (st->rekey)
+			chain_key(st, h, &rk);
+		i1 = rk.top >> st->drop;
+		fp = rk.g >> st->fp_shift;
+		if (semi_probe(st, i1, (rk.a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One level-0 semi-sorted table whose base key is its whole fingerprint
+ * (every new semi-sorted filter up to 16-bit fingerprints), width W known
+ * at compile time: the bucket pair as one_table computes it, the buckets as
+ * semi_word, with every shift an immediate.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+semi_one_pair(const cf_stage *st, uint64_t h, const uint32_t W,
+			  uint32_t *i1, uint32_t *i2, uint32_t *fp)
+{
+	uint64_t	m = st->nbuckets;
+	uint32_t	f = (uint32_t) h >> (32 - W);
+	uint32_t	a,
+				hm;
+
+	f += f == 0;
+	a = (uint32_t) (((h >> 32) * m) >> 32);
+	hm = (uint32_t) (((uint64_t) mix32(f) * m) >> 32);
+	*i1 = a;
+	*i2 = hm - a + ((uint32_t) m & (0u - (uint32_t) (hm < a)));
+	*fp = f;
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+semi_one_word(const uint8_t *table, uint32_t i, const uint32_t W)
+{
+	const uint32_t bb = 4 * W - 4;
+	uint64_t	bit = (uint64_t) i * bb;
+	uint64_t	end = (bit + bb + 7) >> 3;
+
+	return (get_le64(table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3))) &
+		((UINT64_C(1) << bb) - 1);
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+semi_one(const cf_filter *f, uint64_t h, const uint32_t W)
+{
+	const cf_stage *st = &f->stages[0];
+	uint32_t	i1,
+				i2,
+				fp;
+	uint64_t	fpl;
+
+	semi_one_pair(st, h, W, &i1, &i2, &fp);
+	fpl = fp * SEMI_LANES_LO;
+	return semi_word_has(semi_one_word(st->table, i1, W), W - 4, fpl) |
+		semi_word_has(semi_one_word(st->table, i2, W), W - 4, fpl);
+}
+
+/* semi_one for a block of hashes at a time, as contains_many_one */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline size_t
+semi_one_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found, const uint32_t W)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += 16)
+	{
+		size_t		m = n - b < 16 ? n - b : 16;
+		uint32_t	i1[16],
+					i2[16],
+					fp[16];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			semi_one_pair(st, h[b + j], W, &i1[j], &i2[j], &fp[j]);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) i1[j] * (4 * W - 4)) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) i2[j] * (4 * W - 4)) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			uint64_t	fpl = fp[j] * SEMI_LANES_LO;
+			bool		in = semi_word_has(semi_one_word(st->table, i1[j], W), W - 4, fpl) |
+				semi_word_has(semi_one_word(st->table, i2[j], W), W - 4, fpl);
+
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
+#define SEMI_MIN_W	5
+#define SEMI_ONE(W) \
+static bool \
+semi_one_##W(const cf_filter *f, uint64_t h) \
+{ \
+	return semi_one(f, h, W); \
+} \
+static size_t \
+semi_one_many_##W(const cf_filter *f, const uint64_t *h, size_t n, bool *found) \
+{ \
+	return semi_one_many(f, h, n, found, W); \
+}
+SEMI_ONE(5) SEMI_ONE(6) SEMI_ONE(7) SEMI_ONE(8) SEMI_ONE(9) SEMI_ONE(10)
+SEMI_ONE(11) SEMI_ONE(12) SEMI_ONE(13) SEMI_ONE(14) SEMI_ONE(15) SEMI_ONE(16)
+#define SEMI_ROW(X) \
+	X##_5, X##_6, X##_7, X##_8, X##_9, X##_10, X##_11, X##_12, X##_13, X##_14, X##_15, X##_16
+
+typedef size_t (*many_fn) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);
+
+/* the batched semi_one paths, by width - SEMI_MIN_W */
+static const many_fn semi_manys[] = {SEMI_ROW(semi_one_many)};
+
 typedef bool (*lookup_fn) (const cf_filter *f, uint64_t h);
 typedef bool (*lookup_int64_fn) (const cf_filter *f, int64_t v);
 
@@ -261,8 +419,16 @@ static const lookup_fn lookups[] = {
 	contains_any, contains_one, contains_swar,
 	SPEC_ROW(2), SPEC_ROW_WIDE(2),
 	SPEC_ROW(4), SPEC_ROW_WIDE(4),
-	SPEC_ROW(8)
+	SPEC_ROW(8),
+	contains_semi, SEMI_ROW(semi_one)
 };
+
+/*
+ * The semi-sorted paths come last: semi-sorted chain tables (encoding 1) of
+ * width <= 16, then one level-0 table of width 5 .. 16.
+ */
+#define CFI_LOOKUP_SEMI	((uint32_t) (sizeof(lookups) / sizeof(lookups[0]) - \
+									 sizeof(semi_manys) / sizeof(semi_manys[0]) - 1))
 
 #define SPEC_BASE	3			/* lookups[] index of the first specialized path */
 
@@ -360,11 +526,53 @@ contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
+/* contains_many_one for one semi-sorted table (lookup path CFI_LOOKUP_SEMI) */
+static size_t
+contains_many_semi(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += MANY_BLOCK)
+	{
+		size_t		m = n - b < MANY_BLOCK ? n - b : MANY_BLOCK;
+		uint32_t	i1[MANY_BLOCK],
+					i2[MANY_BLOCK],
+					fp[MANY_BLOCK];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			run_key		rk;
+
+			chain_key(st, h[b + j], &rk);
+			i1[j] = rk.top >> st->drop;
+			fp[j] = rk.g >> st->fp_shift;
+			i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			bool		in = semi_probe(st, i1[j], i2[j], fp[j]);
+
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
 size_t
 cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 {
 	size_t		hits = 0;
 
+	if (f->lookup > CFI_LOOKUP_SEMI)
+		return semi_manys[f->lookup - CFI_LOOKUP_SEMI - 1](f, h, n, found);
+	if (f->lookup == CFI_LOOKUP_SEMI && f->nstages == 1)
+		return contains_many_semi(f, h, n, found);
 	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY)
 		return contains_many_one(f, h, n, found);
 	for (size_t j = 0; j < n; j++)
@@ -416,6 +624,17 @@ spec_index(uint32_t b, uint32_t w)
 	return 0;
 }
 
+/* do all tables of f take contains_semi: semi-sorted chain tables, w <= 16? */
+static bool
+semi_path(const cf_filter *f)
+{
+	for (uint32_t k = 0; k < f->nstages; k++)
+		if (f->stages[k].geom != CF_GEOM_CHAIN || f->stages[k].enc != CF_ENC_SEMISORT ||
+			f->stages[k].fpbits > SEMI_WORD_MAX_W)
+			return false;
+	return true;
+}
+
 void
 cfi_setup_lookup(cf_filter *f)
 {
@@ -457,7 +676,11 @@ cfi_setup_lookup(cf_filter *f)
 			first = st;
 		st->drop = first->run_level - st->level;
 	}
-	if (!swar)
+	if (!swar && semi_path(f))
+		f->lookup = f->nstages == 1 && st0->level == 0 && st0->basebits == st0->fpbits &&
+			st0->fpbits >= SEMI_MIN_W ? CFI_LOOKUP_SEMI + 1 + st0->fpbits - SEMI_MIN_W :
+			CFI_LOOKUP_SEMI;
+	else if (!swar)
 		f->lookup = CFI_LOOKUP_ANY;
 	else if (f->nstages > 1)
 		f->lookup = CFI_LOOKUP_SWAR;

@@ -304,6 +304,8 @@ next_stage(const cf_filter *f, bool same_size, cf_stage *out, char *err, size_t 
 
 	memset(out, 0, sizeof(*out));
 	out->geom = CF_GEOM_CHAIN;
+	/* a filter grows in the encoding of its first table (FORMAT.md, "Growth") */
+	out->enc = f->stages[0].enc;
 	while ((1u << step) < f->expansion)
 		step++;
 	if (home == NULL)
@@ -371,7 +373,7 @@ grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 	}
 	if (!next_stage(f, same_size, &st, err, errlen))
 		return 0;
-	len = f->len + CF_V2_STAGE_SIZE + table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits);
+	len = f->len + CF_V2_STAGE_SIZE + table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits, st.enc);
 	if (len > CF_MAX_SIZE)
 	{
 		cfi_set_err(err, errlen, "growing the filter would exceed the 1 GB a value can hold");
@@ -404,7 +406,7 @@ splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 	for (uint32_t k = 0; k < extra; k++)
 	{
 		const uint8_t *d = descs + (size_t) CF_V2_STAGE_SIZE * k;
-		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[8]);
+		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[8], d[12]);
 
 		if (tables)
 			memcpy(out + off, tables[k], tb);
@@ -634,6 +636,7 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 		for (uint32_t j = 0; j < k && new_family; j++)
 			new_family = !(refines(st, &f->stages[j]) || refines(&f->stages[j], st));
 		s->families += new_family;
+		s->semisorted += st->enc == CF_ENC_SEMISORT;
 		s->items += st->nitems;
 		s->buckets += st->nbuckets;
 		slots += n;

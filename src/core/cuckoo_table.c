@@ -12,8 +12,13 @@
  * moves it to its other bucket, at most max_kicks times.  If the walk ends
  * without a free slot it is undone step by step: the draws are recomputed
  * from their index and alt_bucket is its own inverse, so walking back
- * restores every slot and no fingerprint is lost.
+ * restores every slot and no fingerprint is lost.  A semi-sorted bucket
+ * sorts its values when written, so a slot's position does not tell which
+ * value the walk put there: such a walk logs the values it placed (at most
+ * SEMI_WALK_MAX steps) and the undo replaces each by its victim.
  */
+#define SEMI_WALK_MAX	4096
+
 bool
 cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 			 uint32_t i1, uint32_t fp)
@@ -23,6 +28,8 @@ cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 	uint32_t	i,
 				carry,
 				k;
+	uint32_t	placed_log[SEMI_WALK_MAX];
+	bool		semi = st->enc != CF_ENC_PACKED;
 
 	if (bucket_put(st, bucket_size, i1, fp) || bucket_put(st, bucket_size, i2, fp))
 	{
@@ -31,6 +38,8 @@ cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 	}
 	if (max_kicks == 0)
 		return false;
+	if (semi && max_kicks > SEMI_WALK_MAX)
+		max_kicks = SEMI_WALK_MAX;
 
 	seed = ((uint64_t) fp << 32) | i1;
 	i = (draw(seed, UINT32_MAX) & 1) ? i2 : i1;
@@ -66,6 +75,8 @@ cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 		 * this one), so the next step starts with its lookahead at once.
 		 */
 		slot_set(st, bucket_size, i, s, carry);
+		if (semi)
+			placed_log[k] = carry;
 		carry = victim;
 		i = alt_bucket(st, i, carry);
 	}
@@ -77,8 +88,16 @@ cfi_stage_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 		uint32_t	placed;
 
 		i = alt_bucket(st, i, carry);
-		placed = slot_get(st, bucket_size, i, s);
-		slot_set(st, bucket_size, i, s, carry);
+		if (semi)
+		{
+			placed = placed_log[k];
+			semi_replace(st, i, placed, carry);
+		}
+		else
+		{
+			placed = slot_get(st, bucket_size, i, s);
+			slot_set(st, bucket_size, i, s, carry);
+		}
 		carry = placed;
 	}
 	return false;
@@ -114,5 +133,13 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->lanes_hi = st->lanes_lo << (f - 1);
 	st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 		(UINT64_C(1) << st->bucket_bits) - 1;
-	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f);
+	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f, st->enc);
+	if (st->enc == CF_ENC_SEMISORT)
+	{
+		/* whole buckets through the codec: no lane tricks */
+		st->bucket_bits = cf_semi_bucket_bits(f);
+		st->swar = false;
+		st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
+			(UINT64_C(1) << st->bucket_bits) - 1;
+	}
 }

@@ -20,13 +20,23 @@
 /* largest state that fits one bytea */
 #define CFAGG_MAX_SERIAL_HASHES	((MaxAllocSize - VARHDRSZ - CFAGG_SERIAL_HEADER) / sizeof(uint64))
 
+/* Raises: rows of one cf_agg gave encodings a and b. */
+static void
+cfagg_encoding_mismatch(int a, int b)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("cf_agg encoding must be the same for every row"),
+			 errdetail("Rows gave encodings %d and %d.", a, b)));
+}
+
 /*
  * The transition: the first row, a row whose fpr or capacity differs (an
  * error), and NULLs before any value take cfagg_trans_slow, out of line,
  * so that the common row's path stays short.
  */
 static pg_noinline Datum
-cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
 {
 	CfAggState *st = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggCache *cache = cfagg_cache(fcinfo);
@@ -44,6 +54,8 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	}
 	if (st != NULL && st->capacity != capacity)
 		cfagg_capacity_mismatch(st->capacity, capacity);
+	if (st != NULL && st->encoding != encoding)
+		cfagg_encoding_mismatch(st->encoding, encoding);
 	if (PG_ARGISNULL(1))
 	{
 		if (st == NULL)
@@ -52,22 +64,25 @@ cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	}
 	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
 	if (st == NULL)
+	{
 		st = cfagg_new(cxt, fpr, capacity);
+		st->encoding = (uint8) encoding;
+	}
 	cfagg_add(st, h, cache);
 	PG_RETURN_POINTER(st);
 }
 
 static pg_attribute_always_inline Datum
-cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
 {
 	CfAggState *st;
 	CfAggCache *cache;
 
 	if (unlikely(PG_ARGISNULL(0)))
-		return cfagg_trans_slow(fcinfo, fpr, capacity);
+		return cfagg_trans_slow(fcinfo, fpr, capacity, encoding);
 	st = (CfAggState *) PG_GETARG_POINTER(0);
-	if (unlikely(st->fpr != fpr || st->capacity != capacity))
-		return cfagg_trans_slow(fcinfo, fpr, capacity);
+	if (unlikely(st->fpr != fpr || st->capacity != capacity || st->encoding != encoding))
+		return cfagg_trans_slow(fcinfo, fpr, capacity, encoding);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
 	cache = cfagg_cache(fcinfo);
@@ -86,7 +101,7 @@ Datum
 cf_agg_trans(PG_FUNCTION_ARGS)
 {
 	/* no rate or capacity argument: the defaults (cfagg_row_params, inline) */
-	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
+	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0, CF_ENC_PACKED);
 }
 
 /* cf_agg(value, fpr) transition: the same with an explicit fpr */
@@ -98,7 +113,7 @@ cf_agg_trans_fpr(PG_FUNCTION_ARGS)
 	uint64		capacity;
 
 	cfagg_row_params(fcinfo, 1, &fpr, &capacity);
-	return cfagg_trans_common(fcinfo, fpr, capacity);
+	return cfagg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
 }
 
 /*
@@ -114,7 +129,35 @@ cf_agg_trans_capacity(PG_FUNCTION_ARGS)
 	uint64		capacity;
 
 	cfagg_row_params(fcinfo, 2, &fpr, &capacity);
-	return cfagg_trans_common(fcinfo, fpr, capacity);
+	return cfagg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
+}
+
+/*
+ * cf_agg(value, fpr, capacity, encoding) transition: the same in a table
+ * encoding ('semisorted' for one bit an item less); capacity 0 sizes the
+ * filter by the data, as cf_agg(value, fpr) does.
+ */
+PG_FUNCTION_INFO_V1(cf_agg_trans_encoding);
+Datum
+cf_agg_trans_encoding(PG_FUNCTION_ARGS)
+{
+	double		fpr;
+	uint64		capacity = 0;
+	int			encoding;
+
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("cf_agg false-positive rate, capacity and encoding must not be null")));
+	fpr = PG_GETARG_FLOAT8(2);
+	cfagg_check_fpr(fpr);
+	if (PG_GETARG_INT64(3) != 0)
+	{
+		cfagg_check_capacity(PG_GETARG_INT64(3), fpr);
+		capacity = (uint64) PG_GETARG_INT64(3);
+	}
+	encoding = cfpg_encoding(PG_GETARG_TEXT_PP(4));
+	return cfagg_trans_common(fcinfo, fpr, capacity, encoding);
 }
 
 /*
@@ -176,11 +219,16 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 	}
 	/* b may live in another node's memory: copy it, never keep it */
 	if (a == NULL)
+	{
 		a = cfagg_new(cxt, b->fpr, b->capacity);
+		a->encoding = b->encoding;
+	}
 	if (a->fpr != b->fpr)
 		cfagg_fpr_mismatch(a->fpr, b->fpr);
 	if (a->capacity != b->capacity)
 		cfagg_capacity_mismatch(a->capacity, b->capacity);
+	if (a->encoding != b->encoding)
+		cfagg_encoding_mismatch(a->encoding, b->encoding);
 	if (b->form == CFAGG_FORM_ARRAY)
 	{
 		/*
@@ -203,7 +251,11 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
-/* cf_agg serialize: fpr and the sorted distinct hashes, little-endian */
+/*
+ * cf_agg serialize: fpr, capacity and the sorted distinct hashes,
+ * little-endian; the table encoding rides in the capacity's top byte (a
+ * capacity is below 2^32), so states of 1.1 read the same.
+ */
 PG_FUNCTION_INFO_V1(cf_agg_serial);
 Datum
 cf_agg_serial(PG_FUNCTION_ARGS)
@@ -215,6 +267,7 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	bytea	   *out;
 	uint8	   *p;
 	uint64		bits;
+	uint64		capenc;
 
 	cfagg_context(fcinfo, "cuckoo_agg_serial");
 	st = (CfAggState *) PG_GETARG_POINTER(0);
@@ -229,7 +282,8 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	p = (uint8 *) VARDATA(out);
 	memcpy(&bits, &st->fpr, sizeof(bits));
 	cfagg_put_le64s(p, &bits, 1);
-	cfagg_put_le64s(p + 8, &st->capacity, 1);
+	capenc = st->capacity | (uint64) st->encoding << 56;
+	cfagg_put_le64s(p + 8, &capenc, 1);
 	p += CFAGG_SERIAL_HEADER;
 	for (size_t r = 0; r < nruns; r++)
 	{
@@ -250,6 +304,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	uint64		bits;
 	double		fpr;
 	uint64		capacity;
+	int			encoding;
 	size_t		n;
 	CfAggState *st;
 
@@ -266,6 +321,13 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	memcpy(&fpr, &bits, sizeof(fpr));
 	cfagg_check_fpr(fpr);
 	cfagg_get_le64s(&capacity, p + 8, 1);
+	encoding = (int) (capacity >> 56);
+	capacity &= (UINT64CONST(1) << 56) - 1;
+	if (encoding != CF_ENC_PACKED && encoding != CF_ENC_SEMISORT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid cf_agg state"),
+				 errdetail("Table encoding %d is not 0 or 1.", encoding)));
 	if (capacity > 0)
 		cfagg_check_capacity(capacity > PG_INT64_MAX ? -1 : (int64) capacity, fpr);
 	n = (len - CFAGG_SERIAL_HEADER) / sizeof(uint64);
@@ -277,6 +339,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	 * about them (sorted, distinct) is trusted.
 	 */
 	st = cfagg_new(CurrentMemoryContext, fpr, capacity);
+	st->encoding = (uint8) encoding;
 	cfagg_to_array(st, CurrentMemoryContext);
 	cfagg_raise_limit(st, n);
 	cfagg_array_append(st, p, n, true);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "access/detoast.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "cuckoo_datum.h"
@@ -138,6 +139,7 @@ cfpg_params(cf_params *p, uint64 capacity, double fpr)
 	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
 	p->max_kicks = CF_DEFAULT_MAX_KICKS;
 	p->expansion = CF_DEFAULT_EXPANSION;
+	p->encoding = CF_ENC_PACKED;
 }
 
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
@@ -157,6 +159,33 @@ cfpg_create(const cf_params *p)
 	SET_VARSIZE(v, VARHDRSZ + size);
 	cf_create(CF_VARDATA(v), p);
 	return v;
+}
+
+/* the SQL names of the table encodings (FORMAT.md, descriptor byte 12) */
+static const char *const cfpg_encodings[] = {"packed", "semisorted"};
+
+int
+cfpg_encoding(text *name)
+{
+	char	   *s = text_to_cstring(name);
+
+	for (int e = 0; e < (int) lengthof(cfpg_encodings); e++)
+		if (strcmp(s, cfpg_encodings[e]) == 0)
+			return e;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("table encoding must be 'packed' or 'semisorted', not \"%s\"", s),
+			 errhint("'semisorted' stores buckets of 4 in one bit less per item, for slower lookups and adds.")));
+	return 0;					/* not reached */
+}
+
+const char *
+cfpg_encoding_name(const cf_filter *f)
+{
+	for (uint32 k = 1; k < f->nstages; k++)
+		if (f->stages[k].enc != f->stages[0].enc)
+			return "mixed";
+	return f->stages[0].enc < lengthof(cfpg_encodings) ? cfpg_encodings[f->stages[0].enc] : "unknown";
 }
 
 /*

@@ -83,6 +83,10 @@ extern void cfpg_open(cf_filter *f, struct varlena *v);
 extern void cfpg_params(cf_params *p, uint64 capacity, double fpr);
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
 extern struct varlena *cfpg_create(const cf_params *p);
+/* The table encoding named by a SQL argument, 'packed' or 'semisorted' (raises). */
+extern int	cfpg_encoding(text *name);
+/* The SQL name of a filter's table encoding: 'packed', 'semisorted' or 'mixed'. */
+extern const char *cfpg_encoding_name(const cf_filter *f);
 /*
  * Full validation of a filter's bytes for an input path: raises
  * INVALID_BINARY_REPRESENTATION (binary) or INVALID_TEXT_REPRESENTATION,

@@ -42,7 +42,45 @@ cuckoo_create(PG_FUNCTION_ARGS)
 	p.bucket_size = PG_GETARG_INT32(2);
 	p.max_kicks = PG_GETARG_INT32(3);
 	p.expansion = PG_GETARG_INT32(4);
+	p.encoding = CF_ENC_PACKED;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+}
+
+/*
+ * cf_create(capacity, fpr, encoding, bucket_size, max_kicks, expansion): an
+ * empty filter whose tables use the named encoding ('semisorted': buckets
+ * of 4 in 4w - 4 bits, one bit an item less than 'packed')
+ */
+PG_FUNCTION_INFO_V1(cuckoo_create_encoding);
+Datum
+cuckoo_create_encoding(PG_FUNCTION_ARGS)
+{
+	int64		capacity = PG_GETARG_INT64(0);
+	cf_params	p;
+
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	p.capacity = (uint64) capacity;
+	p.fpr = PG_GETARG_FLOAT8(1);
+	p.encoding = cfpg_encoding(PG_GETARG_TEXT_PP(2));
+	p.bucket_size = PG_GETARG_INT32(3);
+	p.max_kicks = PG_GETARG_INT32(4);
+	p.expansion = PG_GETARG_INT32(5);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+}
+
+/* cf_encoding(filter): its table encoding, 'packed', 'semisorted' or 'mixed' */
+PG_FUNCTION_INFO_V1(cuckoo_encoding);
+Datum
+cuckoo_encoding(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	cf_filter	f;
+
+	cfpg_open_datum(&d, &f);
+	PG_RETURN_TEXT_P(cstring_to_text(cfpg_encoding_name(&f)));
 }
 
 /*

@@ -665,13 +665,14 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
  * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr)
+cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
 {
 	cf_params	p;
 	cf_filter	f;
 	struct varlena *v;
 
 	cfpg_params(&p, capacity, fpr);
+	p.encoding = encoding;
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	for (size_t r = 0; r < nruns; r++)
@@ -730,6 +731,7 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 		size_t		worklen;
 
 		cfpg_params(&p, sizes[k], st->fpr);
+		p.encoding = st->encoding;
 		v = cfpg_create(&p);
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
@@ -743,7 +745,7 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 	if (st->capacity > 0)
 	{
 		/* a capacity too small for the values: say what the filter became */
-		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr);
+		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
 		cf_filter	f;
 		cf_stats	s;
 
@@ -759,7 +761,7 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 					 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
 		return v;
 	}
-	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr);
+	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
 }
 
 void

@@ -99,6 +99,7 @@ typedef struct CfAggState
 	uint32		cap;			/* SET: slots in hashes; ARRAY: the limit */
 	uint32		nbatch;			/* SET: hashes waiting in the batch */
 	uint8		form;			/* CfAggForm */
+	uint8		encoding;		/* the filter's table encoding (CF_ENC_*) */
 	double		fpr;			/* target false-positive rate */
 	uint64		capacity;		/* filter capacity; 0: sized by the data */
 	union

@@ -204,6 +204,9 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 	cfpg_append_percent(&buf, cfpg_target_fpr(&f));
 	appendStringInfo(&buf, "), %u sub-filter%s, %s", s.subfilters,
 					 s.subfilters == 1 ? "" : "s", size);
+	/* bit-packed tables go unsaid, as before encodings had names */
+	if (s.semisorted > 0)
+		appendStringInfo(&buf, ", %s tables", cfpg_encoding_name(&f));
 	/* deletes left in place (1.2): their values stay reported, and take slots */
 	if (s.retained > 0)
 		appendStringInfo(&buf, "; %llu of %llu deletes retained (left in place)",

@@ -85,6 +85,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wmin = ref_fpbits_for(0.4999, b);
 	p = t_params(1 + ((size_t) data[2] | (size_t) data[3] << 8) % 1024,
 				 t_fpr_for_width(wmin + data[1] % (33 - wmin), b), b, kicks[data[4] % 5], 2);
+	/* bucket size 4: the kicks byte's top bit asks for semi-sorted buckets */
+	if (b == 4 && (data[4] & 0x80))
+		p.encoding = CF_ENC_SEMISORT;
 	flags = data[5];
 	seed = UINT64_C(0x9E3779B97F4A7C15) * (1 + data[1]);
 	h = malloc(MAX_ITEMS * sizeof(uint64_t));

@@ -53,8 +53,12 @@ read_params(prog *g, int b_fixed, double fpr_fixed)
 	static const int exps[] = {0, 1, 2, 4, 16};
 	int			exp = exps[next0(g) % 5];
 	int			mk = kicks[next0(g) % 6];
+	cf_params	p = t_params(cap, fpr, b, mk, exp);
 
-	return t_params(cap, fpr, b, mk, exp);
+	/* bucket size 4: the width byte's top bit asks for semi-sorted buckets */
+	if (b == 4 && (wbyte & 0x80))
+		p.encoding = CF_ENC_SEMISORT;
+	return p;
 }
 
 static void

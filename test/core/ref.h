@@ -21,6 +21,7 @@ typedef struct ref_stage
 	uint32_t	basebits;
 	size_t		table_off;		/* offset of the table in the buffer */
 	uint64_t	table_bytes;
+	uint32_t	enc;			/* 0 bit-packed, 1 semi-sorted */
 } ref_stage;
 
 typedef struct ref_filter
@@ -84,6 +85,89 @@ static inline uint64_t
 ref_table_bytes(uint64_t nbuckets, uint32_t b, uint32_t f)
 {
 	return (nbuckets * b * f + 7) / 8;
+}
+
+/* bit p of a table: bit p mod 8 of byte p div 8 (past the end: 0) */
+static inline uint32_t
+ref_bit(const uint8_t *table, uint64_t table_bytes, uint64_t p)
+{
+	return (p >> 3) < table_bytes ? (table[p >> 3] >> (p & 7)) & 1 : 0;
+}
+
+/* n <= 32 bits from bit p, the first one lowest */
+static inline uint32_t
+ref_bits(const uint8_t *table, uint64_t table_bytes, uint64_t p, uint32_t n)
+{
+	uint32_t	v = 0;
+
+	for (uint32_t k = 0; k < n; k++)
+		v |= ref_bit(table, table_bytes, p + k) << k;
+	return v;
+}
+
+/*
+ * Semi-sorted buckets (FORMAT.md "Tables (encoding 1)"), written out: the
+ * 3876 sorted 4-multisets of 0..15 numbered in lexicographic order.
+ * Returns the index-th in m[0..4), or 0 if index >= 3876.
+ */
+static inline int
+ref_multiset(uint32_t index, uint32_t m[4])
+{
+	uint32_t	k = 0;
+
+	for (uint32_t a = 0; a < 16; a++)
+		for (uint32_t b = a; b < 16; b++)
+			for (uint32_t c = b; c < 16; c++)
+				for (uint32_t d = c; d < 16; d++, k++)
+					if (k == index)
+					{
+						m[0] = a;
+						m[1] = b;
+						m[2] = c;
+						m[3] = d;
+						return 1;
+					}
+	return 0;
+}
+
+/*
+ * The 4 values of semi-sorted bucket i of width f, and whether the bucket
+ * is valid: index < 3876 and the values ascending.
+ */
+static inline int
+ref_semi_bucket(const uint8_t *table, uint64_t table_bytes, uint64_t i, uint32_t f, uint32_t v[4])
+{
+	static uint8_t cache[3876][4];
+	static int	ready = 0;
+	uint64_t	p = i * (4 * (uint64_t) f - 4);
+	uint32_t	index = ref_bits(table, table_bytes, p, 12);
+	int			ok = 1;
+
+	if (!ready)
+	{
+		for (uint32_t x = 0; x < 3876; x++)
+		{
+			uint32_t	m[4] = {0, 0, 0, 0};
+
+			ref_multiset(x, m);
+			for (int k = 0; k < 4; k++)
+				cache[x][k] = (uint8_t) m[k];
+		}
+		ready = 1;
+	}
+	if (index >= 3876)
+	{
+		index = 0;
+		ok = 0;
+	}
+	for (uint32_t k = 0; k < 4; k++)
+	{
+		v[k] = ((uint32_t) cache[index][k] << (f - 4)) |
+			ref_bits(table, table_bytes, p + 12 + k * (f - 4), f - 4);
+		if (k > 0 && v[k] < v[k - 1])
+			ok = 0;
+	}
+	return ok;
 }
 
 /* slot number s (counted over the whole table) of width f */
@@ -230,6 +314,7 @@ ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 		s->nitems = ref_rd32(d + 4);
 		s->fpbits = s->basebits = d[8];
 		s->geom = 1;
+		s->enc = 0;
 		if (d[9] || d[10] || d[11])
 			return *why = "stage reserved", 0;
 		if (i == 0 && s->fpbits != r->fpbits)
@@ -292,7 +377,8 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 		s->geom = d[9];
 		s->level = d[10];
 		s->basebits = d[11];
-		if (d[12] != 0)
+		s->enc = d[12];
+		if (d[12] > 1 || (d[12] == 1 && r->bucket_size != 4))
 			return *why = "encoding", 0;
 		if (d[13] || d[14] || d[15])
 			return *why = "stage reserved", 0;
@@ -356,7 +442,8 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 			return *why = "nitems > slots", 0;
 		if (s->fpbits < CF_MIN_FPBITS || s->fpbits > CF_MAX_FPBITS)
 			return *why = "stage fpbits", 0;
-		s->table_bytes = ref_table_bytes(s->nbuckets, r->bucket_size, s->fpbits);
+		s->table_bytes = s->enc ? (s->nbuckets * (4 * (uint64_t) s->fpbits - 4) + 7) / 8 :
+			ref_table_bytes(s->nbuckets, r->bucket_size, s->fpbits);
 		s->table_off = (size_t) total;
 		total += s->table_bytes;
 	}
@@ -373,10 +460,19 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 		uint64_t	nslots = (uint64_t) s->nbuckets * r->bucket_size;
 		uint64_t	n = 0,
 					k;
-		uint64_t	used_bits = nslots * s->fpbits;
+		uint64_t	used_bits = s->enc ? s->nbuckets * (4 * (uint64_t) s->fpbits - 4) :
+			nslots * s->fpbits;
 
-		for (k = 0; k < nslots; k++)
+		for (k = 0; k < nslots && !s->enc; k++)
 			n += ref_slot(t, s->table_bytes, k, s->fpbits) != 0;
+		for (k = 0; k < s->nbuckets && s->enc; k++)
+		{
+			uint32_t	v[4];
+
+			if (!ref_semi_bucket(t, s->table_bytes, k, s->fpbits, v))
+				return *why = "semi-sorted bucket not canonical", 0;
+			n += (v[0] != 0) + (v[1] != 0) + (v[2] != 0) + (v[3] != 0);
+		}
 		if (n != s->nitems)
 			return *why = "nitems does not match table", 0;
 		if (used_bits % 8 && (t[s->table_bytes - 1] >> (used_bits % 8)) != 0)
@@ -399,6 +495,21 @@ ref_stage_count(const ref_filter *r, uint32_t i, uint64_t h)
 
 	ref_locate(s, h, &fp, &b1, &b2);
 
+	if (s->enc)
+	{
+		uint32_t	v[4];
+
+		ref_semi_bucket(t, s->table_bytes, b1, s->fpbits, v);
+		for (k = 0; k < 4; k++)
+			n += v[k] == fp;
+		if (b2 != b1)
+		{
+			ref_semi_bucket(t, s->table_bytes, b2, s->fpbits, v);
+			for (k = 0; k < 4; k++)
+				n += v[k] == fp;
+		}
+		return n;
+	}
 	for (k = 0; k < r->bucket_size; k++)
 	{
 		n += ref_slot(t, s->table_bytes, (uint64_t) b1 * r->bucket_size + k, s->fpbits) == fp;

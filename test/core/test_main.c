@@ -65,6 +65,13 @@ static const test_entry tests[] = {
 	T("validate", test_validate_crafted),
 	T("validate", test_validate_table_corruption),
 	/* model-based random test */
+	T("semisort", test_semisort_codec),
+	T("semisort", test_semisort_params),
+	T("semisort", test_semisort_same_sets),
+	T("semisort", test_semisort_full_unchanged),
+	T("semisort", test_semisort_grow_union_build),
+	T("semisort", test_semisort_validate),
+
 	T("model", test_model_small),
 	T("model", test_model_large),
 	/* measured false-positive rates and load */

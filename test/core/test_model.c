@@ -438,26 +438,29 @@ ms_totals(const mstate *s)
 
 /* one geometry: fill, churn, drain, union with a random partner, churn, drain */
 static void
-run_config(int b, double fpr, uint64_t cap, int expansion, uint64_t seed, uint64_t churn_max)
+run_config(int b, double fpr, uint64_t cap, int expansion, int enc, uint64_t seed, uint64_t churn_max)
 {
 	char		name[96];
 	mstate		s;
 	cf_params	p = t_params(cap, fpr, b, (int) (seed % 3 == 0 ? 500 : seed % 3 == 1 ? 100 : 1000),
 							 expansion);
 	size_t		len;
-	uint8_t    *buf = t_create(&p, &len);
+	uint8_t    *buf;
 	uint8_t    *fresh;
 	cf_stats	st;
 	double		load_full = 0;
 	uint32_t	f0;
 
+	p.encoding = enc;
+	buf = t_create(&p, &len);
 	if (!buf)
 	{
 		CHECKF(0, "cannot create b=%d fpr=%g cap=%llu", b, fpr, (unsigned long long) cap);
 		return;
 	}
 	f0 = buf[4];
-	snprintf(name, sizeof(name), "b=%d f=%u cap=%llu exp=%d", b, f0, (unsigned long long) cap, expansion);
+	snprintf(name, sizeof(name), "b=%d f=%u cap=%llu exp=%d enc=%d", b, f0, (unsigned long long) cap,
+			 expansion, enc);
 	memset(&s, 0, sizeof(s));
 	s.name = name;
 	s.rng = seed;
@@ -512,18 +515,21 @@ run_config(int b, double fpr, uint64_t cap, int expansion, uint64_t seed, uint64
 		size_t		tlen,
 					ucap,
 					used;
-		uint8_t    *tbuf = t_create(&q, &tlen),
+		uint8_t    *tbuf,
 				   *out;
 		uint64_t	i,
 					n;
 		char		err[CF_ERRLEN] = "";
 		cf_filter	r;
 
+		/* with bucket size 4 the partner's encoding is drawn: unions mix them */
+		q.encoding = b == 4 ? (int) rnd_below(&s.rng, 2) : CF_ENC_PACKED;
+		tbuf = t_create(&q, &tlen);
 		/* refill A a little: about its capacity */
 		for (i = 0; i < cap + 3 && !BAILED(); i++)
 			ms_add(&s, splitmix64(&s.rng));
-		snprintf(tname, sizeof(tname), "%s, partner cap=%llu exp=%d", name,
-				 (unsigned long long) q.capacity, q.expansion);
+		snprintf(tname, sizeof(tname), "%s, partner cap=%llu exp=%d enc=%d", name,
+				 (unsigned long long) q.capacity, q.expansion, q.encoding);
 		memset(&t, 0, sizeof(t));
 		t.name = tname;
 		t.rng = seed ^ 0xABCDEF;
@@ -590,7 +596,9 @@ static const double model_fprs[] = {0.3, 0.1, 0.01, 0.001, 1e-4, 1e-6, -32.0 /* 
 static void
 run_caps(const uint64_t *caps, int ncaps, uint64_t churn_max, const char *label)
 {
-	int			bs[] = {2, 4, 8};
+	/* bucket size 4 twice: bit-packed, then semi-sorted (encoding 1) */
+	int			bs[] = {2, 4, 8, 4};
+	int			encs[] = {0, 0, 0, 1};
 	int			exps[] = {0, 2};
 	int			bi,
 				fi,
@@ -602,7 +610,7 @@ run_caps(const uint64_t *caps, int ncaps, uint64_t churn_max, const char *label)
 
 	g_ops = g_fn = g_retained = g_full = g_dels = g_sweeps = g_unions = 0;
 	for (ci = 0; ci < ncaps; ci++)
-		for (bi = 0; bi < 3; bi++)
+		for (bi = 0; bi < 4; bi++)
 			for (fi = 0; fi < nf; fi++)
 				for (ei = 0; ei < 2 && !BAILED(); ei++)
 				{
@@ -614,8 +622,10 @@ run_caps(const uint64_t *caps, int ncaps, uint64_t churn_max, const char *label)
 					/* the large, growing configs: a subset of widths, for time */
 					if (caps[ci] > 10000 && exps[ei] > 0 && (fi == 1 || fi == 3 || fi == 4))
 						continue;
-					seed++;
-					run_config(bs[bi], fpr, caps[ci], exps[ei], seed * UINT64_C(0x9E3779B97F4A7C15), churn_max);
+					if (!encs[bi])
+						seed++;
+					run_config(bs[bi], fpr, caps[ci], exps[ei], encs[bi],
+							   (seed ^ (uint64_t) encs[bi] << 40) * UINT64_C(0x9E3779B97F4A7C15), churn_max);
 				}
 	t_note("%s: %llu ops, %llu sweeps, %llu unions, %llu failed adds (full), %llu deletes, "
 		   "%llu retained (unrelated geometries), %llu false negatives (%.1f s)",

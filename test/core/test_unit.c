@@ -1371,10 +1371,10 @@ test_union_incompatible(void)
 					b;
 		const char *what;
 	}			cases[] = {
-		{{1000, 0.01, 4, 500, 2}, {1000, 0.01, 2, 500, 2}, "bucket size 4 vs 2"},
-		{{1000, 0.01, 4, 500, 2}, {1000, 0.01, 8, 500, 2}, "bucket size 4 vs 8"},
-		{{1000, 0.01, 4, 500, 2}, {1000, 0.001, 4, 500, 2}, "fpr 0.01 vs 0.001"},
-		{{1000, 0.01, 4, 500, 2}, {1000, 0.004, 4, 500, 2}, "width 10 vs 11"},
+		{{1000, 0.01, 4, 500, 2, 0}, {1000, 0.01, 2, 500, 2, 0}, "bucket size 4 vs 2"},
+		{{1000, 0.01, 4, 500, 2, 0}, {1000, 0.01, 8, 500, 2, 0}, "bucket size 4 vs 8"},
+		{{1000, 0.01, 4, 500, 2, 0}, {1000, 0.001, 4, 500, 2, 0}, "fpr 0.01 vs 0.001"},
+		{{1000, 0.01, 4, 500, 2, 0}, {1000, 0.004, 4, 500, 2, 0}, "width 10 vs 11"},
 	};
 	size_t		i;
 
@@ -1813,12 +1813,12 @@ test_determinism(void)
 		int			n;
 		int			dels;
 	}			cases[] = {
-		{{1000, 0.01, 4, 500, 0}, 1200, 0},	/* fixed, past full: kicks and failures */
-		{{1000, 0.01, 2, 500, 0}, 1200, 1},
-		{{1000, 0.01, 8, 50, 0}, 1200, 1},
-		{{100, 0.001, 4, 500, 2}, 5000, 0},	/* growing */
-		{{100, 1e-6, 2, 500, 4}, 5000, 1},
-		{{7, 0.3, 8, 10, 1}, 500, 1},
+		{{1000, 0.01, 4, 500, 0, 0}, 1200, 0},	/* fixed, past full: kicks and failures */
+		{{1000, 0.01, 2, 500, 0, 0}, 1200, 1},
+		{{1000, 0.01, 8, 50, 0, 0}, 1200, 1},
+		{{100, 0.001, 4, 500, 2, 0}, 5000, 0},	/* growing */
+		{{100, 1e-6, 2, 500, 4, 0}, 5000, 1},
+		{{7, 0.3, 8, 10, 1, 0}, 500, 1},
 	};
 	size_t		i;
 
@@ -1924,13 +1924,15 @@ rec_free(rec_journal *r)
 void
 test_journal(void)
 {
-	int			bs[] = {2, 4, 8};
+	/* bucket size 4 twice: bit-packed, then semi-sorted (encoding 1) */
+	int			bs[] = {2, 4, 8, 4};
+	int			encs[] = {0, 0, 0, 1};
 	int			widths[] = {5, 8, 13, 16, 32};
 	uint64_t	seed = 16;
 	int			bi;
 	size_t		wi;
 
-	for (bi = 0; bi < 3; bi++)
+	for (bi = 0; bi < 4; bi++)
 		for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
 		{
 			int			b = bs[bi];
@@ -1947,6 +1949,7 @@ test_journal(void)
 
 			if (widths[wi] < ref_fpbits_for(0.4999, b))
 				continue;
+			p.encoding = encs[bi];
 			buf = t_create(&p, &len);
 			if (!open_ok(&f, buf, len))
 				return;

@@ -58,6 +58,14 @@ void		test_validate_byte_corruption(void);
 void		test_validate_crafted(void);
 void		test_validate_table_corruption(void);
 
+/* test_semisort.c */
+void		test_semisort_codec(void);
+void		test_semisort_params(void);
+void		test_semisort_same_sets(void);
+void		test_semisort_full_unchanged(void);
+void		test_semisort_grow_union_build(void);
+void		test_semisort_validate(void);
+
 /* test_model.c */
 void		test_model_small(void);
 void		test_model_large(void);
