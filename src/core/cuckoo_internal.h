@@ -315,14 +315,15 @@ semi_word(const cf_stage *st, uint32_t i)
 }
 
 /*
- * Does bucket word x (width lw + 4, lw low bits) hold fp?  Its four values
- * are rebuilt in 16-bit lanes (the multiset's nibbles over the low parts)
- * and compared at once: fpl = fp * SEMI_LANES_LO, fp never 0.
+ * Does bucket word x (width lw + 4, lw low bits) hold fp?  Non-zero iff it
+ * does.  Its four values are rebuilt in 16-bit lanes (the multiset's
+ * nibbles over the low parts) and compared at once: fpl = fp *
+ * SEMI_LANES_LO, fp never 0.
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline bool
+static inline uint64_t
 semi_word_has(uint64_t x, uint32_t lw, uint64_t fpl)
 {
 	uint64_t	y = x >> CF_SEMI_INDEX_BITS;
@@ -333,7 +334,7 @@ semi_word_has(uint64_t x, uint32_t lw, uint64_t fpl)
 		(y & m) | ((y << (16 - lw)) & (m << 16)) |
 		((y << (32 - 2 * lw)) & (m << 32)) | ((y << (48 - 3 * lw)) & (m << 48));
 	v ^= fpl;
-	return ((v - SEMI_LANES_LO) & ~v & SEMI_LANES_HI) != 0;
+	return (v - SEMI_LANES_LO) & ~v & SEMI_LANES_HI;
 }
 
 static inline bool
