@@ -72,7 +72,7 @@ SELECT p.oid::regprocedure AS resolves_to, a.aggtranstype::regtype AS state
 FROM pg_depend dep JOIN pg_rewrite r ON r.oid = dep.objid
      JOIN pg_proc p ON p.oid = dep.refobjid JOIN pg_aggregate a ON a.aggfnoid = p.oid
 WHERE r.ev_class = 'kt_calls'::regclass AND dep.refclassid = 'pg_proc'::regclass
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- every type: the typed overload's filter equals cf_agg(anyelement)'s, at
 -- the default rate, another rate and a given capacity; per group too (small
