@@ -8,7 +8,7 @@
 #   PG_CONFIG=... CMU_CUCKOO_DIR=/work/ext/cuckoofilter bash bench/make_performance.sh [-q] [-o FILE]
 #   -q        quick: smaller tables, 3 repetitions (about 2 minutes; a smoke test)
 #   -o FILE   write the generated section to FILE instead of updating the doc
-# Full run: about 5 minutes on 2 shared cores.  Needs g++ and libbloom-dev for
+# Full run: 5-7 minutes on 2 shared cores (6.5 at load 6-7).  Needs g++ and libbloom-dev for
 # the core benchmarks, postgresql-15-hll for the hll rows (skipped without it);
 # CMU_CUCKOO_DIR (a checkout of github.com/efficient/cuckoofilter, outside the
 # tree) for the lookup table against CMU (skipped without it).
