@@ -50,7 +50,7 @@ read_params(prog *g, int b_fixed, double fpr_fixed)
 	int			wbyte = next0(g);
 	double		fpr = fpr_fixed > 0 ? fpr_fixed : t_fpr_for_width(wmin + wbyte % (33 - wmin), b);
 	uint64_t	cap = 1 + (uint64_t) next0(g) % 48;
-	static const int exps[] = {0, 1, 2, 4, 16};
+	static const int exps[] = {0, 1, 2, 4, 16, 0};
 	int			exp = exps[next0(g) % 5];
 	int			mk = kicks[next0(g) % 6];
 
