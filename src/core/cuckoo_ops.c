@@ -261,7 +261,8 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	if (level == old.level)
 	{
 		memcpy(nw.table, old.table, tb);
-		memcpy(nw.stash, old.stash, (size_t) old.nstash * CF_SPLIT_STASH_REC);
+		if (old.nstash)
+			memcpy(nw.stash, old.stash, (size_t) old.nstash * CF_SPLIT_STASH_REC);
 	}
 	else
 	{

@@ -137,6 +137,7 @@ cfpg_params(cf_params *p, uint64 capacity, double fpr)
 	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
 	p->max_kicks = CF_DEFAULT_MAX_KICKS;
 	p->expansion = CF_DEFAULT_EXPANSION;
+	p->geometry = 0;
 }
 
 /* A new varlena holding an empty filter for p (raises on bad parameters). */

@@ -35,6 +35,7 @@ cuckoo_create(PG_FUNCTION_ARGS)
 	p.bucket_size = PG_GETARG_INT32(2);
 	p.max_kicks = PG_GETARG_INT32(3);
 	p.expansion = PG_GETARG_INT32(4);
+	p.geometry = 0;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
 }
 
