@@ -52,6 +52,7 @@ static const test_entry tests[] = {
 	T("split", test_split_stash),
 	T("split", test_split_union),
 	T("split", test_split_hostile),
+	T("split", test_split_build),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),

@@ -318,3 +318,34 @@ test_split_hostile(void)
 	}
 	free(f.buf);
 }
+
+/* cf_build into a split table: the same bytes as the inserts one by one */
+void
+test_split_build(void)
+{
+	size_t		la,
+				lb;
+	cf_filter	a,
+				b;
+	uint64_t	rng = 99,
+				h[3000];
+	size_t		wl;
+	void	   *work;
+
+	(void) split_new(3200, 0.01, &la, &a);
+	(void) split_new(3200, 0.01, &lb, &b);
+	for (int i = 0; i < 3000; i++)
+	{
+		h[i] = splitmix64(&rng);
+		CHECK(cf_add(&a, h[i]) == CF_OK);
+	}
+	wl = cf_build_work_size(&b, 3000);
+	work = malloc(wl);
+	CHECK(cf_build(&b, h, 3000, work, wl));
+	CHECK(la == lb && memcmp(a.buf, b.buf, la) == 0);
+	for (int i = 0; i < 3000; i++)
+		CHECK(cf_contains(&b, h[i]));
+	free(work);
+	free(a.buf);
+	free(b.buf);
+}
