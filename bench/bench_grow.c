@@ -171,9 +171,11 @@ space_sweep(double fpr, const uint64_t *pos, const uint64_t *neg, uint64_t n)
 	int			steps = 41,
 				nfull = 0;
 
-	cf_open(&f, alloc(size, NULL), size, err, sizeof(err));
-	cf_create(f.buf, &p);
-	cf_open(&f, f.buf, size, err, sizeof(err));
+	uint8_t    *buf = alloc(size, NULL);
+
+	cf_create(buf, &p);
+	if (!cf_open(&f, buf, size, err, sizeof(err)))
+		exit(1);
 	printf("space sweep, %s, target %g: size, bits/item grown, one table, ratio, load, measured rate\n",
 		   geometry == CF_GEOM_SPLIT ? "split" : "chain", fpr);
 	for (int k = 0; k < steps; k++)
