@@ -356,31 +356,6 @@ main(int argc, char **argv)
 		free(grown.buf);
 		free(v);
 	}
-	return 0;
-
-	/* space: grown from capacity 1,000 against one table, same items */
-	{
-		cf_filter	one = filled(n, fpr, pos, n);
-		cf_filter	grown = filled(1000, fpr, pos, n);
-		uint64_t	slots = 0;
-
-		for (uint32_t k = 0; k < grown.nstages; k++)
-			slots += (uint64_t) grown.stages[k].nbuckets * grown.bucket_size;
-		printf("\nspace, %llu items: one table %.2f bits/item (%zu bytes); grown from capacity 1000: "
-			   "%.2f bits/item (%zu bytes, %u sub-filters, load %.3f); ratio %.2f\n",
-			   (unsigned long long) n, 8.0 * one.len / n, one.len, 8.0 * grown.len / n, grown.len,
-			   grown.nstages, (double) n / slots, (double) grown.len / one.len);
-		printf("  %-5s %10s %10s %6s %7s\n", "table", "buckets", "items", "bits", "load");
-		for (uint32_t k = 0; k < grown.nstages; k++)
-		{
-			const cf_stage *st = &grown.stages[k];
-
-			printf("  %-5u %10u %10u %6u %7.3f\n", k, st->nbuckets, st->nitems, st->fpbits,
-				   (double) st->nitems / ((double) st->nbuckets * grown.bucket_size));
-		}
-		free(one.buf);
-		free(grown.buf);
-	}
 	free(pos);
 	free(neg);
 	return 0;

@@ -310,7 +310,7 @@ check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 			st->fpbits < st->basebits + 2 ||
 			st->level + st->fpbits - 1 - st->basebits > 64 - st->basebits)
 		{
-			cfi_set_err(err, errlen, "sub-filter %u has base width %u, level %u and width %u (a split table needs a base width of %d to %d, a width of at least the base width plus 2, and no more hash bits than a value has)",
+			cfi_set_err(err, errlen, "split sub-filter %u has base width %u, level %u and width %u (needs base width %d to %d, width >= base + 2, level + width <= 65)",
 					k, st->basebits, st->level, st->fpbits, CF_SPLIT_F0_MIN, CF_SPLIT_F0_MAX);
 			return false;
 		}

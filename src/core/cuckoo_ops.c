@@ -1268,6 +1268,9 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 		/* a miss in this sub-filter: no occupied slot of 2 buckets matches */
 		fpr_miss *= pow(1.0 - 1.0 / (double) st->fpmax, 2.0 * f->bucket_size * load);
 	}
+	/* stash records are items outside the slots: a full table with a stash stays at 1 */
 	s->load_factor = slots ? (double) s->items / (double) slots : 0.0;
+	if (s->load_factor > 1.0)
+		s->load_factor = 1.0;
 	s->fpr = 1.0 - fpr_miss;
 }

@@ -536,6 +536,30 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 		return *why = "length", 0;
 	if (total > CF_MAX_SIZE)
 		return *why = "too large", 0;
+	/* split stash records: free (all zero) or an entry with a marker at a level <= L */
+	for (i = 0; i < r->nstages; i++)
+	{
+		const ref_stage *s = &r->st[i];
+
+		for (uint32_t k = 0; k < s->nstash; k++)
+		{
+			const uint8_t *rec = buf + s->table_off + s->table_bytes + 12 * k;
+			uint32_t	x = ref_rd32(rec),
+						e = ref_rd32(rec + 4);
+
+			if (rec[9] || rec[10] || rec[11])
+				return *why = "stash reserved", 0;
+			if (e == 0)
+			{
+				if (x != 0 || rec[8] != 0)
+					return *why = "free stash record", 0;
+				continue;
+			}
+			if (rec[8] > s->level || x >= (uint64_t) (s->nbuckets >> s->level) << rec[8] ||
+				(e & ((UINT32_C(1) << (32 - s->basebits)) - 1)) == 0)
+				return *why = "stash record", 0;
+		}
+	}
 	if (!full)
 		return 1;
 	for (i = 0; i < r->nstages; i++)
@@ -549,14 +573,28 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 			nslots * s->fpbits;
 
 		for (k = 0; k < nslots && !s->enc; k++)
-			n += ref_slot(t, s->table_bytes, k, s->fpbits) != 0;
+		{
+			uint32_t	v = ref_slot(t, s->table_bytes, k, s->fpbits);
+
+			/* a split slot holds its end marker in its low W - F0 bits */
+			if (s->geom == 3 && v != 0 && (v & ((UINT32_C(1) << (s->fpbits - s->basebits)) - 1)) == 0)
+				return *why = "split slot without a marker", 0;
+			n += v != 0;
+		}
 		for (k = 0; k < s->nbuckets && s->enc; k++)
 		{
 			uint32_t	v[4];
 
 			if (!ref_semi_bucket(t, s->table_bytes, k, s->fpbits, v))
 				return *why = "semi-sorted bucket not canonical", 0;
-			n += (v[0] != 0) + (v[1] != 0) + (v[2] != 0) + (v[3] != 0);
+			for (uint32_t j = 0; j < 4; j++)
+			{
+				/* the same marker rule for a semi-sorted split table's values */
+				if (s->geom == 3 && v[j] != 0 &&
+					(v[j] & ((UINT32_C(1) << (s->fpbits - s->basebits)) - 1)) == 0)
+					return *why = "split slot without a marker", 0;
+				n += v[j] != 0;
+			}
 		}
 		if (n != s->nitems)
 			return *why = "nitems does not match table", 0;
