@@ -310,7 +310,7 @@ semi_probe(const cf_stage *st, uint32_t i1, uint32_t i2, uint32_t fp)
 	uint64_t	x1 = semi_word(st, i1),
 				x2 = semi_word(st, i2);
 
-	return semi_word_has(x1, lw, fpl) | semi_word_has(x2, lw, fpl);
+	return (int) semi_word_has(x1, lw, fpl) | (int) semi_word_has(x2, lw, fpl);
 }
 
 static bool
@@ -388,8 +388,8 @@ semi_one(const cf_filter *f, uint64_t h, const uint32_t W)
 
 	semi_one_pair(st, h, W, &i1, &i2, &fp);
 	fpl = fp * SEMI_LANES_LO;
-	return semi_word_has(semi_one_word(st->table, i1, W), W - 4, fpl) |
-		semi_word_has(semi_one_word(st->table, i2, W), W - 4, fpl);
+	return (int) semi_word_has(semi_one_word(st->table, i1, W), W - 4, fpl) |
+		(int) semi_word_has(semi_one_word(st->table, i2, W), W - 4, fpl);
 }
 
 /* semi_one for a block of hashes at a time, as contains_many_one */
@@ -420,8 +420,8 @@ semi_one_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found, cons
 		for (size_t j = 0; j < m; j++)
 		{
 			uint64_t	fpl = fp[j] * SEMI_LANES_LO;
-			bool		in = semi_word_has(semi_one_word(st->table, i1[j], W), W - 4, fpl) |
-				semi_word_has(semi_one_word(st->table, i2[j], W), W - 4, fpl);
+			bool		in = (int) semi_word_has(semi_one_word(st->table, i1[j], W), W - 4, fpl) |
+				(int) semi_word_has(semi_one_word(st->table, i2[j], W), W - 4, fpl);
 
 			found[b + j] = in;
 			hits += in;

@@ -236,8 +236,8 @@ bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 		uint32_t	v[CF_SEMI_SLOTS];
 
 		semi_read(st, i, v);
-		return split_slot_matches(v[0], q) | split_slot_matches(v[1], q) |
-			split_slot_matches(v[2], q) | split_slot_matches(v[3], q);
+		return (int) split_slot_matches(v[0], q) | (int) split_slot_matches(v[1], q) |
+			(int) split_slot_matches(v[2], q) | (int) split_slot_matches(v[3], q);
 	}
 	if (st->swar)
 	{
