@@ -198,6 +198,7 @@ bench(uint64_t n, int reps)
 	p.max_kicks = CF_DEFAULT_MAX_KICKS;
 	p.expansion = 0;			/* sized for the n keys: it must not grow */
 	p.encoding = CF_ENC_PACKED;
+	p.geometry = 0;
 	size = cf_create_size(&p, err, sizeof(err));
 	if (size == 0)
 	{

@@ -141,7 +141,7 @@ static void
 pair_open(pair *x, uint64_t n, double fpr)
 {
 	char		err[CF_ERRLEN];
-	cf_params	p = {n, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED};
+	cf_params	p = {n, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED, 0};
 
 	x->p = p;
 	x->size = cf_create_size(&x->p, err, sizeof(err));
@@ -323,7 +323,7 @@ typedef struct space_row
 static void
 run_space(uint64_t cap, double fpr, space_row *s)
 {
-	cf_params	p = {cap, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED};
+	cf_params	p = {cap, fpr, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED, 0};
 	char		err[CF_ERRLEN];
 	size_t		size = cf_create_size(&p, err, sizeof(err));
 	uint8_t    *buf;
@@ -429,7 +429,7 @@ cmp_u64(const void *a, const void *b)
 static void
 bench_build(uint64_t n, double eps, bool agg_size)
 {
-	cf_params	p = {agg_size ? n + n / 16 : n, eps, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED};
+	cf_params	p = {agg_size ? n + n / 16 : n, eps, CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED, 0};
 	size_t		len = cf_create_size(&p, NULL, 0);
 	uint64_t   *h = xmalloc(n * sizeof(uint64_t));
 	uint8_t    *buf = xmalloc(len);
@@ -658,7 +658,7 @@ main(int argc, char **argv)
 		   "closest approach at capacity >= 1000 (bits/item - bound)");
 	for (int e = 0; e < NTARGETS; e++)
 	{
-		cf_params	p = {1, targets[e], CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED};
+		cf_params	p = {1, targets[e], CF_DEFAULT_BUCKET_SIZE, CF_DEFAULT_MAX_KICKS, 0, CF_ENC_PACKED, 0};
 		double		bound = space_bound(targets[e]);
 		uint64_t	over = 0,
 					last_over = 0,

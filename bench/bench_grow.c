@@ -10,7 +10,13 @@
  * printed per repetition (min / median / max).  Then bits per item of a
  * filter grown from capacity 1,000 to 1M items against one table of 1M.
  *
- * Usage: bench_grow [-r reps] [-n keys] [-e fpr]   (default 7, 1000000, 0.01)
+ * Usage: bench_grow [-r reps] [-n keys] [-e fpr] [-x growth] [-g split|chain] [-s]
+ *   (default 7, 1000000, 0.01, 16, split).  -g: the geometry of the grown
+ *   filter (split: geometry 3, one table that doubles in place; chain: the
+ *   format-2 chain of sub-filters).  Lookups are timed one call per key and
+ *   batched (cf_contains_many).  -s: the space sweep instead: bits per item
+ *   and measured rate of a filter grown from capacity 1,000 at 41
+ *   log-spaced sizes up to n, against one table built for each size.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "cuckoo.h"
@@ -68,11 +76,15 @@ print_row(const char *what, double *v, int n)
 		   n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v[n - 1]);
 }
 
+static volatile uint64_t sink2;
+static int	geometry = CF_GEOM_SPLIT;
+static double max_pause;		/* longest single insert of the last filled() (s) */
+
 /* a filter of capacity cap at rate fpr (bucket 4, expansion 2) holding h[0 .. n) */
 static cf_filter
-filled(uint64_t cap, double fpr, const uint64_t *h, uint64_t n)
+filled_geom(uint64_t cap, double fpr, const uint64_t *h, uint64_t n, int geom)
 {
-	cf_params	p = {cap, fpr, 4, CF_DEFAULT_MAX_KICKS, 2, CF_ENC_PACKED};
+	cf_params	p = {cap, fpr, 4, CF_DEFAULT_MAX_KICKS, 2, CF_ENC_PACKED, geom};
 	char		err[CF_ERRLEN];
 	size_t		size = cf_create_size(&p, err, sizeof(err));
 	uint8_t    *buf;
@@ -90,9 +102,11 @@ filled(uint64_t cap, double fpr, const uint64_t *h, uint64_t n)
 		fprintf(stderr, "cf_open: %s\n", err);
 		exit(1);
 	}
+	max_pause = 0;
 	for (uint64_t i = 0; i < n; i++)
 	{
 		uint8_t    *before = f.buf;
+		double		t = cpu_now();
 
 		if (cf_insert(&f, h[i], alloc, NULL) != CF_OK)
 		{
@@ -100,9 +114,114 @@ filled(uint64_t cap, double fpr, const uint64_t *h, uint64_t n)
 			exit(1);
 		}
 		if (f.buf != before)
+		{
 			free(before);
+			t = cpu_now() - t;
+			max_pause = t > max_pause ? t : max_pause;
+		}
 	}
 	return f;
+}
+
+/* the grown filter: the geometry chosen with -g */
+static cf_filter
+filled(uint64_t cap, double fpr, const uint64_t *h, uint64_t n)
+{
+	return filled_geom(cap, fpr, h, n, geometry);
+}
+
+/* the comparator: one table built for n items (a chain table of level 0) */
+static cf_filter
+one_table(double fpr, const uint64_t *h, uint64_t n)
+{
+	return filled_geom(n, fpr, h, n, 0);
+}
+
+/* ns per lookup of h[0 .. n) through cf_contains_many */
+static double
+probe_many(const cf_filter *f, const uint64_t *h, uint64_t n, bool *found, uint64_t *hits)
+{
+	double		t = cpu_now();
+	uint64_t	c = cf_contains_many(f, h, n, found);
+
+	t = cpu_now() - t;
+	*hits = c;
+	sink2 += c;
+	return t * 1e9 / n;
+}
+
+/*
+ * Space sweep: a filter grown from capacity 1,000 (one insert at a time)
+ * measured at 41 log-spaced sizes from 1,000 to n, against one table built
+ * for each size (its bytes from cf_create_size); the rate measured with
+ * 200,000 absent keys.
+ */
+static void
+space_sweep(double fpr, const uint64_t *pos, const uint64_t *neg, uint64_t n)
+{
+	cf_params	p = {1000, fpr, 4, CF_DEFAULT_MAX_KICKS, 2, CF_ENC_PACKED, geometry};
+	char		err[CF_ERRLEN];
+	size_t		size = cf_create_size(&p, err, sizeof(err));
+	cf_filter	f;
+	uint64_t	done = 0;
+	double		logsum = 0,
+				worst = 0,
+				worst_full = 0,
+				worst_fpr = 0;
+	int			steps = 41,
+				nfull = 0;
+
+	uint8_t    *buf = alloc(size, NULL);
+
+	cf_create(buf, &p);
+	if (!cf_open(&f, buf, size, err, sizeof(err)))
+		exit(1);
+	printf("space sweep, %s, target %g: size, bits/item grown, one table, ratio, load, measured rate\n",
+		   geometry == CF_GEOM_SPLIT ? "split" : "chain", fpr);
+	for (int k = 0; k < steps; k++)
+	{
+		uint64_t	target = (uint64_t) (1000.0 * pow((double) n / 1000.0, (double) k / (steps - 1)) + 0.5);
+		cf_params	q = {target, fpr, 4, CF_DEFAULT_MAX_KICKS, 0, 0, 0};
+		double		one_bits,
+					bits,
+					load;
+		uint64_t	fp = 0,
+					slots = 0,
+					used = 0;
+
+		for (; done < target; done++)
+		{
+			uint8_t    *before = f.buf;
+
+			if (cf_insert(&f, pos[done], alloc, NULL) != CF_OK)
+				exit(1);
+			if (f.buf != before)
+				free(before);
+		}
+		for (uint64_t i = 0; i < 200000; i++)
+			fp += cf_contains(&f, neg[i]);
+		for (uint32_t j = 0; j < f.nstages; j++)
+		{
+			slots += (uint64_t) f.stages[j].nbuckets * 4;
+			used += f.stages[j].nitems;
+		}
+		load = (double) used / slots;
+		one_bits = 8.0 * cf_create_size(&q, err, sizeof(err)) / target;
+		bits = 8.0 * f.len / target;
+		logsum += log(bits / one_bits);
+		worst = bits / one_bits > worst ? bits / one_bits : worst;
+		if (load >= 0.9)
+		{
+			nfull++;
+			worst_full = bits / one_bits > worst_full ? bits / one_bits : worst_full;
+		}
+		worst_fpr = fp / 200000.0 > worst_fpr ? fp / 200000.0 : worst_fpr;
+		printf("  %9llu %7.2f %7.2f %6.3f %6.3f %8.4f%%\n", (unsigned long long) target, bits, one_bits,
+			   bits / one_bits, load, 100.0 * fp / 200000.0);
+	}
+	printf("  geometric mean %.3f, worst %.3f, worst where load >= 0.9 (%d sizes) %.3f, worst rate %.4f%% (%.2fx target)\n",
+		   exp(logsum / steps), worst, nfull, worst_full, 100 * worst_fpr, worst_fpr / fpr);
+	free(f.buf);
 }
 
 static volatile uint64_t sink;
@@ -128,6 +247,9 @@ main(int argc, char **argv)
 	int			reps = 7;
 	uint64_t	n = 1000000;
 	double		fpr = 0.01;
+	uint64_t	growth = 16;
+	int			sweep = 0;
+	bool	   *found;
 	uint64_t   *pos,
 			   *neg,
 				hits;
@@ -140,6 +262,12 @@ main(int argc, char **argv)
 			n = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "-e") == 0 && i + 1 < argc)
 			fpr = atof(argv[++i]);
+		else if (strcmp(argv[i], "-x") == 0 && i + 1 < argc)
+			growth = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
+			geometry = strcmp(argv[++i], "chain") == 0 ? 0 : CF_GEOM_SPLIT;
+		else if (strcmp(argv[i], "-s") == 0)
+			sweep = 1;
 		else
 		{
 			fprintf(stderr, "usage: bench_grow [-r reps] [-n keys] [-e fpr]\n");
@@ -158,21 +286,31 @@ main(int argc, char **argv)
 		pos[i] = cf_hash_int64((int64_t) key_at(i));
 		neg[i] = cf_hash_int64((int64_t) key_at((UINT64_C(1) << 62) + i));
 	}
-	printf("bench_grow: %llu items, target fpr %g, bucket 4, %d interleaved reps\n",
-		   (unsigned long long) n, fpr, reps);
+	found = alloc(n * sizeof(bool), NULL);
+	if (sweep)
+	{
+		space_sweep(fpr, pos, neg, n);
+		return 0;
+	}
+	printf("bench_grow: %llu items, target fpr %g, bucket 4, %d interleaved reps, grown %llux, %s\n",
+		   (unsigned long long) n, fpr, reps, (unsigned long long) growth,
+		   geometry == CF_GEOM_SPLIT ? "split (geometry 3)" : "chain (geometry 2)");
 	printf("flags: %s\n", BENCH_CFLAGS);
 
 	{
-		cf_filter	one = filled(n, fpr, pos, n);
-		cf_filter	grown = filled(n / 16, fpr, pos, n);
-		double	   *v = alloc(6 * reps * sizeof(double), NULL);
+		cf_filter	one = one_table(fpr, pos, n);
+		cf_filter	grown = filled(n / growth, fpr, pos, n);
+		double	   *v = alloc(12 * reps * sizeof(double), NULL);
 		double	   *op = v, *gp = v + reps, *oa = v + 2 * reps, *ga = v + 3 * reps,
-				   *rp = v + 4 * reps, *ra = v + 5 * reps;
+				   *rp = v + 4 * reps, *ra = v + 5 * reps, *mo = v + 6 * reps, *mg = v + 7 * reps,
+				   *mr = v + 8 * reps, *no = v + 9 * reps, *ng = v + 10 * reps, *nr = v + 11 * reps;
 		uint64_t	fp_one = 0,
 					fp_grown = 0;
+		double		pause = max_pause;
 
-		printf("one table: %u sub-filter, %zu bytes; grown 16x: %u sub-filters, %zu bytes\n",
-			   one.nstages, one.len, grown.nstages, grown.len);
+		printf("one table: %u sub-filter, %zu bytes; grown %llux: %u sub-filters (level %u), %zu bytes; longest insert that grew it %.1f ms\n",
+			   one.nstages, one.len, (unsigned long long) growth, grown.nstages, grown.stages[0].level,
+			   grown.len, pause * 1e3);
 		probe(&one, pos, n, &hits);
 		probe(&grown, pos, n, &hits);
 		for (int r = 0; r < reps; r++)
@@ -187,45 +325,36 @@ main(int argc, char **argv)
 						(unsigned long long) n);
 			oa[r] = probe(&one, neg, n, &fp_one);
 			ga[r] = probe(&grown, neg, n, &fp_grown);
+			mo[r] = probe_many(&one, pos, n, found, &hits);
+			mg[r] = probe_many(&grown, pos, n, found, &hits);
+			if (hits != n)
+				fprintf(stderr, "grown, batched: %llu of %llu found\n", (unsigned long long) hits,
+						(unsigned long long) n);
+			no[r] = probe_many(&one, neg, n, found, &hits);
+			ng[r] = probe_many(&grown, neg, n, found, &hits);
 			rp[r] = gp[r] / op[r];
 			ra[r] = ga[r] / oa[r];
+			mr[r] = mg[r] / mo[r];
+			nr[r] = ng[r] / no[r];
 		}
 		printf("  %-40s %8s %8s %8s\n", "ns per lookup (hash precomputed)", "min", "median", "max");
 		print_row("one table, present", op, reps);
-		print_row("grown 16x, present", gp, reps);
+		print_row("grown, present", gp, reps);
 		print_row("grown / one table, present (per rep)", rp, reps);
 		print_row("one table, absent", oa, reps);
-		print_row("grown 16x, absent", ga, reps);
+		print_row("grown, absent", ga, reps);
 		print_row("grown / one table, absent (per rep)", ra, reps);
+		print_row("batched: one table, present", mo, reps);
+		print_row("batched: grown, present", mg, reps);
+		print_row("batched: grown / one, present", mr, reps);
+		print_row("batched: one table, absent", no, reps);
+		print_row("batched: grown, absent", ng, reps);
+		print_row("batched: grown / one, absent", nr, reps);
 		printf("  measured fpr: one table %.5f, grown %.5f\n", (double) fp_one / n,
 			   (double) fp_grown / n);
 		free(one.buf);
 		free(grown.buf);
 		free(v);
-	}
-
-	/* space: grown from capacity 1,000 against one table, same items */
-	{
-		cf_filter	one = filled(n, fpr, pos, n);
-		cf_filter	grown = filled(1000, fpr, pos, n);
-		uint64_t	slots = 0;
-
-		for (uint32_t k = 0; k < grown.nstages; k++)
-			slots += (uint64_t) grown.stages[k].nbuckets * grown.bucket_size;
-		printf("\nspace, %llu items: one table %.2f bits/item (%zu bytes); grown from capacity 1000: "
-			   "%.2f bits/item (%zu bytes, %u sub-filters, load %.3f); ratio %.2f\n",
-			   (unsigned long long) n, 8.0 * one.len / n, one.len, 8.0 * grown.len / n, grown.len,
-			   grown.nstages, (double) n / slots, (double) grown.len / one.len);
-		printf("  %-5s %10s %10s %6s %7s\n", "table", "buckets", "items", "bits", "load");
-		for (uint32_t k = 0; k < grown.nstages; k++)
-		{
-			const cf_stage *st = &grown.stages[k];
-
-			printf("  %-5u %10u %10u %6u %7.3f\n", k, st->nbuckets, st->nitems, st->fpbits,
-				   (double) st->nitems / ((double) st->nbuckets * grown.bucket_size));
-		}
-		free(one.buf);
-		free(grown.buf);
 	}
 	free(pos);
 	free(neg);

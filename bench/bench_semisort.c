@@ -73,7 +73,7 @@ static void
 side_open(side *s, uint64_t n, double fpr, int enc)
 {
 	char		err[CF_ERRLEN];
-	cf_params	p = {n, fpr, 4, CF_DEFAULT_MAX_KICKS, 0, enc};
+	cf_params	p = {n, fpr, 4, CF_DEFAULT_MAX_KICKS, 0, enc, 0};
 
 	s->p = p;
 	s->size = cf_create_size(&p, err, sizeof(err));

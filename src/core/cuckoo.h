@@ -43,6 +43,24 @@
  */
 #define CF_GEOM_LEGACY      1
 #define CF_GEOM_CHAIN       2
+/*
+ * SPLIT (format version 2, cuckoo 1.2): one table of m0 << L buckets that
+ * doubles in place by moving one stored bit of every entry into the bucket
+ * address; slots hold a base key f0, a variable-length extension and a
+ * unary end marker (FORMAT.md, "Split tables").
+ */
+#define CF_GEOM_SPLIT       3
+
+/* split tables: the base key width new tables get, and what a reader allows */
+#define CF_SPLIT_F0         5
+#define CF_SPLIT_F0_MIN     4
+#define CF_SPLIT_F0_MAX     6
+/* split tables: most stash records (entries no doubling can place) */
+#define CF_SPLIT_STASH_MAX  256
+/* split tables: bytes of one stash record */
+#define CF_SPLIT_STASH_REC  12
+/* split tables: the narrowest slot a schedule gives (at least 6 extension bits) */
+#define CF_SPLIT_MIN_WIDTH  12
 
 /*
  * Widest base key of a chain family: a filter's first table keys its
@@ -83,7 +101,10 @@ typedef enum cf_status
 	CF_CANNOT_GROW,     /* growth would exceed a limit; the filter is unchanged */
 	CF_RETAINED,        /* delete left the value in place: which sub-filter holds
 						 * it is ambiguous (counted in the header) */
-	CF_READ_ONLY        /* a version-1 filter: cf_upgrade it before writing */
+	CF_READ_ONLY,       /* a version-1 filter: cf_upgrade it before writing */
+	CF_TOO_MANY_COPIES  /* split table: the copies of one value fill its bucket
+						 * pair and the stash (CF_SPLIT_STASH_MAX); the filter
+						 * is unchanged */
 } cf_status;
 
 /* what a caller asks for when creating a filter */
@@ -95,6 +116,10 @@ typedef struct cf_params
 	int         max_kicks;      /* 0 .. CF_MAX_KICKS_LIMIT */
 	int         expansion;      /* 0 (fixed size), 1, 2, 4, 8 or 16 */
 	int         encoding;       /* CF_ENC_PACKED (0) or CF_ENC_SEMISORT (bucket size 4) */
+	int         geometry;       /* with expansion > 0: CF_GEOM_SPLIT for a split
+								 * table (FORMAT.md), anything else a chain table;
+								 * a rate too low for the split schedule keeps a
+								 * chain table */
 } cf_params;
 
 /*
@@ -114,9 +139,9 @@ typedef struct cf_stage
 	uint32_t    nbuckets;
 	uint32_t    nitems;
 	uint32_t    fpbits;
-	uint32_t    geom;           /* CF_GEOM_LEGACY or CF_GEOM_CHAIN */
-	uint32_t    level;          /* chain: nbuckets = base_nbuckets << level */
-	uint32_t    basebits;       /* chain: width f0 of the family's base key */
+	uint32_t    geom;           /* CF_GEOM_LEGACY, CF_GEOM_CHAIN or CF_GEOM_SPLIT */
+	uint32_t    level;          /* chain, split: nbuckets = base_nbuckets << level */
+	uint32_t    basebits;       /* chain, split: width f0 of the family's base key */
 	uint32_t    base_nbuckets;  /* chain: buckets of the family's level 0 */
 	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
 	uint32_t    bucket_bits;    /* bucket_size * fpbits */
@@ -139,6 +164,10 @@ typedef struct cf_stage
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
+	uint32_t    extbits;        /* split: R = fpbits - 1 - basebits, the longest
+								 * extension a slot holds */
+	uint32_t    nstash;         /* split: stash records after the table */
+	uint8_t    *stash;          /* split: the first of them (NULL if none) */
 	uint8_t    *desc;           /* this stage's descriptor in the buffer */
 	uint8_t    *table;
 	size_t      table_bytes;
@@ -165,6 +194,7 @@ typedef struct cf_filter
 	uint64_t    retained;       /* deletes left in place (version 1: 0) */
 	uint32_t    nstages;
 	uint32_t    lookup;         /* the cf_contains path chosen by cf_open */
+	int32_t     split;          /* the first split sub-filter (adds go there), or -1 */
 	cf_journal *journal;        /* NULL unless cf_set_journal */
 	cf_stage    stages[CF_MAX_STAGES];
 } cf_filter;
@@ -236,6 +266,11 @@ size_t		cf_create_size(const cf_params *p, char *err, size_t errlen);
 void		cf_create(uint8_t *buf, const cf_params *p);
 /* Fingerprint width cf_create uses for (fpr, bucket_size); 0 if none fits. */
 int			cf_fpbits_for(double fpr, int bucket_size);
+/*
+ * Slot width of a split table at a level for (fpr, bucket_size): the
+ * family's schedule, a pure function of both (0 if none fits in 32 bits).
+ */
+uint32_t	cf_split_width(double fpr, uint32_t bucket_size, uint32_t level);
 /* Buckets for a sub-filter that must hold capacity items at design load. */
 uint64_t	cf_nbuckets_for(uint64_t capacity, int bucket_size);
 

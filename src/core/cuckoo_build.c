@@ -354,6 +354,24 @@ cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t
 	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
 		n > (uint64_t) st->nbuckets * b || worklen < cf_build_work_size(f, n))
 		return false;
+	if (st->geom == CF_GEOM_SPLIT)
+	{
+		/*
+		 * A split table: one kick-out insert after another (no bulk path
+		 * yet; the result depends only on h and its order).  A stash is
+		 * never used here, so a table that does not take them all fails.
+		 */
+		if (st->nstash != 0)
+			return false;
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t i = 0; i < runs[r].n; i++)
+			{
+				check_interrupts(i);
+				if (!cfi_split_insert(st, b, f->max_kicks, runs[r].h[i]))
+					return false;
+			}
+		return true;
+	}
 	while (bits < 32 && (UINT64_C(1) << bits) < st->nbuckets)
 		bits++;
 	memset(room, 0xFF, sizeof(uint64_t) * (size_t) ((st->nbuckets + 63) / 64));

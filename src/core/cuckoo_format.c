@@ -47,6 +47,14 @@ cf_nbuckets_for(uint64_t capacity, int bucket_size)
 	return m == 0 ? 1 : m;
 }
 
+/* does p ask for a split table, and can it have one? */
+static bool
+split_wanted(const cf_params *p)
+{
+	return p->expansion > 0 && p->geometry == CF_GEOM_SPLIT &&
+		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
+}
+
 size_t
 cf_create_size(const cf_params *p, char *err, size_t errlen)
 {
@@ -97,6 +105,12 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		return 0;
 	}
 	m = cf_nbuckets_for(p->capacity, p->bucket_size);
+	if (split_wanted(p))
+	{
+		/* a filter that grows: a split table, m0 odd, the schedule's width */
+		m |= 1;
+		f = (int) cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
+	}
 	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
 	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
 		(bytes += table_bytes_for(m, p->bucket_size, f, (uint32_t) p->encoding)) > CF_MAX_SIZE)
@@ -138,6 +152,8 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[11] = (uint8_t) st->basebits;
 	d[12] = (uint8_t) st->enc;
 	d[13] = d[14] = d[15] = 0;
+	if (st->geom == CF_GEOM_SPLIT)
+		put_le16(d + 13, (uint16_t) st->nstash);
 }
 
 /* the version-2 header of f, except nstages (byte 5) */
@@ -180,6 +196,17 @@ cf_create(uint8_t *buf, const cf_params *p)
 	st.geom = CF_GEOM_CHAIN;
 	st.basebits = f.fpbits < CF_CHAIN_KEY_MAX ? f.fpbits : CF_CHAIN_KEY_MAX;
 	st.enc = (uint32_t) p->encoding;
+	if (split_wanted(p))
+	{
+		/*
+		 * it grows: one split table (FORMAT.md, "Split tables"); a rate too
+		 * low for the split schedule keeps a chain table
+		 */
+		st.nbuckets |= 1;
+		st.geom = CF_GEOM_SPLIT;
+		st.basebits = CF_SPLIT_F0;
+		st.fpbits = f.fpbits = cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
+	}
 	cfi_write_header(buf, &f);
 	buf[5] = 1;
 	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
@@ -270,6 +297,30 @@ check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 			return false;
 		}
 	}
+	else if (st->geom == CF_GEOM_SPLIT)
+	{
+		if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0 ||
+			((st->nbuckets >> st->level) & 1) == 0)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not an odd multiple of 2^%u for its level",
+					k, st->nbuckets, st->level);
+			return false;
+		}
+		if (st->basebits < CF_SPLIT_F0_MIN || st->basebits > CF_SPLIT_F0_MAX ||
+			st->fpbits < st->basebits + 2 ||
+			st->level + st->fpbits - 1 - st->basebits > 64 - st->basebits)
+		{
+			cfi_set_err(err, errlen, "split sub-filter %u has base width %u, level %u and width %u (needs base width %d to %d, width >= base + 2, level + width <= 65)",
+					k, st->basebits, st->level, st->fpbits, CF_SPLIT_F0_MIN, CF_SPLIT_F0_MAX);
+			return false;
+		}
+		if (st->nstash > CF_SPLIT_STASH_MAX)
+		{
+			cfi_set_err(err, errlen, "sub-filter %u has %u stash records, more than %d",
+					k, st->nstash, CF_SPLIT_STASH_MAX);
+			return false;
+		}
+	}
 	else if (st->geom != CF_GEOM_LEGACY || st->level != 0 || st->basebits != st->fpbits)
 	{
 		cfi_set_err(err, errlen, "sub-filter %u has an unknown geometry (%u, level %u, base width %u)",
@@ -277,6 +328,35 @@ check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 		return false;
 	}
 	cfi_stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/*
+ * The stash records of split sub-filter k: each free (all zero), or an
+ * entry with a marker in a bucket of a level no higher than the table's.
+ */
+static bool
+check_stash(const cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	for (uint32_t j = 0; j < st->nstash; j++)
+	{
+		const uint8_t *r = st->stash + (size_t) j * CF_SPLIT_STASH_REC;
+		uint32_t	x = get_le32(r),
+					e = get_le32(r + 4),
+					lev = r[8];
+		bool		ok;
+
+		if (e == 0)
+			ok = x == 0 && lev == 0;
+		else
+			ok = lev <= st->level && x < (st->base_nbuckets << lev) &&
+				(e & ((UINT32_C(1) << (32 - st->basebits)) - 1)) != 0;
+		if (!ok || r[9] != 0 || r[10] != 0 || r[11] != 0)
+		{
+			cfi_set_err(err, errlen, "stash record %u of sub-filter %u is not valid", j, k);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -319,6 +399,8 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		st->geom = CF_GEOM_LEGACY;
 		st->level = 0;
 		st->enc = CF_ENC_PACKED;
+		st->nstash = 0;
+		st->stash = NULL;
 		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
@@ -398,7 +480,9 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 					k, CF_SEMI_SLOTS, f->bucket_size);
 			return false;
 		}
-		if (d[13] != 0 || d[14] != 0 || d[15] != 0)
+		st->nstash = st->geom == CF_GEOM_SPLIT ? get_le16(d + 13) : 0;
+		st->stash = NULL;
+		if ((st->geom != CF_GEOM_SPLIT && (d[13] != 0 || d[14] != 0)) || d[15] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
@@ -442,19 +526,29 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	if (!ok)
 		return false;
 	off = f->hdrlen;
+	f->split = -1;
 	for (uint32_t k = 0; k < f->nstages; k++)
 	{
 		cf_stage   *st = &f->stages[k];
 
 		st->journal = NULL;
-		if (st->table_bytes > len - off)
+		if (stage_data_bytes(st) > len - off)
 		{
 			cfi_set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
-					len, k, st->table_bytes, off);
+					len, k, stage_data_bytes(st), off);
 			return false;
 		}
 		st->table = buf + off;
 		off += st->table_bytes;
+		if (st->geom == CF_GEOM_SPLIT)
+		{
+			st->stash = st->nstash ? buf + off : NULL;
+			off += (size_t) st->nstash * CF_SPLIT_STASH_REC;
+			if (!check_stash(st, k, err, errlen))
+				return false;
+			if (f->split < 0)
+				f->split = (int32_t) k;
+		}
 	}
 	if (off != len)
 	{
@@ -472,7 +566,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
  * of the same set, and filters compare by their bytes.
  */
 static bool
-semi_scan(const cf_stage *st, uint32_t k, uint64_t *n, char *err, size_t errlen)
+semi_scan(const cf_stage *st, uint32_t k, uint32_t markers, uint64_t *n, char *err, size_t errlen)
 {
 	for (uint32_t i = 0; i < st->nbuckets; i++)
 	{
@@ -494,7 +588,17 @@ semi_scan(const cf_stage *st, uint32_t k, uint64_t *n, char *err, size_t errlen)
 			return false;
 		}
 		cf_semi_unpack(lo, hi, st->fpbits, v);
-		*n += (uint64_t) (v[0] != 0) + (v[1] != 0) + (v[2] != 0) + (v[3] != 0);
+		for (uint32_t s = 0; s < CF_SEMI_SLOTS; s++)
+		{
+			/* a split table's entries each end with a marker (FORMAT.md) */
+			if (v[s] != 0 && (v[s] & markers) == 0)
+			{
+				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
+						s, i, k);
+				return false;
+			}
+			*n += v[s] != 0;
+		}
 	}
 	return true;
 }
@@ -513,13 +617,26 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 		uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
 		uint64_t	n = 0;
 
-		if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, &n, err, errlen))
+		uint32_t	markers = st->geom == CF_GEOM_SPLIT ?
+			(uint32_t) ((UINT64_C(1) << (st->extbits + 1)) - 1) : UINT32_MAX;
+
+		if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
 			return false;
 		for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
 		{
 			check_interrupts(i);
 			for (uint32_t s = 0; s < f.bucket_size; s++)
-				n += slot_get(st, f.bucket_size, i, s) != 0;
+			{
+				uint32_t	v = slot_get(st, f.bucket_size, i, s);
+
+				if (v != 0 && (v & markers) == 0)
+				{
+					cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
+							s, i, k);
+					return false;
+				}
+				n += v != 0;
+			}
 		}
 		if (n != st->nitems)
 		{

@@ -194,6 +194,96 @@ alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
 }
 
+/*
+ * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
+ * buckets, m0 odd.  With prod = H * m0, top = prod div 2^32 and the 64-bit
+ * address stream S = (prod mod 2^32) * 2^32 + (g * 2^F0 mod 2^32), read
+ * from its top bit down, and K = kk(f0) = mix64(f0 + seed) the key of the
+ * base fingerprint f0 = g div 2^(32 - F0):
+ *   i1 = top * 2^L + S[1..L]
+ *   i2 = ((hm - top) mod m0) * 2^L + (S[1..L] xor K[1..L]),  hm = (low32(kk) * m0) div 2^32
+ *   a slot of width W = F0 + 1 + R holds f0 | e (r bits) | 1 | 0^(R - r); 0 is empty
+ *   in i1 it matches when e is a prefix of S[L+1..L+R], in i2 of that xor K[L+1..L+R].
+ * The pair at level L + 1 refines the pair at level L (drop the last digit),
+ * so an entry can trade its first extension bit for an address digit: the
+ * table doubles in place and never needs a kick to do it.
+ */
+
+/* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
+extern const uint64_t cfi_split_keys[64];
+
+/* h's bucket pair and the slot values it matches in each bucket */
+typedef struct split_probe
+{
+	uint32_t	i1,
+				i2;
+	uint32_t	q1,				/* f0 | S[L+1..L+R] | 1: the full entry for i1 */
+				q2;				/* the same for i2 */
+} split_probe;
+
+/*
+ * h's probe at level L of a split table with m0 base buckets, base width
+ * F0 and extension width R (1 <= R, L + R <= 64 - F0, L <= 31).
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, split_probe *p)
+{
+	uint64_t	prod = (h >> 32) * m0;
+	uint32_t	top = (uint32_t) (prod >> 32);
+	uint32_t	g = (uint32_t) h;
+	uint32_t	f0 = g >> (32 - F0);
+	uint64_t	kk = cfi_split_keys[f0];
+	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
+	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
+	uint64_t	S = (prod << 32) | (uint32_t) (g << F0);
+	uint32_t	low = (uint32_t) ((S >> 1) >> (63 - L));
+	uint32_t	klow = (uint32_t) ((kk >> 1) >> (63 - L));
+	uint32_t	q = (uint32_t) ((S << L) >> (64 - R));
+	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R));
+
+	p->i1 = (top << L) | low;
+	p->i2 = (a0 << L) | (low ^ klow);
+	p->q1 = (f0 << (R + 1)) | (q << 1) | 1;
+	p->q2 = p->q1 ^ (kap << 1);
+}
+
+static inline void
+split_probe_of(const cf_stage *st, uint64_t h, split_probe *p)
+{
+	split_probe_at(st->base_nbuckets, st->level, st->basebits, st->extbits, h, p);
+}
+
+/* does slot value v (any width) match query q: all bits above v's marker equal */
+static inline bool
+split_slot_matches(uint32_t v, uint32_t q)
+{
+	return v != 0 && (v ^ q) <= (v ^ (v - 1));
+}
+
+/*
+ * The other bucket of the entry v sitting in bucket x, and (*v2) the same
+ * entry as it reads there: its extension bits xor the key's bits of the
+ * levels they stand for.  Its own inverse.
+ */
+static inline uint32_t
+split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
+{
+	uint32_t	L = st->level,
+				R = st->extbits,
+				m0 = st->base_nbuckets;
+	uint64_t	kk = cfi_split_keys[v >> (R + 1)];
+	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
+	uint32_t	top = x >> L;
+	uint32_t	a0 = hm >= top ? hm - top : hm + m0 - top;
+	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R)) << 1;
+
+	*v2 = v ^ (kap & ~(v ^ (v - 1)));
+	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & st->lowmask);
+}
+
 /* ---------------------------------------------------------------------
  * semi-sorted tables (encoding 1)
  *
@@ -480,6 +570,30 @@ swar_empty_lanes(const cf_stage *st, uint64_t x)
 }
 
 /*
+ * Split tables, a bucket in one word w: non-zero iff a lane matches ql (the
+ * query times lanes_lo).  Lane-wise w - 1 (the top bit of each lane set
+ * first so no borrow leaves it) gives each lane's marker-and-below mask; a
+ * lane matches when nothing above its marker differs from the query and it
+ * is not empty; then bad has a zero lane, which the borrow test detects
+ * exactly (it may misplace which lane, never whether one is).
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
+{
+	uint64_t	lo = st->lanes_lo,
+				hi = st->lanes_hi,
+				m = st->bucket_mask;
+	uint64_t	x = w & m;
+	uint64_t	below = x ^ (((x | hi) - lo) ^ (~x & hi));
+	uint64_t	bad = ((x ^ ql) & ~below & m) | swar_empty_lanes(st, x);
+
+	return (bad - lo) & ~bad & hi;
+}
+
+/*
  * Does bucket i hold fp?  When one 64-bit load covers the bucket, all its
  * slots are compared at once: x has a zero lane exactly where a slot equals
  * fp, and (x - lo) & ~x & hi is non-zero iff some lane of x is zero.
@@ -552,6 +666,11 @@ pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uin
 	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
 }
 
+/* split tables: does a slot of h's pair or a stash record match h (cuckoo_split.c) */
+bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
+/* split tables: does a stash record match h (the lookup paths read it after a miss) */
+bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
+
 /*
  * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
  * geometry, then straight-line code: a level-0 chain table (every new
@@ -567,6 +686,8 @@ stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 	uint32_t	fp,
 				i2;
 
+	if (st->geom == CF_GEOM_SPLIT)
+		return cfi_split_has(st, bucket_size, h);
 	if (st->geom == CF_GEOM_CHAIN)
 	{
 		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
@@ -690,6 +811,13 @@ table_bytes_for(uint64_t nbuckets, uint32_t bucket_size, uint32_t fpbits, uint32
 	if (enc == CF_ENC_SEMISORT)
 		return (nbuckets * cf_semi_bucket_bits(fpbits) + 7) / 8;
 	return (nbuckets * bucket_size * fpbits + 7) / 8;
+}
+
+/* bytes a sub-filter's data takes: its table, then (split) its stash records */
+static inline size_t
+stage_data_bytes(const cf_stage *st)
+{
+	return st->table_bytes + (size_t) st->nstash * CF_SPLIT_STASH_REC;
 }
 
 /* 0 (fixed size) or a power of two up to CF_MAX_EXPANSION */

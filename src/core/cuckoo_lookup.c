@@ -241,6 +241,60 @@ contains_one(const cf_filter *f, uint64_t h)
 }
 
 /*
+ * One split table whose buckets are one load each (bucket_size * width <= 64
+ * bits), bucket size B, base width F0 and width W known at compile time
+ * (W = 0: read from the table): both bucket loads go out together, then one
+ * branch-free compare of each bucket's lanes against h's query
+ * (split_word_match).  The stash, when there is one, is read after a miss.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, const uint32_t W)
+{
+	const cf_stage *st = &f->stages[0];
+	const uint32_t w = W ? W : st->fpbits;
+	const uint32_t R = w - 1 - F0;
+	split_probe p;
+	uint64_t	w1,
+				w2,
+				lo = st->lanes_lo;
+
+	(void) B;
+	split_probe_at(st->base_nbuckets, st->level, F0, R, h, &p);
+	if (W && (B * W) % 8 == 0)
+	{
+		const uint32_t bb = B * W / 8;
+
+		w1 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i1 * bb) + bb - 8) >> (64 - 8 * bb);
+		w2 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i2 * bb) + bb - 8) >> (64 - 8 * bb);
+	}
+	else
+	{
+		w1 = stage_word(st, p.i1);
+		w2 = stage_word(st, p.i2);
+	}
+	if ((split_word_match(st, w1, p.q1 * lo) | split_word_match(st, w2, p.q2 * lo)) != 0)
+		return true;
+	return st->nstash != 0 && cfi_split_stash_has(st, h);
+}
+
+static bool
+split_one_any(const cf_filter *f, uint64_t h)
+{
+	return split_one(f, h, f->bucket_size, f->stages[0].basebits, 0);
+}
+
+#define SPLIT_ONE(W) \
+static bool \
+split_one_4_##W(const cf_filter *f, uint64_t h) \
+{ \
+	return split_one(f, h, 4, CF_SPLIT_F0, W); \
+}
+SPLIT_ONE(12) SPLIT_ONE(13) SPLIT_ONE(14) SPLIT_ONE(15) SPLIT_ONE(16)
+
+/*
  * Semi-sorted chain tables of width <= 16 (encoding 1), newest first: both
  * buckets of a table as one word each, their values rebuilt and compared
  * at once (semi_word_has).
@@ -420,6 +474,8 @@ static const lookup_fn lookups[] = {
 	SPEC_ROW(2), SPEC_ROW_WIDE(2),
 	SPEC_ROW(4), SPEC_ROW_WIDE(4),
 	SPEC_ROW(8),
+	split_one_any,
+	split_one_4_12, split_one_4_13, split_one_4_14, split_one_4_15, split_one_4_16,
 	contains_semi, SEMI_ROW(semi_one)
 };
 
@@ -431,6 +487,8 @@ static const lookup_fn lookups[] = {
 									 sizeof(semi_manys) / sizeof(semi_manys[0]) - 1))
 
 #define SPEC_BASE	3			/* lookups[] index of the first specialized path */
+/* lookups[] index of split_one_any; the (4, CF_SPLIT_F0, 12 .. 16) paths follow */
+#define SPLIT_BASE	(SPEC_BASE + 2 * (SPEC_MAX_F - SPEC_MIN_F + 1) + 5)
 
 /* the general paths for a bigint: its hash, then the path */
 static bool
@@ -473,10 +531,16 @@ cf_contains(const cf_filter *f, uint64_t h)
 	return lookups[f->lookup](f, h);
 }
 
+/*
+ * The split and semi-sorted paths (past the end of lookups_int64) take the
+ * value's hash and their lookups[] path.
+ */
 bool
 cf_contains_int64(const cf_filter *f, int64_t v)
 {
-	return lookups_int64[f->lookup](f, v);
+	if (f->lookup < sizeof(lookups_int64) / sizeof(lookups_int64[0]))
+		return lookups_int64[f->lookup](f, v);
+	return lookups[f->lookup](f, cf_hash_int64_inline(v));
 }
 
 /* lookups a batch works on at once: their bucket loads are in flight together */
@@ -564,6 +628,43 @@ contains_many_semi(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
+/*
+ * cf_contains of one split table (one load per bucket), a block at a time:
+ * every probe of the block and its two prefetches first, then the compares.
+ */
+static size_t
+contains_many_split(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += MANY_BLOCK)
+	{
+		size_t		m = n - b < MANY_BLOCK ? n - b : MANY_BLOCK;
+		split_probe p[MANY_BLOCK];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			split_probe_of(st, h[b + j], &p[j]);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) p[j].i1 * st->bucket_bits) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) p[j].i2 * st->bucket_bits) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			bool		in = (split_word_match(st, stage_word(st, p[j].i1), p[j].q1 * st->lanes_lo) |
+							  split_word_match(st, stage_word(st, p[j].i2), p[j].q2 * st->lanes_lo)) != 0;
+
+			if (!in && st->nstash != 0)
+				in = cfi_split_stash_has(st, h[b + j]);
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
 size_t
 cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 {
@@ -573,6 +674,8 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 		return semi_manys[f->lookup - CFI_LOOKUP_SEMI - 1](f, h, n, found);
 	if (f->lookup == CFI_LOOKUP_SEMI && f->nstages == 1)
 		return contains_many_semi(f, h, n, found);
+	if (f->lookup >= SPLIT_BASE && f->lookup < CFI_LOOKUP_SEMI)
+		return contains_many_split(f, h, n, found);
 	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY)
 		return contains_many_one(f, h, n, found);
 	for (size_t j = 0; j < n; j++)
@@ -596,7 +699,7 @@ cf_probe_of(const cf_filter *f)
 	return p;
 #endif
 	/* the specialized paths' filters (one level-0 table, base key = fingerprint), whole bytes */
-	if (f->nstages != 1 || f->lookup < SPEC_BASE || bb % 8 != 0 || bb > 64)
+	if (f->nstages != 1 || f->lookup < SPEC_BASE || f->lookup >= SPLIT_BASE || bb % 8 != 0 || bb > 64)
 		return p;
 	p.bucket_bytes = bb / 8;
 	p.base = st->table + (ptrdiff_t) p.bucket_bytes - 8;
@@ -680,6 +783,18 @@ cfi_setup_lookup(cf_filter *f)
 		f->lookup = f->nstages == 1 && st0->level == 0 && st0->basebits == st0->fpbits &&
 			st0->fpbits >= SEMI_MIN_W ? CFI_LOOKUP_SEMI + 1 + st0->fpbits - SEMI_MIN_W :
 			CFI_LOOKUP_SEMI;
+	else if (f->nstages == 1 && st0->geom == CF_GEOM_SPLIT && st0->swar)
+	{
+		/*
+		 * one bit-packed split table: its own path, specialized for the
+		 * common widths (a semi-sorted one takes contains_any, whose
+		 * stage_has reads it through the codec)
+		 */
+		f->lookup = SPLIT_BASE;
+		if (f->bucket_size == 4 && st0->basebits == CF_SPLIT_F0 &&
+			st0->fpbits >= 12 && st0->fpbits <= 16)
+			f->lookup = SPLIT_BASE + 1 + st0->fpbits - 12;
+	}
 	else if (!swar)
 		f->lookup = CFI_LOOKUP_ANY;
 	else if (f->nstages > 1)

@@ -117,6 +117,7 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->base_shift = 32 - st->basebits;
 	st->key_shift = f - st->basebits;
 	st->mask_shift = st->key_shift - st->level;
+	st->extbits = st->geom == CF_GEOM_SPLIT ? f - 1 - st->basebits : 0;
 	/*
 	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
 	 * its first byte (a multiple of the largest power of two <= 8 dividing

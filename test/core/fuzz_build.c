@@ -65,7 +65,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int bs[] = {2, 4, 8};
-	static const int kicks[] = {0, 1, 5, 50, 500};
+	static const int kicks[] = {0, 1, 5, 50, 500, 0};
 	uint64_t   *h;
 	size_t		n = 0,
 				pos = 6;

@@ -16,9 +16,10 @@ typedef struct ref_stage
 	uint32_t	nbuckets;
 	uint32_t	nitems;
 	uint32_t	fpbits;
-	uint32_t	geom;			/* 1 legacy, 2 chain */
+	uint32_t	geom;			/* 1 legacy, 2 chain, 3 split */
 	uint32_t	level;
 	uint32_t	basebits;
+	uint32_t	nstash;			/* split: stash records after the table */
 	size_t		table_off;		/* offset of the table in the buffer */
 	uint64_t	table_bytes;
 	uint32_t	enc;			/* 0 bit-packed, 1 semi-sorted */
@@ -271,6 +272,77 @@ ref_locate(const ref_stage *s, uint64_t h, uint32_t *fp, uint32_t *b1, uint32_t 
 	}
 }
 
+/* ---- split tables (FORMAT.md, "Split tables"), bit by bit ---- */
+
+static inline uint64_t
+ref_mix64(uint64_t z)
+{
+	z += UINT64_C(0x9E3779B97F4A7C15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/* bit j (1 = the most significant) of a 64-bit string */
+static inline uint32_t
+ref_sbit(uint64_t x, uint32_t j)
+{
+	return (uint32_t) (x >> (64 - j)) & 1;
+}
+
+/*
+ * Does the slot value v (width W, base width F0) match h when it sits in
+ * bucket x of level L of a split table of m0 base buckets?
+ */
+static inline int
+ref_split_match(uint32_t v, uint32_t W, uint32_t F0, uint32_t L, uint32_t m0, uint32_t x, uint64_t h)
+{
+	uint32_t	H = (uint32_t) (h >> 32),
+				g = (uint32_t) h;
+	uint64_t	prod = (uint64_t) H * m0;
+	uint32_t	top = (uint32_t) (prod >> 32);
+	uint64_t	S = ((prod & 0xFFFFFFFFu) << 32) | (uint32_t) (g << F0);
+	uint32_t	f0 = g >> (32 - F0);
+	uint64_t	kk = ref_mix64(f0 + CF_HASH_SEED);
+	uint32_t	hm = (uint32_t) (((kk & 0xFFFFFFFFu) * (uint64_t) m0) >> 32);
+	uint32_t	a0 = (uint32_t) (((int64_t) hm - (int64_t) top + m0) % m0);
+	uint64_t	i1 = top,
+				i2 = a0;
+	uint32_t	R = W - 1 - F0,
+				pos = 0,
+				r,
+				j;
+	int			in1,
+				in2;
+
+	if (v == 0)
+		return 0;
+	for (j = 1; j <= L; j++)
+	{
+		i1 = 2 * i1 + ref_sbit(S, j);
+		i2 = 2 * i2 + (ref_sbit(S, j) ^ ref_sbit(kk, j));
+	}
+	if ((v >> (W - F0)) != f0)
+		return 0;
+	while (((v >> pos) & 1) == 0)
+		pos++;
+	if (pos > R)
+		return 0;
+	r = R - pos;
+	in1 = x == i1;
+	in2 = x == i2;
+	for (j = 1; j <= r; j++)
+	{
+		uint32_t	e = (v >> (R + 1 - j)) & 1;
+
+		if (e != ref_sbit(S, L + j))
+			in1 = 0;
+		if (e != (ref_sbit(S, L + j) ^ ref_sbit(kk, L + j)))
+			in2 = 0;
+	}
+	return in1 || in2;
+}
+
 /* version 1's header (FORMAT.md, "Version 1") */
 static inline int
 ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
@@ -380,9 +452,22 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 		s->enc = d[12];
 		if (d[12] > 1 || (d[12] == 1 && r->bucket_size != 4))
 			return *why = "encoding", 0;
-		if (d[13] || d[14] || d[15])
+		s->nstash = s->geom == 3 ? ref_rd16(d + 13) : 0;
+		if ((s->geom != 3 && (d[13] || d[14])) || d[15])
 			return *why = "stage reserved", 0;
-		if (s->geom == 1)
+		if (s->geom == 3)
+		{
+			uint32_t	m0 = s->level > 31 ? 0 : s->nbuckets >> s->level;
+
+			if (s->level > 31 || s->nbuckets % (UINT64_C(1) << s->level) != 0 || m0 % 2 == 0)
+				return *why = "split level", 0;
+			if (s->basebits < 4 || s->basebits > 6 || s->fpbits < s->basebits + 2 ||
+				s->level + s->fpbits - 1 - s->basebits > 64 - s->basebits)
+				return *why = "split widths", 0;
+			if (s->nstash > 256)
+				return *why = "split stash", 0;
+		}
+		else if (s->geom == 1)
 		{
 			if (s->level != 0 || s->basebits != s->fpbits)
 				return *why = "legacy level or base", 0;
@@ -445,12 +530,36 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 		s->table_bytes = s->enc ? (s->nbuckets * (4 * (uint64_t) s->fpbits - 4) + 7) / 8 :
 			ref_table_bytes(s->nbuckets, r->bucket_size, s->fpbits);
 		s->table_off = (size_t) total;
-		total += s->table_bytes;
+		total += s->table_bytes + (uint64_t) 12 * s->nstash;
 	}
 	if (total != len)
 		return *why = "length", 0;
 	if (total > CF_MAX_SIZE)
 		return *why = "too large", 0;
+	/* split stash records: free (all zero) or an entry with a marker at a level <= L */
+	for (i = 0; i < r->nstages; i++)
+	{
+		const ref_stage *s = &r->st[i];
+
+		for (uint32_t k = 0; k < s->nstash; k++)
+		{
+			const uint8_t *rec = buf + s->table_off + s->table_bytes + 12 * k;
+			uint32_t	x = ref_rd32(rec),
+						e = ref_rd32(rec + 4);
+
+			if (rec[9] || rec[10] || rec[11])
+				return *why = "stash reserved", 0;
+			if (e == 0)
+			{
+				if (x != 0 || rec[8] != 0)
+					return *why = "free stash record", 0;
+				continue;
+			}
+			if (rec[8] > s->level || x >= (uint64_t) (s->nbuckets >> s->level) << rec[8] ||
+				(e & ((UINT32_C(1) << (32 - s->basebits)) - 1)) == 0)
+				return *why = "stash record", 0;
+		}
+	}
 	if (!full)
 		return 1;
 	for (i = 0; i < r->nstages; i++)
@@ -464,14 +573,28 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 			nslots * s->fpbits;
 
 		for (k = 0; k < nslots && !s->enc; k++)
-			n += ref_slot(t, s->table_bytes, k, s->fpbits) != 0;
+		{
+			uint32_t	v = ref_slot(t, s->table_bytes, k, s->fpbits);
+
+			/* a split slot holds its end marker in its low W - F0 bits */
+			if (s->geom == 3 && v != 0 && (v & ((UINT32_C(1) << (s->fpbits - s->basebits)) - 1)) == 0)
+				return *why = "split slot without a marker", 0;
+			n += v != 0;
+		}
 		for (k = 0; k < s->nbuckets && s->enc; k++)
 		{
 			uint32_t	v[4];
 
 			if (!ref_semi_bucket(t, s->table_bytes, k, s->fpbits, v))
 				return *why = "semi-sorted bucket not canonical", 0;
-			n += (v[0] != 0) + (v[1] != 0) + (v[2] != 0) + (v[3] != 0);
+			for (uint32_t j = 0; j < 4; j++)
+			{
+				/* the same marker rule for a semi-sorted split table's values */
+				if (s->geom == 3 && v[j] != 0 &&
+					(v[j] & ((UINT32_C(1) << (s->fpbits - s->basebits)) - 1)) == 0)
+					return *why = "split slot without a marker", 0;
+				n += v[j] != 0;
+			}
 		}
 		if (n != s->nitems)
 			return *why = "nitems does not match table", 0;
@@ -479,6 +602,19 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 			return *why = "trailing bits", 0;
 	}
 	return 1;
+}
+
+/* slot k of bucket x of stage s, of either encoding (semi-sorted: the k-th smallest) */
+static inline uint32_t
+ref_split_slot(const ref_filter *r, const ref_stage *s, uint64_t x, uint32_t k)
+{
+	const uint8_t *t = r->buf + s->table_off;
+	uint32_t	v[4];
+
+	if (!s->enc)
+		return ref_slot(t, s->table_bytes, x * r->bucket_size + k, s->fpbits);
+	ref_semi_bucket(t, s->table_bytes, x, s->fpbits, v);
+	return v[k];
 }
 
 /* copies of fp(h) in h's buckets of stage i (a bucket counted once) */
@@ -493,6 +629,40 @@ ref_stage_count(const ref_filter *r, uint32_t i, uint64_t h)
 	uint32_t	n = 0,
 				k;
 
+	if (s->geom == 3)
+	{
+		uint32_t	m0 = s->nbuckets >> s->level;
+
+		uint32_t	H = (uint32_t) (h >> 32),
+					F0 = s->basebits;
+		uint64_t	prod = (uint64_t) H * m0;
+		uint64_t	S = ((prod & 0xFFFFFFFFu) << 32) | (uint32_t) ((uint32_t) h << F0);
+		uint64_t	kk = ref_mix64(((uint32_t) h >> (32 - F0)) + CF_HASH_SEED);
+		uint32_t	hm = (uint32_t) (((kk & 0xFFFFFFFFu) * (uint64_t) m0) >> 32);
+		uint64_t	x1 = prod >> 32,
+					x2 = (uint32_t) (((int64_t) hm - (int64_t) (prod >> 32) + m0) % m0);
+
+		for (uint32_t j = 1; j <= s->level; j++)
+		{
+			x1 = 2 * x1 + ref_sbit(S, j);
+			x2 = 2 * x2 + (ref_sbit(S, j) ^ ref_sbit(kk, j));
+		}
+		for (k = 0; k < r->bucket_size; k++)
+		{
+			n += ref_split_match(ref_split_slot(r, s, x1, k), s->fpbits, F0, s->level, m0,
+								 (uint32_t) x1, h);
+			if (x2 != x1)
+				n += ref_split_match(ref_split_slot(r, s, x2, k), s->fpbits, F0, s->level, m0,
+									 (uint32_t) x2, h);
+		}
+		for (k = 0; k < s->nstash; k++)
+		{
+			const uint8_t *rec = t + s->table_bytes + 12 * k;
+
+			n += ref_split_match(ref_rd32(rec + 4), 32, s->basebits, rec[8], m0, ref_rd32(rec), h);
+		}
+		return n;
+	}
 	ref_locate(s, h, &fp, &b1, &b2);
 
 	if (s->enc)

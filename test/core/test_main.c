@@ -47,6 +47,13 @@ static const test_entry tests[] = {
 	T("unit", test_duplicate_growth),
 	T("unit", test_failed_add_bounded),
 	T("unit", test_lookup_paths),
+	T("split", test_split_schedule),
+	T("split", test_split_growth),
+	T("split", test_split_stash),
+	T("split", test_split_union),
+	T("split", test_split_hostile),
+	T("split", test_split_build),
+	T("split", test_split_semisort),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),

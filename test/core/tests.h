@@ -38,6 +38,15 @@ void		test_growth_shape(void);
 void		test_churn_window(void);
 void		test_churn_two_families(void);
 
+/* test_split.c */
+void		test_split_schedule(void);
+void		test_split_growth(void);
+void		test_split_stash(void);
+void		test_split_union(void);
+void		test_split_hostile(void);
+void		test_split_build(void);
+void		test_split_semisort(void);
+
 /* test_build.c */
 void		test_build_geometries(void);
 void		test_build_unsorted(void);

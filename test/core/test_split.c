@@ -1,0 +1,513 @@
+/*
+ * test_split.c - split tables (geometry 3): the width schedule, the key
+ * table, growth without kicks, the stash and its bound, unions of one
+ * family and across families, exact deletes, and hostile bytes.
+ */
+#include <math.h>
+
+#include "harness.h"
+#include "ref.h"
+#include "tests.h"
+#include "cuckoo_table.h"
+
+static uint8_t *
+split_new(uint64_t cap, double fpr, size_t *len, cf_filter *f)
+{
+	cf_params	p = t_params(cap, fpr, 4, 500, 2);
+	uint8_t    *buf;
+	char		err[CF_ERRLEN];
+
+	p.geometry = CF_GEOM_SPLIT;
+	buf = t_create(&p, len);
+	if (!buf || !cf_open(f, buf, *len, err, sizeof(err)))
+		abort();
+	return buf;
+}
+
+/* the schedule FORMAT.md gives, and the key table's formula */
+void
+test_split_schedule(void)
+{
+	CHECK(cf_split_width(0.01, 4, 0) == 13 && cf_split_width(0.01, 4, 10) == 13);
+	CHECK(cf_split_width(0.01, 4, 11) == 14 && cf_split_width(0.01, 4, 20) == 14);
+	CHECK(cf_split_width(0.01, 4, 21) == 15 && cf_split_width(0.01, 4, 31) == 15);
+	CHECK(cf_split_width(0.001, 4, 0) == 16 && cf_split_width(0.001, 4, 11) == 18 &&
+		  cf_split_width(0.001, 4, 21) == 19);
+	CHECK(cf_split_width(0.3, 4, 0) == CF_SPLIT_MIN_WIDTH);
+	CHECK(cf_split_width(1e-8, 4, 0) == 0);
+	for (uint32_t f0 = 0; f0 < 64; f0++)
+		CHECKF(cfi_split_keys[f0] == ref_mix64(f0 + CF_HASH_SEED), "key %u", f0);
+	/* a rate the schedule cannot serve keeps a chain table */
+	{
+		cf_params	p = t_params(100, 1e-8, 4, 500, 2);
+		size_t		len;
+		uint8_t    *buf;
+
+		p.geometry = CF_GEOM_SPLIT;
+		buf = t_create(&p, &len);
+		CHECK(buf && buf[CF_V2_HEADER_SIZE + 9] == CF_GEOM_CHAIN);
+		free(buf);
+	}
+}
+
+/* 1,000 -> 100,000 items: one table, no false negatives, rate within 2x, bits per item */
+void
+test_split_growth(void)
+{
+	const double fprs[] = {0.01, 0.001};
+
+	for (int k = 0; k < 2; k++)
+	{
+		size_t		len;
+		cf_filter	f;
+		(void) split_new(1000, fprs[k], &len, &f);
+		uint64_t	rng = 42 + k,
+					n = (uint64_t) (100000 * t_scale) + 2000,
+					fn = 0,
+					fp = 0,
+					probes = 200000;
+		uint64_t   *h = malloc(n * sizeof(uint64_t));
+		alloc_ctx	ac = {0, 0};
+		char		err[CF_ERRLEN] = "";
+		ref_filter	r;
+
+		for (uint64_t i = 0; i < n; i++)
+		{
+			uint8_t    *old = f.buf;
+
+			h[i] = splitmix64(&rng);
+			CHECK(cf_insert(&f, h[i], t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+		}
+		for (uint64_t i = 0; i < n; i++)
+			fn += !cf_contains(&f, h[i]);
+		for (uint64_t i = 0; i < probes; i++)
+			fp += cf_contains(&f, splitmix64(&rng));
+		CHECKF(fn == 0, "%llu false negatives", (unsigned long long) fn);
+		CHECK(f.nstages == 1 && f.stages[0].geom == CF_GEOM_SPLIT);
+		CHECKF((double) fp / probes <= 2 * fprs[k], "rate %g at target %g", (double) fp / probes, fprs[k]);
+		CHECK(cf_validate(f.buf, f.len, err, sizeof(err)));
+		CHECK(ref_parse(&r, f.buf, f.len, 1, NULL));
+		for (uint64_t i = 0; i < n; i += 97)
+			CHECK(ref_count(&r, h[i]) == cf_count(&f, h[i]));
+		t_note("fpr %g: %llu items from capacity 1000: level %u, width %u, %.2f bits/item, rate %.3f%%, %llu allocations",
+			   fprs[k], (unsigned long long) n, f.stages[0].level, f.stages[0].fpbits,
+			   8.0 * f.len / n, 100.0 * fp / probes, (unsigned long long) ac.calls);
+		/* every delete exact: nothing retained, every other value still there */
+		for (uint64_t i = 0; i < n; i += 2)
+			CHECK(cf_delete(&f, h[i]) == CF_OK);
+		fn = 0;
+		for (uint64_t i = 1; i < n; i += 2)
+			fn += !cf_contains(&f, h[i]);
+		CHECK(fn == 0 && f.retained == 0);
+		free(h);
+		free(f.buf);
+	}
+}
+
+/* copies of one value: 2b in the pair, then the stash, then a clear refusal */
+void
+test_split_stash(void)
+{
+	size_t		len;
+	cf_filter	f;
+	(void) split_new(100, 0.01, &len, &f);
+	alloc_ctx	ac = {0, 0};
+	uint64_t	v = 0x1234567890abcdefULL;
+	uint32_t	n = 0;
+	cf_status	st = CF_OK;
+	uint8_t    *snap;
+	size_t		snaplen;
+	char		err[CF_ERRLEN] = "";
+
+	for (int i = 0; i < 50; i++)
+	{
+		uint8_t    *old = f.buf;
+
+		CHECK(cf_insert(&f, cf_hash_int64(i), t_alloc, &ac) == CF_OK);
+		if (f.buf != old)
+			free(old);
+	}
+	while (st == CF_OK && n < 1000)
+	{
+		uint8_t    *old = f.buf;
+
+		st = cf_insert(&f, v, t_alloc, &ac);
+		if (f.buf != old)
+			free(old);
+		n += st == CF_OK;
+	}
+	CHECKF(st == CF_TOO_MANY_COPIES && n == 2 * 4 + CF_SPLIT_STASH_MAX,
+		   "%u copies, then %d", n, st);
+	CHECK(cf_count(&f, v) == n && f.stages[0].nstash == CF_SPLIT_STASH_MAX);
+	CHECK(cf_validate(f.buf, f.len, err, sizeof(err)));
+	/* refused: the filter unchanged */
+	snaplen = f.len;
+	snap = malloc(snaplen);
+	memcpy(snap, f.buf, snaplen);
+	CHECK(cf_insert(&f, v, t_alloc, &ac) == CF_TOO_MANY_COPIES);
+	CHECK(f.len == snaplen && memcmp(snap, f.buf, snaplen) == 0);
+	for (int i = 0; i < 50; i++)
+		CHECK(cf_contains(&f, cf_hash_int64(i)));
+	/* every copy deletes, then the value is gone (no false positive left by copies) */
+	for (uint32_t i = 0; i < n; i++)
+		CHECK(cf_delete(&f, v) == CF_OK);
+	CHECK(cf_count(&f, v) == 0);
+	/* a free record is reused in place */
+	ac.calls = 0;
+	CHECK(cf_insert(&f, v, t_alloc, &ac) == CF_OK && ac.calls == 0);
+	free(snap);
+	free(f.buf);
+}
+
+/* a union of one family is one table; across families two, deletes then retained */
+void
+test_split_union(void)
+{
+	size_t		la,
+				lb,
+				lc;
+	cf_filter	a,
+				b,
+				c,
+				r;
+	uint64_t	rng = 7;
+	uint64_t	ha[3000],
+				hb[20000];
+	alloc_ctx	ac = {0, 0};
+	char		err[CF_ERRLEN] = "";
+	size_t		cap,
+				used;
+	uint8_t    *out;
+
+	split_new(1000, 0.01, &la, &a);
+	split_new(1000, 0.01, &lb, &b);
+	split_new(5000, 0.01, &lc, &c);
+	for (int i = 0; i < 3000; i++)
+	{
+		uint8_t    *old = a.buf;
+
+		ha[i] = splitmix64(&rng);
+		CHECK(cf_insert(&a, ha[i], t_alloc, &ac) == CF_OK);
+		if (a.buf != old)
+			free(old);
+	}
+	for (int i = 0; i < 20000; i++)
+	{
+		uint8_t    *old = b.buf;
+
+		hb[i] = i % 50 == 0 ? ha[i % 3000] : splitmix64(&rng);
+		CHECK(cf_insert(&b, hb[i], t_alloc, &ac) == CF_OK);
+		if (b.buf != old)
+			free(old);
+	}
+	cap = cf_union_size(&a, &b, err, sizeof(err));
+	out = malloc(cap);
+	used = cf_union(&a, &b, out, cap, &r, err, sizeof(err));
+	CHECKF(used > 0, "union: %s", err);
+	CHECK(r.nstages == 1 && r.stages[0].geom == CF_GEOM_SPLIT);
+	CHECK(cf_validate(out, used, err, sizeof(err)));
+	for (int i = 0; i < 3000; i++)
+		CHECK(cf_contains(&r, ha[i]));
+	for (int i = 0; i < 20000; i++)
+		CHECK(cf_contains(&r, hb[i]));
+	/* delete everything of b and half of a: exact, nothing retained */
+	for (int i = 0; i < 20000; i++)
+		CHECK(cf_delete(&r, hb[i]) == CF_OK);
+	for (int i = 0; i < 3000; i += 2)
+		CHECK(cf_delete(&r, ha[i]) == CF_OK);
+	for (int i = 1; i < 3000; i += 2)
+		CHECK(cf_contains(&r, ha[i]));
+	CHECK(r.retained == 0);
+	t_note("union of 3,000 and 20,000 items (one family): one table of level %u, %zu bytes",
+		   r.stages[0].level, used);
+	free(out);
+	/* another family (capacity 5000): two tables side by side */
+	for (int i = 0; i < 100; i++)
+	{
+		uint8_t    *old = c.buf;
+
+		CHECK(cf_insert(&c, splitmix64(&rng), t_alloc, &ac) == CF_OK);
+		if (c.buf != old)
+			free(old);
+	}
+	cap = cf_union_size(&a, &c, err, sizeof(err));
+	out = malloc(cap);
+	used = cf_union(&a, &c, out, cap, &r, err, sizeof(err));
+	CHECKF(used > 0 && r.nstages == 2, "union across families: %zu bytes, %u tables: %s", used, r.nstages, err);
+	for (int i = 0; i < 3000; i++)
+		CHECK(cf_contains(&r, ha[i]));
+	free(out);
+	free(a.buf);
+	free(b.buf);
+	free(c.buf);
+}
+
+/* hostile descriptors and stash records are refused */
+void
+test_split_hostile(void)
+{
+	size_t		len;
+	cf_filter	f;
+	(void) split_new(100, 0.01, &len, &f);
+	alloc_ctx	ac = {0, 0};
+	char		err[CF_ERRLEN];
+	uint8_t    *d;
+
+	for (uint32_t v = 0; v < 20; v++)
+	{
+		uint8_t    *old = f.buf;
+
+		CHECK(cf_insert(&f, 42, t_alloc, &ac) == CF_OK);
+		if (f.buf != old)
+			free(old);
+	}
+	d = f.buf + CF_V2_HEADER_SIZE;
+	CHECK(f.stages[0].nstash > 0);
+	len = f.len;
+	{
+		struct
+		{
+			size_t		off;
+			uint8_t		val;
+			const char *what;
+		}			cases[] = {
+			{11, 3, "base width 3"}, {11, 7, "base width 7"}, {8, 6, "width below base + 2"},
+			{10, 32, "level 32"}, {15, 1, "reserved byte"}, {13, 255, "stash count"},
+		};
+
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		{
+			uint8_t		save = d[cases[k].off];
+
+			d[cases[k].off] = cases[k].val;
+			err[0] = 0;
+			CHECKF(!cf_validate(f.buf, len, err, sizeof(err)), "%s accepted", cases[k].what);
+			d[cases[k].off] = save;
+		}
+	}
+	/* a stash record in a bucket past its level, or with a bad entry */
+	{
+		uint8_t    *rec = f.stages[0].stash;
+		uint8_t		save[12];
+
+		memcpy(save, rec, 12);
+		rec[8] = 5;
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		memcpy(rec, save, 12);
+		put_le32(rec, 0xFFFFFFF0u);
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		memcpy(rec, save, 12);
+		put_le32(rec + 4, 0xF8000000u);		/* f0 but no marker */
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		memcpy(rec, save, 12);
+		rec[10] = 1;
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		memcpy(rec, save, 12);
+		CHECK(cf_validate(f.buf, len, err, sizeof(err)));
+	}
+	/* a slot with no marker */
+	{
+		cf_stage   *st = &f.stages[0];
+		uint32_t	v = 0;
+		uint32_t	x;
+
+		for (x = 0; x < st->nbuckets && v == 0; x++)
+			v = slot_get(st, 4, x, 0);
+		x--;
+		slot_set(st, 4, x, 0, v & ~((1u << (st->extbits + 1)) - 1));
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		slot_set(st, 4, x, 0, v);
+	}
+	/* an even m0 */
+	{
+		uint32_t	m = get_le32(d);
+
+		put_le32(d, m + 1);
+		CHECK(!cf_validate(f.buf, len, err, sizeof(err)));
+		put_le32(d, m);
+	}
+	free(f.buf);
+}
+
+/* cf_build into a split table: the same bytes as the inserts one by one */
+void
+test_split_build(void)
+{
+	size_t		la,
+				lb;
+	cf_filter	a,
+				b;
+	uint64_t	rng = 99,
+				h[3000];
+	size_t		wl;
+	void	   *work;
+
+	(void) split_new(3200, 0.01, &la, &a);
+	(void) split_new(3200, 0.01, &lb, &b);
+	for (int i = 0; i < 3000; i++)
+	{
+		h[i] = splitmix64(&rng);
+		CHECK(cf_add(&a, h[i]) == CF_OK);
+	}
+	wl = cf_build_work_size(&b, 3000);
+	work = malloc(wl);
+	CHECK(cf_build(&b, h, 3000, work, wl));
+	CHECK(la == lb && memcmp(a.buf, b.buf, la) == 0);
+	for (int i = 0; i < 3000; i++)
+		CHECK(cf_contains(&b, h[i]));
+	free(work);
+	free(a.buf);
+	free(b.buf);
+}
+
+/* a growing split filter of either encoding holding the hashes of the bigints 0 .. n-1 */
+static uint8_t *
+split_enc_filled(int enc, uint64_t cap, double fpr, uint64_t n, uint64_t first, cf_filter *f)
+{
+	cf_params	p = t_params(cap, fpr, 4, 500, 2);
+	size_t		len;
+	uint8_t    *buf;
+	alloc_ctx	ac = {0, 0};
+	char		err[CF_ERRLEN];
+
+	p.geometry = CF_GEOM_SPLIT;
+	p.encoding = enc;
+	buf = t_create(&p, &len);
+	if (!buf || !cf_open(f, buf, len, err, sizeof(err)))
+		abort();
+	for (uint64_t i = 0; i < n; i++)
+	{
+		uint8_t    *old = f->buf;
+
+		CHECK(cf_insert(f, cf_hash_int64((int64_t) (first + i)), t_alloc, &ac) == CF_OK);
+		if (f->buf != old)
+			free(old);
+	}
+	return f->buf;
+}
+
+/*
+ * Split tables in encoding 1 (FORMAT.md, "Split tables in encoding 1"):
+ * growth through doublings, every lookup form against cf_contains, counts
+ * against ref.h's bit-by-bit reading, unions with a bit-packed split table
+ * of the family both ways, exact deletes, and a value without its end
+ * marker refused.  No false negatives anywhere.
+ */
+void
+test_split_semisort(void)
+{
+	const double fprs[] = {0.01, 0.001};
+	char		err[CF_ERRLEN] = "";
+
+	for (int k = 0; k < 2; k++)
+	{
+		uint64_t	n = (uint64_t) (30000 * t_scale) + 1000,
+					fn = 0,
+					fp = 0,
+					probes = 100000;
+		cf_filter	s,
+					pk,
+					r;
+		ref_filter	rf;
+		bool	   *found = malloc(n * sizeof(bool));
+		uint64_t   *h = malloc(n * sizeof(uint64_t));
+		cf_probe	pr;
+		size_t		cap,
+					used;
+		uint8_t    *out;
+
+		split_enc_filled(CF_ENC_SEMISORT, 200, fprs[k], n, 0, &s);
+		split_enc_filled(CF_ENC_PACKED, 200, fprs[k], n, 0, &pk);
+		CHECK(s.nstages == 1 && s.stages[0].geom == CF_GEOM_SPLIT &&
+			  s.stages[0].enc == CF_ENC_SEMISORT && s.stages[0].level > 0);
+		CHECK(s.buf[CF_V2_HEADER_SIZE + 12] == CF_ENC_SEMISORT);
+		CHECKF(s.len < pk.len, "semi-sorted %zu bytes, bit-packed %zu", s.len, pk.len);
+		CHECK(cf_validate(s.buf, s.len, err, sizeof(err)));
+		CHECK(ref_parse(&rf, s.buf, s.len, 1, NULL));
+		pr = cf_probe_of(&s);
+		CHECK(pr.bucket_bytes == 0);
+		for (uint64_t i = 0; i < n; i++)
+		{
+			h[i] = cf_hash_int64((int64_t) i);
+			fn += !cf_contains(&s, h[i]);
+			fn += !cf_contains_int64(&s, (int64_t) i);
+			fn += !cf_probe_int64(&pr, (int64_t) i);
+		}
+		CHECK(cf_contains_many(&s, h, n, found) == n);
+		for (uint64_t i = 0; i < n; i += 53)
+			CHECK(ref_count(&rf, h[i]) == cf_count(&s, h[i]));
+		for (uint64_t i = 0; i < probes; i++)
+		{
+			uint64_t	q = cf_hash_int64((int64_t) (n + i));
+			bool		in = cf_contains(&s, q);
+
+			fp += in;
+			CHECK(in == cf_contains_int64(&s, (int64_t) (n + i)));
+			CHECK(i % 7 != 0 || in == (ref_count(&rf, q) > 0));
+		}
+		CHECKF(fn == 0, "%llu false negatives", (unsigned long long) fn);
+		CHECKF((double) fp / probes <= 2 * fprs[k], "rate %g at target %g", (double) fp / probes, fprs[k]);
+		t_note("fpr %g, %llu items, semi-sorted split: level %u, width %u, %zu bytes (bit-packed %zu), rate %.3f%%",
+			   fprs[k], (unsigned long long) n, s.stages[0].level, s.stages[0].fpbits, s.len, pk.len,
+			   100.0 * fp / probes);
+
+		/* unions of one family across encodings, both ways: one table, nothing lost */
+		free(pk.buf);
+		split_enc_filled(CF_ENC_PACKED, 200, fprs[k], n / 2, n, &pk);
+		for (int way = 0; way < 2; way++)
+		{
+			const cf_filter *x = way ? &pk : &s,
+					   *y = way ? &s : &pk;
+
+			cap = cf_union_size(x, y, err, sizeof(err));
+			out = malloc(cap);
+			used = cf_union(x, y, out, cap, &r, err, sizeof(err));
+			CHECKF(used > 0, "union: %s", err);
+			CHECK(r.nstages == 1 && r.stages[0].geom == CF_GEOM_SPLIT);
+			CHECK(cf_validate(out, used, err, sizeof(err)));
+			fn = 0;
+			for (uint64_t i = 0; i < n + n / 2; i++)
+				fn += !cf_contains(&r, cf_hash_int64((int64_t) i));
+			CHECKF(fn == 0, "union %d: %llu false negatives", way, (unsigned long long) fn);
+			free(out);
+		}
+
+		/* every delete exact: nothing retained, the rest still there */
+		for (uint64_t i = 0; i < n; i += 2)
+			CHECK(cf_delete(&s, h[i]) == CF_OK);
+		fn = 0;
+		for (uint64_t i = 1; i < n; i += 2)
+			fn += !cf_contains(&s, h[i]);
+		CHECK(fn == 0 && s.retained == 0);
+		for (uint64_t i = 1; i < n; i += 2)
+			CHECK(cf_delete(&s, h[i]) == CF_OK);
+		CHECK(cf_validate(s.buf, s.len, err, sizeof(err)) && s.retained == 0);
+		/* what is left: sibling copies a doubling made of entries with no bits left */
+		t_note("after deleting all: %u slots left (doubling copies)", s.stages[0].nitems);
+		free(found);
+		free(h);
+		free(s.buf);
+		free(pk.buf);
+	}
+
+	/* a semi-sorted split bucket holding a value with no end marker is refused */
+	{
+		cf_filter	f;
+		uint8_t    *buf = split_enc_filled(CF_ENC_SEMISORT, 10, 0.01, 0, 0, &f);
+		cf_stage   *st = &f.stages[0];
+		uint32_t	v[4] = {0, 0, 0, UINT32_C(1) << (st->fpbits - 1)};
+		uint64_t	lo,
+					hi;
+
+		cf_semi_pack(v, st->fpbits, &lo, &hi);
+		put_bits(st->table, st->table_bytes, 0, st->bucket_bits < 64 ? st->bucket_bits : 64, lo);
+		if (st->bucket_bits > 64)
+			put_bits(st->table, st->table_bytes, 64, st->bucket_bits - 64, hi);
+		put_le32(st->desc + 4, 1);
+		CHECK(!cf_validate(buf, f.len, err, sizeof(err)) && strstr(err, "no end marker") != NULL);
+		t_note("no end marker: \"%s\"", err);
+		free(buf);
+	}
+}
