@@ -547,6 +547,29 @@ cf_contains_int64(const cf_filter *f, int64_t v)
 #define MANY_BLOCK	16
 
 /*
+ * The first half of a block of a one-chain-table batch: the bucket pair and
+ * fingerprint of each of the m hashes, both buckets prefetched.
+ */
+static inline void
+many_block_pairs(const cf_stage *st, const uint64_t *h, size_t m,
+				 uint32_t *i1, uint32_t *i2, uint32_t *fp)
+{
+	for (size_t j = 0; j < m; j++)
+	{
+		run_key		rk;
+
+		chain_key(st, h[j], &rk);
+		i1[j] = rk.top >> st->drop;
+		fp[j] = rk.g >> st->fp_shift;
+		i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
+#if defined(__GNUC__)
+		__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
+		__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
+#endif
+	}
+}
+
+/*
  * cf_contains of one chain table, a block of hashes at a time: first the
  * bucket pairs of every hash of the block, prefetching both buckets, then
  * the compares, by which time the loads have arrived or are on their way.
@@ -564,19 +587,7 @@ contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 					i2[MANY_BLOCK],
 					fp[MANY_BLOCK];
 
-		for (size_t j = 0; j < m; j++)
-		{
-			run_key		rk;
-
-			chain_key(st, h[b + j], &rk);
-			i1[j] = rk.top >> st->drop;
-			fp[j] = rk.g >> st->fp_shift;
-			i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
-#if defined(__GNUC__)
-			__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
-			__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
-#endif
-		}
+		many_block_pairs(st, h + b, m, i1, i2, fp);
 		for (size_t j = 0; j < m; j++)
 		{
 			uint64_t	fpl = fp[j] * st->lanes_lo;
@@ -604,19 +615,7 @@ contains_many_semi(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 					i2[MANY_BLOCK],
 					fp[MANY_BLOCK];
 
-		for (size_t j = 0; j < m; j++)
-		{
-			run_key		rk;
-
-			chain_key(st, h[b + j], &rk);
-			i1[j] = rk.top >> st->drop;
-			fp[j] = rk.g >> st->fp_shift;
-			i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
-#if defined(__GNUC__)
-			__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
-			__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
-#endif
-		}
+		many_block_pairs(st, h + b, m, i1, i2, fp);
 		for (size_t j = 0; j < m; j++)
 		{
 			bool		in = semi_probe(st, i1[j], i2[j], fp[j]);
