@@ -102,7 +102,7 @@ void
 test_sort_repeats(void)
 {
 	uint64_t	rng = 8002;
-	static const size_t pools[] = {1, 2, 7, 1000, 50000, 0};
+	static const size_t pools[] = {1, 2, 7, 1000, 50000};
 
 	for (size_t p = 0; p < sizeof(pools) / sizeof(pools[0]); p++)
 	{
