@@ -665,7 +665,8 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
  * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
+cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr,
+		   int encoding, int geometry)
 {
 	cf_params	p;
 	cf_filter	f;
@@ -673,6 +674,7 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 
 	cfpg_params(&p, capacity, fpr);
 	p.encoding = encoding;
+	p.geometry = geometry;
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	for (size_t r = 0; r < nruns; r++)
@@ -732,6 +734,11 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 
 		cfpg_params(&p, sizes[k], st->fpr);
 		p.encoding = st->encoding;
+		/* sized to the values: one tight table (a split table pays its
+		 * growth budget up front); a given capacity names a family whose
+		 * parts fold into one split table */
+		if (st->capacity == 0)
+			p.geometry = CF_GEOM_CHAIN;
 		v = cfpg_create(&p);
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
@@ -745,23 +752,24 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 	if (st->capacity > 0)
 	{
 		/* a capacity too small for the values: say what the filter became */
-		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
+		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding,
+									   CF_GEOM_SPLIT);
 		cf_filter	f;
 		cf_stats	s;
 
 		cfpg_open(&f, v);
 		cf_get_stats(&f, &s);
-		if (s.subfilters > 1)
+		if (s.subfilters > 1 || s.capacity > st->capacity + st->capacity / 2)
 			ereport(NOTICE,
-					(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to %u sub-filters",
-							st->capacity, n, s.subfilters),
+					(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to a capacity of " UINT64_FORMAT,
+							st->capacity, n, s.capacity),
 					 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
 							   100.0 * s.fpr, 100.0 * s.target_fpr,
 							   (unsigned long long) (s.bytes + VARHDRSZ)),
 					 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
 		return v;
 	}
-	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
+	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding, CF_GEOM_CHAIN);
 }
 
 void
