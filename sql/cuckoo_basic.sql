@@ -100,14 +100,19 @@ BEGIN
 END $$;
 
 -- growth: a filter for 10 items takes 1000 and still has every one
-SELECT subfilters > 1 AS grew, items,
+SELECT capacity > 10 AS grew, items,
        (SELECT count(*) FROM generate_series(1, 1000) i WHERE NOT cf_contains(f, i)) AS missing
   FROM (SELECT cf_fill(cf_create(10), 1000) AS f) s, cf_info(f);
 
 -- a fixed-size filter that fills up
 SELECT cf_fill(cf_create(4, expansion => 0), 100);
--- a filter that cannot grow any more: one bucket, expansion 1, 32 sub-filters
-SELECT cf_fill(cf_create(1, expansion => 1), 1000);
+-- a growing filter is one split table that doubles in place: from one
+-- bucket to 1000 items, no sub-filter limit
+SELECT capacity >= 1000 AS grew, subfilters, items
+  FROM (SELECT cf_fill(cf_create(1, expansion => 1), 1000) AS f) s, cf_info(f);
+-- a filter that cannot grow any more: a rate too low for a split table
+-- keeps a chain of tables (one bucket, expansion 1), at most 32 of them
+SELECT cf_fill(cf_create(1, 1e-8, expansion => 1), 1000);
 
 -- text round trip, exact
 SELECT f::text::cuckoofilter::text = f::text AS text_round_trip
@@ -163,7 +168,7 @@ SELECT q, cf_sqlstate(q) FROM (VALUES
 	('SELECT cf_create(5000000000)'),
 	('SELECT cf_union(cf_create(10), cf_create(10, 0.0001))'),
 	('SELECT cf_fill(cf_create(4, expansion => 0), 100)'),
-	('SELECT cf_fill(cf_create(1, expansion => 1), 1000)'),
+	('SELECT cf_fill(cf_create(1, 1e-8, expansion => 1), 1000)'),
 	('SELECT ''AAA''::cuckoofilter'),
 	('SELECT ''AAAA''::cuckoofilter'),
 	('SELECT cf_hash(''=r/postgres''::aclitem)')) s(q);

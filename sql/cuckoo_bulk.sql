@@ -48,7 +48,7 @@ WITH RECURSIVE b(i, f) AS (
 	UNION ALL
 	SELECT i + 1, cf_add(f, 'value ' || (i + 1)) FROM b WHERE i < 5000
 )
-SELECT subfilters > 1 AS grew,
+SELECT capacity > 1000 AS grew,
        (SELECT count(*) FROM generate_series(1, 5000) j WHERE NOT f @> ('value ' || j)) AS false_negatives
   FROM (SELECT f FROM b WHERE i = 5000) s, cf_info(f);
 

@@ -113,11 +113,19 @@ SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 49, 0))::cuckoofilter;  
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 50, 1))::cuckoofilter;       -- level 1, one bucket
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 51, 11))::cuckoofilter;      -- base wider than the slots
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 52, 2))::cuckoofilter;       -- a later table encoding
-SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 53, 1))::cuckoofilter;       -- reserved
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 53, 1))::cuckoofilter;       -- a stash record missing
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 55, 1))::cuckoofilter;       -- reserved
 SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 39))::cuckoofilter;  -- truncated header
 SELECT cf_b64(substring(cuckoofilter_send(cf_create(1)) FROM 1 FOR 60))::cuckoofilter;  -- truncated table
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1)), 56, 1))::cuckoofilter;          -- slot without count
 SELECT cf_b64(cuckoofilter_send(cf_add(cf_create(1), 'x')))::cuckoofilter @> 'x' AS v2_one_item_ok;
+-- cf_create writes a split table (geometry 3) for a filter that grows; a
+-- fixed-size one (expansion 0) is a chain table of level 0 (geometry 2)
+SELECT get_byte(cuckoofilter_send(cf_create(1)), 49) AS growing_geometry,
+       get_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 49) AS fixed_geometry;
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 49, 0))::cuckoofilter;   -- geometry 0
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 51, 11))::cuckoofilter;  -- base wider than the slots
+SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 53, 1))::cuckoofilter;   -- stash count in a chain table
 -- the counters are free: any value reads
 SELECT cf_b64(cf_put32(cf_put32(cuckoofilter_send(cf_create(1)), 24, 7), 32, 3))::cuckoofilter @> 'x' AS counters_ok;
 

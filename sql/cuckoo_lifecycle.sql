@@ -111,8 +111,11 @@ SELECT cf_create(1000000000);
 SELECT cf_create(300000000, 1e-9, 2);
 SELECT bytes FROM cf_info(cf_create(100000000, 0.01, 8, 500, 0));
 
--- growth: expansion 1 adds a sub-filter of the same size each time, until
--- the 32-sub-filter limit; then a clean error, and the filter is intact
+-- growth: a split table (what cf_create writes) doubles in place, with no
+-- limit short of 2^32 buckets; a chain of tables (kept where the rate is too
+-- low for the split width schedule, as 1e-9 here) with expansion 1 adds a
+-- sub-filter of the same size each time, until the 32-sub-filter limit;
+-- then a clean error, and the filter is intact
 CREATE FUNCTION lc_fill(f cuckoofilter, n int) RETURNS cuckoofilter LANGUAGE plpgsql AS $$
 BEGIN
 	FOR i IN 1 .. n LOOP f := cf_add(f, i); END LOOP;
@@ -140,15 +143,18 @@ SELECT lc_fill_until_error(cf_create(1, 0.01, 2, 0, 1), 1000);
 SELECT lc_fill_until_error(cf_create(1, 0.01, 2, 500, 1), 1000);
 SELECT lc_fill_until_error(cf_create(1, 1e-9, 2, 500, 1), 1000);
 SELECT lc_fill_until_error(cf_create(10, 0.01, 4, 500, 0), 1000);
--- sub-filters widen their fingerprints by one bit each, up to 32 (the
--- width is byte 8 of each 16-byte descriptor after the 40-byte header)
+-- a split table keeps one slot width per level (byte 8 of each 16-byte
+-- descriptor after the 40-byte header); chained sub-filters widen their
+-- fingerprints by one bit each, up to 32
 CREATE FUNCTION lc_widths(f cuckoofilter) RETURNS text LANGUAGE sql AS $$
 	SELECT string_agg(get_byte(cuckoofilter_send(f), 40 + 16 * k + 8)::text, ' ' ORDER BY k)
 	  FROM generate_series(0, (cf_info(f)).subfilters - 1) k
 $$;
 SELECT subfilters, bytes, lc_widths(f) FROM (SELECT lc_fill(cf_create(1, 0.01, 2, 0, 1), 64) AS f) s, cf_info(f);
 SELECT subfilters, bytes, lc_widths(f) FROM (SELECT lc_fill(cf_create(1, 1e-9, 2, 0, 1), 60) AS f) s, cf_info(f);
--- unions stop at 32 sub-filters too
+-- unions of chains stop at 32 sub-filters too; split tables of one family
+-- fold into one table, of two families stand side by side
+SELECT (cf_info(cf_union(a, a))).subfilters FROM (SELECT lc_fill(cf_create(1, 1e-9, 2, 0, 1), 40) AS a) s;
 SELECT (cf_info(cf_union(a, a))).subfilters FROM (SELECT lc_fill(cf_create(1, 0.01, 2, 0, 1), 40) AS a) s;
 SELECT (cf_info(cf_union(a, b))).subfilters
   FROM (SELECT lc_fill(cf_create(1, 0.01, 2, 0, 1), 40) AS a, lc_fill(cf_create(2, 0.01, 2, 0, 1), 20) AS b) s;

@@ -90,7 +90,7 @@ BEGIN
 		f := cf_add(f, 'v' || i);
 	END LOOP;
 	INSERT INTO cf_pl VALUES (f);
-	RAISE NOTICE 'grew %', (SELECT subfilters > 1 FROM cf_info(f));
+	RAISE NOTICE 'grew %', (SELECT capacity > 1000 FROM cf_info(f));
 END $$;
 SELECT items, (SELECT count(*) FROM generate_series(1, 5000) i WHERE NOT f @> ('v' || i)) AS missing
   FROM cf_pl, cf_info(f);

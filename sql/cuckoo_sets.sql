@@ -57,7 +57,7 @@ SELECT (cf_info(u)).subfilters AS union_subfilters, (cf_info(u)).items,
           FROM (SELECT cf_agg(g, 0.01, 30000) AS f
                   FROM generate_series(1, 30000) g GROUP BY g % 33) s) t;
 -- a capacity below the values seen grows the filter and loses nothing
-SELECT (cf_info(f)).subfilters > 1 AS grew,
+SELECT (cf_info(f)).capacity > 100 AS grew,
        (SELECT count(*) FROM generate_series(1, 5000) g WHERE NOT f @> g) AS misses
   FROM (SELECT cf_agg(g, 0.01, 100) AS f FROM generate_series(1, 5000) g) s;
 -- parallel and serial plans agree byte for byte

@@ -481,6 +481,9 @@ size_t		cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t ou
 /* ---- statistics ---- */
 void		cf_get_stats(const cf_filter *f, cf_stats *s);
 
+/* the items f holds: occupied slots (copies included) and stash records */
+uint64_t	cf_item_count(const cf_filter *f);
+
 /* ---- text form: strict base64 of the bytes ---- */
 size_t		cf_base64_len(size_t nbytes);                 /* chars, without NUL */
 void		cf_base64_encode(const uint8_t *src, size_t n, char *dst);  /* writes NUL */

@@ -1137,10 +1137,17 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	}
 	if (split_family(a, b))
 	{
-		size_t		len = split_union(a, b, out, outcap, &r, err, errlen);
+		size_t		len = split_union(a, b, out, outcap, &r, NULL, 0);
 
+		/*
+		 * Copies of one value from many parts share one bucket pair, which no
+		 * doubling splits: past its slots and the stash they cannot fold into
+		 * one table.  The tables then stand side by side (below), as tables
+		 * of two families do: no entry is lost, and a delete that matches in
+		 * both is left in place.
+		 */
 		if (len == 0)
-			return 0;
+			goto side_by_side;
 		r.kind = a->kind == CF_KIND_NONE || b->kind == CF_KIND_ANY ? b->kind : a->kind;
 		r.deletes = a->deletes + b->deletes;
 		r.retained = a->retained + b->retained;
@@ -1150,6 +1157,7 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		*result = r;
 		return len;
 	}
+side_by_side:
 	if (outcap < alen + v2_len(b) - CF_V2_HEADER_SIZE)
 	{
 		cfi_set_err(err, errlen, "union buffer too small");
@@ -1216,6 +1224,32 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	return r.len;
 }
 
+
+/* the live records of a split table's stash (a free record is all zero) */
+static uint64_t
+stash_items(const cf_stage *st)
+{
+	uint64_t	n = 0;
+
+	for (uint32_t j = 0; j < st->nstash; j++)
+		n += get_le32(st->stash + (size_t) j * CF_SPLIT_STASH_REC + 4) != 0;
+	return n;
+}
+
+uint64_t
+cf_item_count(const cf_filter *f)
+{
+	uint64_t	n = 0;
+
+	for (uint32_t k = 0; k < f->nstages; k++)
+	{
+		n += f->stages[k].nitems;
+		if (f->stages[k].geom == CF_GEOM_SPLIT && f->stages[k].nstash > 0)
+			n += stash_items(&f->stages[k]);
+	}
+	return n;
+}
+
 /* ---------------------------------------------------------------------
  * statistics
  * ------------------------------------------------------------------- */
@@ -1259,8 +1293,7 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 			s->capacity += k == 0 && st->level == 0 ? f->capacity :
 				n * design_load_permille(f->bucket_size) / 1000;
 			fpr_miss *= 1.0 - cfi_split_fpr(st, f->bucket_size);
-			for (uint32_t j = 0; j < st->nstash; j++)
-				s->items += get_le32(st->stash + (size_t) j * CF_SPLIT_STASH_REC + 4) != 0;
+			s->items += stash_items(st);
 			continue;
 		}
 		s->capacity += k == 0 ? f->capacity :

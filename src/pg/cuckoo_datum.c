@@ -87,12 +87,22 @@ cfpg_append_percent(StringInfo buf, double rate)
 	appendStringInfo(buf, "%.*f%%", decimals, p);
 }
 
-/* Raises the error for a failed insert (CF_FULL or CF_CANNOT_GROW) into f. */
+/*
+ * Raises the error for a failed insert (CF_FULL, CF_CANNOT_GROW or
+ * CF_TOO_MANY_COPIES) into f.
+ */
 void
 cfpg_report_insert_failure(cf_filter *f, cf_status st)
 {
 	char		err[CF_ERRLEN];
 
+	if (st == CF_TOO_MANY_COPIES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoo filter cannot hold another copy of this value"),
+				 errdetail("The copies of one value share one bucket pair, which growth does not split, and the filter's stash of %d entries is full.",
+						   CF_SPLIT_STASH_MAX),
+				 errhint("Use cf_add_unique to store a value once, or cf_try_add to skip an add that does not fit.")));
 	if (st == CF_FULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -276,11 +286,7 @@ cfpg_insert(cf_filter *f, struct varlena **v, uint64 h)
 uint64
 cfpg_items_of(const cf_filter *f)
 {
-	uint64		n = 0;
-
-	for (uint32 k = 0; k < f->nstages; k++)
-		n += f->stages[k].nitems;
-	return n;
+	return cf_item_count(f);
 }
 
 /* ---------------------------------------------------------------------
@@ -470,6 +476,9 @@ cfpg_union_notice(const cf_filter *r)
 	ereport(NOTICE,
 			(errmsg("union of cuckoo filters has an expected false-positive rate of %s, more than twice its target of %s",
 					rate.data, trate.data),
+			 s.subfilters == 1 ?
+			 errdetail("The union holds %llu items in one table, and each entry keeps the precision its part wrote it with: parts much smaller than the union add more false positives than one filter built for all the items.",
+					   (unsigned long long) s.items) :
 			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
 					   (unsigned long long) s.items, s.subfilters),
 			 errhint(CFPG_UNION_HINT)));

@@ -343,11 +343,11 @@ cfx_can_grow(cf_filter *f)
 }
 
 /*
- * The add into the newest state of x that did not fit its buffer: the
- * filter f (still x's state) grows into a new store of its own.
+ * The add into the newest state of x (in store s) that did not fit its
+ * buffer: the filter f (still x's state) grows into a new store of its own.
  */
 static Datum
-cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
+cfx_grow(CfStore *s, cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 {
 	CfStore    *ns = NULL;
 	CfExpanded *y;
@@ -355,6 +355,8 @@ cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 	if (f->expansion == 0)
 		cfpg_report_insert_failure(f, st);
 	st = cf_insert(f, h, cfx_alloc_store, &ns);
+	if (st != CF_OK && op == CFX_TRY_ADD)
+		return EOHPGetRWDatum(&cfx_new_object(s)->hdr);	/* f is unchanged */
 	if (st != CF_OK)
 		cfpg_report_insert_failure(f, st);	/* ns, if any, goes with the context */
 	Assert(ns != NULL);
@@ -423,13 +425,14 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 	if (rec->undo)
 		pfree(rec->undo);
 	pfree(rec);
-	if (op == CFX_TRY_ADD && (f.expansion == 0 || !cfx_can_grow(&f)))
+	if (op == CFX_TRY_ADD &&
+		(st == CF_TOO_MANY_COPIES || f.expansion == 0 || !cfx_can_grow(&f)))
 	{
 		/* no room and no error: a new object of the same state, no journal */
 		y = cfx_new_object(s);
 		return EOHPGetRWDatum(&y->hdr);
 	}
-	return cfx_grow(&f, st, h, op, kind);
+	return cfx_grow(s, &f, st, h, op, kind);
 }
 
 /*

@@ -244,6 +244,119 @@ test_split_union(void)
 	free(c.buf);
 }
 
+/*
+ * Unions of many parts that share values: a value in more parts than its
+ * bucket pair has slots keeps its copies in the stash, and past the stash
+ * the parts cannot fold into one table.  They then stand side by side: the
+ * union never fails for it, no value is lost, and deletes stay safe (a
+ * value that matches in two tables is left in place and counted).
+ */
+void
+test_split_union_copies(void)
+{
+	enum
+	{
+		PARTS = 30, SHARED = 400, OWN = 300
+	};
+	static uint64_t own[PARTS][OWN];
+	uint64_t	shared[SHARED];
+	uint64_t	rng = 11;
+	alloc_ctx	ac = {0, 0};
+	char		err[CF_ERRLEN] = "";
+	cf_filter	u;
+	uint8_t    *ubuf = NULL;
+	uint64_t	fp = 0;
+
+	for (int i = 0; i < SHARED; i++)
+		shared[i] = splitmix64(&rng);
+	for (int p = 0; p < PARTS; p++)
+	{
+		size_t		len;
+		cf_filter	f;
+		uint8_t    *buf = split_new(20000, 0.01, &len, &f);
+
+		/* every shared value in every part: 30 copies of each */
+		for (int i = 0; i < SHARED; i++)
+		{
+			uint8_t    *old = f.buf;
+
+			CHECK(cf_insert(&f, shared[i], t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+		}
+		for (int i = 0; i < OWN; i++)
+		{
+			uint8_t    *old = f.buf;
+
+			own[p][i] = splitmix64(&rng);
+			CHECK(cf_insert(&f, own[p][i], t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+		}
+		(void) buf;
+		if (ubuf == NULL)
+		{
+			ubuf = f.buf;
+			u = f;
+			continue;
+		}
+		{
+			size_t		cap = cf_union_size(&u, &f, err, sizeof(err));
+			uint8_t    *out = cap ? malloc(cap) : NULL;
+			cf_filter	r;
+			size_t		used = out ? cf_union(&u, &f, out, cap, &r, err, sizeof(err)) : 0;
+
+			CHECKF(used > 0, "union of part %d: %s", p, err);
+			if (used == 0)
+				return;
+			CHECK(cf_validate(out, used, err, sizeof(err)));
+			free(ubuf);
+			free(f.buf);
+			ubuf = out;
+			u = r;
+		}
+	}
+	CHECK(u.nstages > 1);
+	{
+		cf_stats	st;
+
+		cf_get_stats(&u, &st);
+		CHECK(cf_item_count(&u) == st.items && st.items >= PARTS * (SHARED + OWN));
+	}
+	for (int i = 0; i < SHARED; i++)
+		CHECK(cf_contains(&u, shared[i]));
+	for (int p = 0; p < PARTS; p++)
+		for (int i = 0; i < OWN; i++)
+			CHECK(cf_contains(&u, own[p][i]));
+	for (int i = 0; i < 100000; i++)
+		fp += cf_contains(&u, splitmix64(&rng));
+	t_note("union of %d parts sharing %d values: %u tables, %.2f%% false positives",
+		   PARTS, SHARED, u.nstages, fp / 1000.0);
+	/* delete the shared values 29 times each and every own value of the odd parts */
+	for (int k = 0; k < PARTS - 1; k++)
+		for (int i = 0; i < SHARED; i++)
+		{
+			cf_status	st = cf_delete(&u, shared[i]);
+
+			CHECK(st == CF_OK || st == CF_RETAINED);
+		}
+	for (int p = 1; p < PARTS; p += 2)
+		for (int i = 0; i < OWN; i++)
+		{
+			cf_status	st = cf_delete(&u, own[p][i]);
+
+			CHECK(st == CF_OK || st == CF_RETAINED);
+		}
+	t_note("deletes: %llu done, %llu left in place (matches in two tables)",
+		   (unsigned long long) u.deletes, (unsigned long long) u.retained);
+	for (int i = 0; i < SHARED; i++)
+		CHECK(cf_contains(&u, shared[i]));
+	for (int p = 0; p < PARTS; p += 2)
+		for (int i = 0; i < OWN; i++)
+			CHECK(cf_contains(&u, own[p][i]));
+	free(ubuf);
+}
+
 /* hostile descriptors and stash records are refused */
 void
 test_split_hostile(void)
