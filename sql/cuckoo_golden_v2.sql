@@ -75,18 +75,61 @@ SELECT name,
        count(*) FILTER (WHERE c IS DISTINCT FROM c11 OR n IS DISTINCT FROM n11) AS differ_from_1_1
   FROM g2_answers GROUP BY name ORDER BY name;
 
--- the writer: building chain_x2 again with the same operations gives the
--- same bytes (may change on purpose with the insertion algorithm; the
--- golden files themselves never do)
-CREATE FUNCTION g2_rebuild() RETURNS cuckoofilter LANGUAGE plpgsql AS $$
-DECLARE f cuckoofilter := cf_create(100, 0.01, 4, 500, 2);
-BEGIN
-	FOR i IN 1 .. 1500 LOOP f := cf_add(f, (i * 104729)::int8); END LOOP;
-	FOR i IN 1 .. 1500 BY 3 LOOP f := cf_delete(f, (i * 104729)::int8); END LOOP;
-	RETURN f;
-END $$;
-SELECT g2_rebuild()::text = (SELECT t FROM g2_text WHERE name = 'chain_x2') AS rebuilt_identical;
+-- a stored chain filter keeps working when it grows further (cuckoo 1.2
+-- writes split tables for new filters, but a chain filter read back grows
+-- as a chain: tables appended to its family).  Each table as g<geometry>
+-- L<level> w<width> e<encoding>, from the bytes.
+CREATE FUNCTION g2_tables(f cuckoofilter) RETURNS text LANGUAGE sql AS $$
+SELECT string_agg(format('g%s L%s w%s e%s', get_byte(b, d + 9), get_byte(b, d + 10),
+                         get_byte(b, d + 8), get_byte(b, d + 12)), ', ' ORDER BY k)
+  FROM (SELECT cuckoofilter_send(f) AS b) s, generate_series(0, get_byte(b, 5) - 1) k,
+       LATERAL (SELECT 40 + 16 * k AS d) x $$;
+-- chain_x2 (4 tables, a third of its 1,500 values deleted) takes 2,500 new
+-- values: more chain tables, every value it held and every new one present;
+-- then half the new ones deleted: exact (none retained), the rest present
+CREATE TABLE g2_more AS
+SELECT cf_add_all(f, ARRAY(SELECT (i * 104729)::int8 FROM generate_series(1501, 4000) i)) AS f
+  FROM g2 WHERE name = 'chain_x2';
+SELECT g2_tables(f) AS tables, (cf_info(f)).subfilters,
+       (SELECT count(*) FROM g2_values x WHERE x.name = 'chain_x2' AND x.net > 0
+           AND NOT (g2_ask(m.f, x.kind, x.v)).c) AS old_missing,
+       (SELECT count(*) FROM generate_series(1501, 4000) i WHERE NOT cf_contains(m.f, (i * 104729)::int8)) AS new_missing
+  FROM g2_more m;
+UPDATE g2_more SET f = cf_delete_all(f, ARRAY(SELECT (i * 104729)::int8 FROM generate_series(1501, 4000, 2) i));
+SELECT i.items, i.deletes - 500 AS new_deletes, i.retained,
+       (SELECT count(*) FROM generate_series(1502, 4000, 2) k WHERE NOT cf_contains(m.f, (k * 104729)::int8)) AS kept_missing,
+       (SELECT count(*) FROM g2_values x WHERE x.name = 'chain_x2' AND x.net > 0
+           AND NOT (g2_ask(m.f, x.kind, x.v)).c) AS old_missing
+  FROM g2_more m, cf_info(m.f) i;
 
-DROP TABLE g2, g2_spec, g2_text, g2_bin, g2_values, g2_info, g2_answers;
+-- a chain filter cannot grow past 32 tables: chain_x1 (expansion 1, 4
+-- same-size tables of 8-slot buckets) takes new values until the error;
+-- every value it held and every value added is still present, and the
+-- filter that refused the add still refuses it the same way
+CREATE FUNCTION g2_grow_to_limit(INOUT f cuckoofilter, OUT added int, OUT state text,
+	OUT msg text, OUT detail text) LANGUAGE plpgsql AS $$
+BEGIN
+	added := 0;
+	LOOP
+		f := cf_add(f, 'grow-' || (added + 1));
+		added := added + 1;
+		EXIT WHEN added >= 100000;
+	END LOOP;
+EXCEPTION WHEN program_limit_exceeded THEN
+	GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+END $$;
+CREATE TABLE g2_limit AS SELECT (g2_grow_to_limit(f)).* FROM g2 WHERE name = 'chain_x1';
+SELECT (cf_info(f)).subfilters, (cf_info(f)).expansion, added > 2000 AS added_over_2000,
+       state, msg, detail,
+       (SELECT count(*) FROM g2_values x WHERE x.name = 'chain_x1' AND x.net > 0
+           AND NOT (g2_ask(l.f, x.kind, x.v)).c) AS old_missing,
+       (SELECT count(*) FROM generate_series(1, added) i WHERE NOT cf_contains(l.f, 'grow-' || i)) AS added_missing
+  FROM g2_limit l;
+SELECT split_part(g2_tables(f), ', ', 1) AS first_table, split_part(g2_tables(f), ', ', 32) AS last_table
+  FROM g2_limit;
+SELECT cf_add(f, 'grow-' || (added + 1)) FROM g2_limit;
+
+DROP TABLE g2, g2_spec, g2_text, g2_bin, g2_values, g2_info, g2_answers, g2_more, g2_limit;
 DROP FUNCTION g2_ask(cuckoofilter, text, text);
-DROP FUNCTION g2_rebuild();
+DROP FUNCTION g2_tables(cuckoofilter);
+DROP FUNCTION g2_grow_to_limit(cuckoofilter);
