@@ -698,6 +698,65 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 }
 
 /*
+ * cf_agg with a capacity smaller than its n values: say what the filter
+ * became (it grew past the capacity, so the parts of one capacity still
+ * fold into one table, but each is larger than it needed to be).
+ */
+static void
+cfagg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
+{
+	cf_filter	f;
+	cf_stats	s;
+
+	cfpg_open(&f, v);
+	cf_get_stats(&f, &s);
+	ereport(NOTICE,
+			(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to a capacity of " UINT64_FORMAT,
+					st->capacity, n, s.capacity),
+			 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
+					   100.0 * s.fpr, 100.0 * s.target_fpr,
+					   (unsigned long long) (s.bytes + VARHDRSZ)),
+			 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
+}
+
+/*
+ * An empty filter of the state's capacity (a split table) doubled until
+ * its design capacity holds want items, plus extra doublings: the parts of
+ * one capacity stay one family however many values each saw.
+ */
+static struct varlena *
+cfagg_presized(const CfAggState *st, uint64 want, int extra)
+{
+	cf_params	p;
+	cf_filter	f;
+	cf_stats	s;
+	struct varlena *v;
+
+	cfpg_params(&p, st->capacity, st->fpr);
+	p.encoding = st->encoding;
+	v = cfpg_create(&p);
+	cfpg_open(&f, v);
+	for (;;)
+	{
+		char		err[CF_ERRLEN];
+		size_t		len;
+		char	   *nv;
+
+		cf_get_stats(&f, &s);
+		if (f.split < 0 || (s.capacity >= want && extra-- <= 0))
+			return v;
+		len = cf_grow_size(&f, err, sizeof(err));
+		if (len == 0)
+			return v;			/* at the growth limit: the fill says so */
+		nv = palloc(VARHDRSZ + len);
+		SET_VARSIZE(nv, VARHDRSZ + len);
+		cf_grow(&f, (uint8 *) nv + VARHDRSZ);
+		pfree(v);
+		v = (struct varlena *) nv;
+	}
+}
+
+/*
  * The filter for the state's sorted distinct hashes: capacity n + n/16
  * unless the call gave one, so a large filter sits at 94% of the core's
  * design load (a load of 0.90 with buckets of 4).  That costs 6% more bytes
@@ -708,65 +767,66 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
  * sorted set, so the filter depends on the set alone.  Small filters (a few
  * buckets) now and then do not fit at the first size: 1 in 6,000 random
  * sets of 1 to 3,000 values (test_build_small_sets; 15 at capacity n), and
- * none at n + n/16 + n/25 + 8, so that is the one rebuild.  If even that
- * fails, or a given capacity is too small, the hashes go in one at a time
- * and the filter grows into more sub-filters: no value is ever lost.
+ * none at n + n/16 + n/25 + 8, so that is the one rebuild.  A given
+ * capacity makes a split table of that capacity, doubled before the build
+ * as far as the values need (and once or twice more if they do not fit).
+ * If even that fails, the hashes go in one at a time and the filter grows:
+ * no value is ever lost.
  */
 struct varlena *
 cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
 	uint64		sizes[2];
 	int			nsizes = 0;
+	int			attempts;
 
 	if (st->capacity > 0)
-		sizes[nsizes++] = st->capacity;
+		attempts = 3;
 	else
 	{
 		sizes[nsizes++] = n + n / 16;
 		sizes[nsizes++] = n + n / 16 + n / 25 + 8;
+		attempts = nsizes;
 	}
-	for (int k = 0; k < nsizes; k++)
+	for (int k = 0; k < attempts; k++)
 	{
-		cf_params	p;
 		cf_filter	f;
 		struct varlena *v;
 		size_t		worklen;
 
-		cfpg_params(&p, sizes[k], st->fpr);
-		p.encoding = st->encoding;
-		/* sized to the values: one tight table (a split table pays its
-		 * growth budget up front); a given capacity names a family whose
-		 * parts fold into one split table */
-		if (st->capacity == 0)
+		if (st->capacity > 0)
+			v = cfagg_presized(st, n > st->capacity ? n + n / 16 : n, k);
+		else
+		{
+			cf_params	p;
+
+			/* sized to the values: one tight table (a split table pays its
+			 * growth budget up front) */
+			cfpg_params(&p, sizes[k], st->fpr);
+			p.encoding = st->encoding;
 			p.geometry = CF_GEOM_CHAIN;
-		v = cfpg_create(&p);
+			v = cfpg_create(&p);
+		}
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
 		if (cf_build_runs(&f, runs, nruns,
 						  cfagg_buffer(cache, &cache->scratch, &cache->scratch_len,
 									   (worklen + 7) / sizeof(uint64)),
 						  worklen))
+		{
+			if (st->capacity > 0 && n > st->capacity)
+				cfagg_capacity_notice(st, n, v);
 			return v;
+		}
 		pfree(v);
 	}
 	if (st->capacity > 0)
 	{
-		/* a capacity too small for the values: say what the filter became */
 		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding,
 									   CF_GEOM_SPLIT);
-		cf_filter	f;
-		cf_stats	s;
 
-		cfpg_open(&f, v);
-		cf_get_stats(&f, &s);
-		if (s.subfilters > 1 || s.capacity > st->capacity + st->capacity / 2)
-			ereport(NOTICE,
-					(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to a capacity of " UINT64_FORMAT,
-							st->capacity, n, s.capacity),
-					 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
-							   100.0 * s.fpr, 100.0 * s.target_fpr,
-							   (unsigned long long) (s.bytes + VARHDRSZ)),
-					 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
+		if (n > st->capacity)
+			cfagg_capacity_notice(st, n, v);
 		return v;
 	}
 	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding, CF_GEOM_CHAIN);
