@@ -665,8 +665,7 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
  * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr,
-		   int encoding, int geometry)
+cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
 {
 	cf_params	p;
 	cf_filter	f;
@@ -674,7 +673,7 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 
 	cfpg_params(&p, capacity, fpr);
 	p.encoding = encoding;
-	p.geometry = geometry;
+	p.geometry = CF_GEOM_CHAIN;
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	for (size_t r = 0; r < nruns; r++)
@@ -698,9 +697,8 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 }
 
 /*
- * cf_agg with a capacity smaller than its n values: say what the filter
- * became (it grew past the capacity, so the parts of one capacity still
- * fold into one table, but each is larger than it needed to be).
+ * cf_agg with a capacity too small for its n values grew into more
+ * sub-filters: say what the filter became.
  */
 static void
 cfagg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
@@ -710,50 +708,14 @@ cfagg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
 
 	cfpg_open(&f, v);
 	cf_get_stats(&f, &s);
-	ereport(NOTICE,
-			(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to a capacity of " UINT64_FORMAT,
-					st->capacity, n, s.capacity),
-			 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
-					   100.0 * s.fpr, 100.0 * s.target_fpr,
-					   (unsigned long long) (s.bytes + VARHDRSZ)),
-			 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
-}
-
-/*
- * An empty filter of the state's capacity (a split table) doubled until
- * its design capacity holds want items, plus extra doublings: the parts of
- * one capacity stay one family however many values each saw.
- */
-static struct varlena *
-cfagg_presized(const CfAggState *st, uint64 want, int extra)
-{
-	cf_params	p;
-	cf_filter	f;
-	cf_stats	s;
-	struct varlena *v;
-
-	cfpg_params(&p, st->capacity, st->fpr);
-	p.encoding = st->encoding;
-	v = cfpg_create(&p);
-	cfpg_open(&f, v);
-	for (;;)
-	{
-		char		err[CF_ERRLEN];
-		size_t		len;
-		char	   *nv;
-
-		cf_get_stats(&f, &s);
-		if (f.split < 0 || (s.capacity >= want && extra-- <= 0))
-			return v;
-		len = cf_grow_size(&f, err, sizeof(err));
-		if (len == 0)
-			return v;			/* at the growth limit: the fill says so */
-		nv = palloc(VARHDRSZ + len);
-		SET_VARSIZE(nv, VARHDRSZ + len);
-		cf_grow(&f, (uint8 *) nv + VARHDRSZ);
-		pfree(v);
-		v = (struct varlena *) nv;
-	}
+	if (s.subfilters > 1)
+		ereport(NOTICE,
+				(errmsg("cf_agg capacity " UINT64_FORMAT " is too small for " UINT64_FORMAT " distinct values: the filter grew to %u sub-filters",
+						st->capacity, n, s.subfilters),
+				 errdetail("Its expected false-positive rate is %.2f%%, against a target of %.2f%%, and it takes %llu bytes.",
+						   100.0 * s.fpr, 100.0 * s.target_fpr,
+						   (unsigned long long) (s.bytes + VARHDRSZ)),
+				 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
 }
 
 /*
@@ -767,69 +729,54 @@ cfagg_presized(const CfAggState *st, uint64 want, int extra)
  * sorted set, so the filter depends on the set alone.  Small filters (a few
  * buckets) now and then do not fit at the first size: 1 in 6,000 random
  * sets of 1 to 3,000 values (test_build_small_sets; 15 at capacity n), and
- * none at n + n/16 + n/25 + 8, so that is the one rebuild.  A given
- * capacity makes a split table of that capacity, doubled before the build
- * as far as the values need (and once or twice more if they do not fit).
- * If even that fails, the hashes go in one at a time and the filter grows:
- * no value is ever lost.
+ * none at n + n/16 + n/25 + 8, so that is the one rebuild.  cf_agg writes
+ * chain tables, sized once (a split table would pay the growth budget of
+ * a filter that starts empty up front; parts of one capacity fold into
+ * one chain table as far as they fit).  If the build fails, or a given
+ * capacity is too small, the hashes go in one at a time and the filter
+ * grows into more sub-filters: no value is ever lost.
  */
 struct varlena *
 cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
 	uint64		sizes[2];
 	int			nsizes = 0;
-	int			attempts;
 
 	if (st->capacity > 0)
-		attempts = 3;
+		sizes[nsizes++] = st->capacity;
 	else
 	{
 		sizes[nsizes++] = n + n / 16;
 		sizes[nsizes++] = n + n / 16 + n / 25 + 8;
-		attempts = nsizes;
 	}
-	for (int k = 0; k < attempts; k++)
+	for (int k = 0; k < nsizes; k++)
 	{
+		cf_params	p;
 		cf_filter	f;
 		struct varlena *v;
 		size_t		worklen;
 
-		if (st->capacity > 0)
-			v = cfagg_presized(st, n > st->capacity ? n + n / 16 : n, k);
-		else
-		{
-			cf_params	p;
-
-			/* sized to the values: one tight table (a split table pays its
-			 * growth budget up front) */
-			cfpg_params(&p, sizes[k], st->fpr);
-			p.encoding = st->encoding;
-			p.geometry = CF_GEOM_CHAIN;
-			v = cfpg_create(&p);
-		}
+		cfpg_params(&p, sizes[k], st->fpr);
+		p.encoding = st->encoding;
+		p.geometry = CF_GEOM_CHAIN;
+		v = cfpg_create(&p);
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
 		if (cf_build_runs(&f, runs, nruns,
 						  cfagg_buffer(cache, &cache->scratch, &cache->scratch_len,
 									   (worklen + 7) / sizeof(uint64)),
 						  worklen))
-		{
-			if (st->capacity > 0 && n > st->capacity)
-				cfagg_capacity_notice(st, n, v);
 			return v;
-		}
 		pfree(v);
 	}
 	if (st->capacity > 0)
 	{
-		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding,
-									   CF_GEOM_SPLIT);
+		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
 
-		if (n > st->capacity)
-			cfagg_capacity_notice(st, n, v);
+		cfagg_capacity_notice(st, n, v);
 		return v;
 	}
-	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding, CF_GEOM_CHAIN);
+	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
 }
 
 void
