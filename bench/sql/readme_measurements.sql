@@ -4,10 +4,11 @@
 -- Run in a scratch database with the extension (it creates and drops its own
 -- objects), for example:
 --   make install && pg_virtualenv -t -v 15 psql -X -f bench/sql/readme_measurements.sql
--- (about 2 minutes).  Measured 2026-11-24 at commit 26a07d1; deterministic.
+-- (about 2 minutes).  Measured 2026-11-24 at commit 26a07d1 and, for the copies
+-- of one value in the split tables of 1.2, 2026-11-25; deterministic.
 CREATE EXTENSION IF NOT EXISTS cuckoo;
 
--- copies of one value (cf_add) until "cannot grow any more"
+-- copies of one value (cf_add) until the filter cannot take another
 CREATE FUNCTION pg_temp.copies(f cuckoofilter) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE n int := 0;
 BEGIN
