@@ -215,7 +215,10 @@ END $$;
 SELECT union_per_user('20000 users x 1 (cf_add(NULL, v))', 20000, 1, false, false);
 SELECT union_per_user('20000 users x 5 (cf_add(NULL, v))', 20000, 5, false, false);
 SELECT union_per_user('20000 users x 50 (cf_add(NULL, v))', 20000, 50, false, false);
+SELECT union_per_user('100 users x 2000 (cf_add(NULL, v))', 100, 2000, false, false);
 SELECT union_per_user('100 users x 1000..3000 (cf_add(NULL, v))', 100, 0, true, false);
+-- the first 64 of those users: a union that works, with more items than values
+SELECT union_per_user('64 users x 1000..3000 (cf_add(NULL, v))', 64, 0, true, false);
 SELECT union_per_user('100 users x 1000..3000 (cf_agg(v, 0.01), sized to each user)', 100, 0, true, true);
 
 ------------------------------------------------------------------------------
