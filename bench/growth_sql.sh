@@ -30,7 +30,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 P() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 # md TITLE QUERY: the query's result as a markdown table
 md() {
-	printf '\n%s\n\n' "$1"
+	[ -z "$1" ] || printf '\n%s\n' "$1"
+	echo
 	P -A -F '|' -P footer=off -c "$2" | awk '
 		{ l = $0; gsub(/\|/, " | ", l); print "| " l " |" }
 		NR == 1 { s = "|"; for (i = 0; i <= gsub(/\|/, "|"); i++) s = s "---|"; print s }'
@@ -38,7 +39,7 @@ md() {
 
 # growth_sql.sh --report DIR: run inside a throw-away cluster
 report() {
-	local work=$1 label t cols ord=0 fprs f cells
+	local work=$1 label t cols ord=0 f cells
 	P <<'SQL'
 CREATE TABLE sides (ord int, side text, seconds int);
 CREATE TABLE meta (label text, extversion text, server text, started timestamptz, side text);
@@ -172,7 +173,10 @@ cp "$top/bench/sql/growth_sql.sql" "$work/growth_sql.sql"
 labels=()
 for side in "$@"; do
 	label=${side%%=*} pgc=${side#*=}
-	[ "$label" != "$side" ] && [ -x "$pgc" ] || { echo "growth_sql: want LABEL=PG_CONFIG, got $side" >&2; exit 2; }
+	if [ "$label" = "$side" ] || [ ! -x "$pgc" ]; then
+		echo "growth_sql: want LABEL=PG_CONFIG, got $side" >&2
+		exit 2
+	fi
 	labels+=("$label")
 	mkdir -p "$work/$label"
 	chmod 755 "$work/$label"
