@@ -827,6 +827,12 @@ expansion_valid(uint32_t e)
 	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
 }
 
+/*
+ * The extra slots lifting split table st's entries to level `to` would take
+ * (entries whose extension runs out are copied into both children).
+ */
+uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to);
+
 /* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
 void		cfi_write_desc(uint8_t *d, const cf_stage *st);
 /* Writes the version-2 header of f into buf, all but nstages (byte 5). */

@@ -1002,11 +1002,24 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		uint32_t	Lt = sr->level + d;
 		uint64_t	slots = ((uint64_t) sr->base_nbuckets << Lt) * r->bucket_size;
 		size_t		len;
+		uint64_t	copies;
 
 		if (Lt > 31 || ((uint64_t) sr->base_nbuckets << Lt) > UINT32_MAX)
 			break;
+		/*
+		 * Entries lifted past the precision they were written with are copied
+		 * into both children at every further level: slots, not information.
+		 * A union that would take more than 1/8 of its items in such copies
+		 * is past what its parts can tell apart in one table (it would double
+		 * again and again); it is not folded, and the tables stand side by
+		 * side instead (cf_union).
+		 */
+		copies = cfi_split_lift_copies(sr, r->bucket_size, Lt) +
+			cfi_split_lift_copies(&o->stages[0], r->bucket_size, Lt);
+		if (copies * 8 > need)
+			break;
 		/* sizes the items surely overfill are skipped */
-		if (d < SPLIT_UNION_DOUBLINGS && need * 100 > slots * 93)
+		if (d < SPLIT_UNION_DOUBLINGS && (need + copies) * 100 > slots * 93)
 			continue;
 		len = split_union_at(r, o, Lt, out, outcap);
 		if (len == 0)

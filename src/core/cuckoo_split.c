@@ -580,6 +580,44 @@ cfi_split_entry32(const cf_stage *st, uint32_t bucket_size, uint32_t x, uint32_t
 	return v ? to32(v, st->fpbits) : 0;
 }
 
+/*
+ * The copies a lift of st's entries to level `to` would add: an entry of
+ * virtual level L + r (a stash record: its own level) lifted past it is
+ * copied into both children at each further level, 2^(to - L - r) - 1
+ * extra slots (capped: a count this large only says "far too many").
+ */
+uint64_t
+cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to)
+{
+	uint64_t	extra = 0;
+
+	for (uint32_t x = 0; x < st->nbuckets; x++)
+		for (uint32_t s = 0; s < bucket_size; s++)
+		{
+			uint32_t	v = slot_get(st, bucket_size, x, s);
+			uint32_t	vl;
+
+			if (v == 0)
+				continue;
+			vl = st->level + r32(to32(v, st->fpbits), st->basebits);
+			if (to > vl)
+				extra += (UINT64_C(1) << (to - vl > 32 ? 32 : to - vl)) - 1;
+		}
+	for (uint32_t k = 0; k < st->nstash; k++)
+	{
+		const uint8_t *rec = stash_rec(st, k);
+		uint32_t	e = get_le32(rec + 4);
+		uint32_t	vl;
+
+		if (e == 0)
+			continue;
+		vl = rec[8] + r32(e, st->basebits);
+		if (to > vl)
+			extra += (UINT64_C(1) << (to - vl > 32 ? 32 : to - vl)) - 1;
+	}
+	return extra;
+}
+
 /* buckets cfi_split_fpr reads at most: evenly spaced beyond that */
 #define SPLIT_FPR_SAMPLE	1024
 

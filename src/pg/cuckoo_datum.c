@@ -348,7 +348,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errmsg_text),
-				 errdetail("%s Parts of one capacity fold into one table; parts of different capacities each keep their own.",
+				 errdetail("%s Parts of one capacity fold into one table as far as the precision their entries were written with tells their values apart; parts of different capacities each keep their own.",
 						   cfpg_sentence(err)),
 				 errhint("Build every part with one capacity, at least the items of all the parts together (a union keeps a value once for each part that holds it; more than " UINT64_FORMAT " here), with cf_agg(value, fpr, capacity) or cf_create(capacity, fpr); or build the union from the values themselves with cf_agg(value).",
 						 cfpg_items_of(a) + cfpg_items_of(b))));

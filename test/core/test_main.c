@@ -52,6 +52,7 @@ static const test_entry tests[] = {
 	T("split", test_split_stash),
 	T("split", test_split_union),
 	T("split", test_split_union_copies),
+	T("split", test_split_union_precision),
 	T("split", test_split_hostile),
 	T("split", test_split_build),
 	T("split", test_split_semisort),

@@ -357,6 +357,88 @@ test_split_union_copies(void)
 	free(ubuf);
 }
 
+/*
+ * Unions past the precision of their parts: parts grown from capacity 1,000
+ * to 2,000 items hold entries with 6-7 extension bits, so a union of more
+ * than about 60 of them would copy entries at every further doubling (the
+ * copies take slots and tell nothing).  Such a union is not folded: the
+ * items never exceed the values by more than 1/8, nothing is lost, and past
+ * 32 side-by-side tables the union is refused (the caller says so), fast.
+ */
+void
+test_split_union_precision(void)
+{
+	enum
+	{
+		PARTS = 100, ITEMS = 2000
+	};
+	alloc_ctx	ac = {0, 0};
+	char		err[CF_ERRLEN] = "";
+	cf_filter	u;
+	uint8_t    *ubuf = NULL;
+	uint64_t	rng = 5,
+				first = 0;
+	int			folded = 0;
+
+	for (int p = 0; p < PARTS; p++)
+	{
+		size_t		len;
+		cf_filter	f;
+		uint64_t	r0 = rng;
+
+		split_new(1000, 0.01, &len, &f);
+		for (int i = 0; i < ITEMS; i++)
+		{
+			uint8_t    *old = f.buf;
+
+			CHECK(cf_insert(&f, splitmix64(&rng), t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+		}
+		if (ubuf == NULL)
+		{
+			ubuf = f.buf;
+			u = f;
+			first = r0;
+			folded = 1;
+			continue;
+		}
+		{
+			size_t		cap = cf_union_size(&u, &f, err, sizeof(err));
+			uint8_t    *out = cap ? malloc(cap) : NULL;
+			cf_filter	r;
+			size_t		used = out ? cf_union(&u, &f, out, cap, &r, err, sizeof(err)) : 0;
+
+			free(f.buf);
+			if (used == 0)
+			{
+				free(out);
+				break;			/* refused: more than 32 tables side by side */
+			}
+			free(ubuf);
+			ubuf = out;
+			u = r;
+			folded++;
+		}
+		{
+			cf_stats	st;
+
+			cf_get_stats(&u, &st);
+			CHECKF(st.items * 8 <= (uint64_t) folded * ITEMS * 9,
+				   "%d parts: %llu items for %d values", folded,
+				   (unsigned long long) st.items, folded * ITEMS);
+		}
+	}
+	/* every value of the parts in the union is found */
+	rng = first;
+	for (int i = 0; i < folded * ITEMS; i++)
+		CHECK(cf_contains(&u, splitmix64(&rng)));
+	t_note("%d parts of %d items united (%u tables) before the union was refused",
+		   folded, ITEMS, u.nstages);
+	CHECK(folded >= 32);
+	free(ubuf);
+}
+
 /* hostile descriptors and stash records are refused */
 void
 test_split_hostile(void)

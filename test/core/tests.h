@@ -44,6 +44,7 @@ void		test_split_growth(void);
 void		test_split_stash(void);
 void		test_split_union(void);
 void		test_split_union_copies(void);
+void		test_split_union_precision(void);
 void		test_split_hostile(void);
 void		test_split_build(void);
 void		test_split_semisort(void);
