@@ -199,21 +199,62 @@ list_place(const cf_stage *l, cf_filter *r, uint64_t *rest, uint32_t *nrest)
 }
 
 static cf_status split_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
+static void list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v);
+
+/* largest level-0 table a conversion first builds on the stack (a dry run) */
+#define LIST_DRY_RUN_MAX	16384
+
+/*
+ * Stash records a conversion of the n hashes hs into split table t (level
+ * 0, empty) needs at least: the members of a group of more than 2b hashes
+ * with one base key and one bucket pair (copies of a value) beyond 2b.
+ */
+static uint32_t
+list_group_excess(const cf_stage *t, uint32_t b, const uint64_t *hs, uint32_t n)
+{
+	uint32_t	need = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		split_probe pi;
+		uint32_t	same = 0;
+
+		split_probe_at(t->base_nbuckets, 0, t->basebits, t->extbits, hs[i], &pi);
+		for (uint32_t j = 0; j < i; j++)
+		{
+			split_probe pj;
+
+			split_probe_at(t->base_nbuckets, 0, t->basebits, t->extbits, hs[j], &pj);
+			same += pj.q1 >> (t->extbits + 1) == pi.q1 >> (t->extbits + 1) &&
+				((pj.i1 == pi.i1 && pj.i2 == pi.i2) || (pj.i1 == pi.i2 && pj.i2 == pi.i1));
+		}
+		need += same >= 2 * b;
+	}
+	return need;
+}
 
 /*
  * cf_insert into a full list: a list twice as large (up to its bound), or
  * at the bound the level-0 split table of its header with every hash of
- * the list, then h, inserted in order.  One allocation, except when some
- * do not fit the level-0 table without its stash (only copies: more than
- * 2 * bucket_size copies of a value, or max_kicks 0): those go through the
- * split table's own insert, which allocates for the stash or a doubling.
+ * the list, then h, inserted in order (the split insert, kick-out walks of
+ * max_kicks), the ones that do not fit in as many stash records, in order.
+ * One allocation: the table is first built on the stack when it is small
+ * (then exact), else the stash is sized for the copies beyond 2b of a
+ * group sharing one pair; should a walk still fail past that (distinct
+ * values at under a fifth of the design load: not seen), those hashes go
+ * through the split table's own insert, which allocates again.
  */
 static cf_status
 list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 {
 	uint32_t	nslots = list_next_slots(f);
-	uint64_t	rest[CF_LIST_MAX + 1];
-	uint32_t	nrest = 0;
+	uint64_t	hs[CF_LIST_MAX + 1],
+				rest[CF_LIST_MAX + 1];
+	uint32_t	n = f->stages[0].nitems,
+				nrest = 0,
+				nstash;
+	size_t		tl = cfi_list_table_len(f);
+	uint8_t    *out;
 	cf_filter	r;
 
 	if (nslots != 0)
@@ -222,17 +263,55 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 					  nslots);
 		return list_add(f, h);
 	}
-	cfi_list_table(f, alloc(cfi_list_table_len(f), ctx), &r);
-	list_place(&f->stages[0], &r, rest, &nrest);
-	if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, h))
-		rest[nrest++] = h;
-	*f = r;
-	for (uint32_t i = 0; i < nrest; i++)
+	for (uint32_t i = 0; i < n; i++)
+		hs[i] = list_get(&f->stages[0], i);
+	hs[n++] = h;
+	if (tl <= LIST_DRY_RUN_MAX)
 	{
-		cf_status	s = split_insert(f, rest[i], alloc, ctx);
+		uint64_t	dry[(LIST_DRY_RUN_MAX + 7) / 8];
 
-		if (s != CF_OK)
-			return s;
+		cfi_list_table(f, (uint8_t *) dry, &r);
+		for (uint32_t i = 0; i < n; i++)
+			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
+				rest[nrest++] = hs[i];
+		nstash = nrest;
+		out = alloc(tl + (size_t) nstash * CF_SPLIT_STASH_REC, ctx);
+		memcpy(out, dry, tl);
+	}
+	else
+	{
+		cf_filter	t;
+
+		/* the view of the table, for its probes: no data read */
+		list_view(f, 0, f->fpbits, &t);
+		nstash = list_group_excess(&t.stages[0], f->bucket_size, hs, n);
+		out = alloc(tl + (size_t) nstash * CF_SPLIT_STASH_REC, ctx);
+		cfi_list_table(f, out, &r);
+		for (uint32_t i = 0; i < n; i++)
+			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
+				rest[nrest++] = hs[i];
+	}
+	if (nstash > CF_SPLIT_STASH_MAX)
+		nstash = CF_SPLIT_STASH_MAX;
+	memset(out + tl, 0, (size_t) nstash * CF_SPLIT_STASH_REC);
+	put_le16(out + CF_V2_HEADER_SIZE + 13, (uint16_t) nstash);
+	if (!cf_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, NULL, 0))
+		abort();				/* cannot happen: built from a valid filter */
+	for (uint32_t i = 0; i < nrest && i < nstash; i++)
+	{
+		uint32_t	x,
+					e;
+
+		cfi_split_stash_entry(&r.stages[0], rest[i], &x, &e);
+		cfi_split_stash_put(&r.stages[0], i, x, 0, e);
+	}
+	*f = r;
+	for (uint32_t i = nstash; i < nrest; i++)
+	{
+		cf_status	st = split_insert(f, rest[i], alloc, ctx);
+
+		if (st != CF_OK)
+			return st;
 	}
 	return CF_OK;
 }
