@@ -134,8 +134,6 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		f = (int) cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
 	}
 	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
-	if (list_wanted(p))
-		return (size_t) bytes + 8;	/* a list of one free slot */
 	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
 		(bytes += table_bytes_for(m, p->bucket_size, f, (uint32_t) p->encoding)) > CF_MAX_SIZE)
 	{
@@ -143,6 +141,8 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 				(unsigned long long) p->capacity, p->fpr);
 		return 0;
 	}
+	if (list_wanted(p))
+		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + 8;	/* a list of one free slot */
 	return (size_t) bytes;
 }
 
@@ -361,7 +361,14 @@ check_list(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errle
 				k, f->fpbits, cf_split_width(f->target_fpr, f->bucket_size, 0));
 		return false;
 	}
-	max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
+	if (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
+		table_bytes_for(cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1, f->bucket_size,
+						f->fpbits, st->enc) > CF_MAX_SIZE)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u would become a table of more than the 1 GB a value can hold", k);
+		return false;
+	}
+		max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
 	if (st->nbuckets < 1 || st->nbuckets > max)
 	{
 		cfi_set_err(err, errlen, "list sub-filter %u has %u slots, not between 1 and its bound of %u",

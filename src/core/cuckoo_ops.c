@@ -1791,9 +1791,14 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 	s->retained = f->retained;
 	if (filter_is_list(f))
 	{
-		/* a list: its hashes; buckets 0; a false match needs an equal 64-bit hash */
+		/*
+		 * a list: its hashes; buckets = its hash slots, load the share of
+		 * them used; a false match needs an equal 64-bit hash
+		 */
 		s->families = 1;
 		s->items = f->stages[0].nitems;
+		s->buckets = f->stages[0].nbuckets;
+		s->semisorted = f->stages[0].enc == CF_ENC_SEMISORT;
 		s->capacity = f->capacity;
 		s->load_factor = (double) s->items / (double) f->stages[0].nbuckets;
 		s->fpr = -expm1((double) s->items * log1p(-ldexp(1.0, -64)));

@@ -734,6 +734,7 @@ cfagg_presized(const CfAggState *st, uint64 want, int extra)
 
 	cfpg_params(&p, st->capacity, st->fpr);
 	p.encoding = st->encoding;
+	p.geometry = CF_GEOM_SPLIT;	/* a table for cf_build_runs, never a list */
 	v = cfpg_create(&p);
 	cfpg_open(&f, v);
 	for (;;)
