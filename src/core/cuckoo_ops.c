@@ -1367,6 +1367,7 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	if (nrest == 0)
 		return tl;
 	put_le16(out + CF_V2_HEADER_SIZE + 13, (uint16_t) nrest);
+	memset(out + tl, 0, (size_t) nrest * CF_SPLIT_STASH_REC);
 	if (!cf_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, NULL, 0))
 		abort();				/* cannot happen: room for every record */
 	for (uint32_t i = 0; i < nrest; i++)

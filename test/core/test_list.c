@@ -396,6 +396,38 @@ test_list_union_other(void)
 		free(l.buf);
 		free(o.buf);
 	}
+	/* a list of copies (more than 2b) + a split table: the copies go to the stash */
+	{
+		cf_filter	l,
+					o,
+					r;
+		cf_params	p = t_params(1000, 0.01, 4, 500, 2);
+		size_t		len;
+		uint8_t    *nb,
+				   *out;
+		char		err[CF_ERRLEN] = "";
+
+		p.geometry = CF_GEOM_SPLIT;
+		nb = t_create(&p, &len);
+		if (!cf_open(&o, nb, len, NULL, 0))
+			abort();
+		for (int i = 0; i < 50; i++)
+			CHECK(ins(&o, cf_hash_int64(i), &ac) == CF_OK);
+		(void) list_new(1000, 0.01, 0, &l);
+		for (int i = 0; i < 20; i++)
+			CHECK(ins(&l, 77, &ac) == CF_OK);
+		len = cf_union_size(&l, &o, err, sizeof(err));
+		out = malloc(len);
+		CHECKF(cf_union(&l, &o, out, len, &r, err, sizeof(err)) != 0, "%s", err);
+		CHECK(cf_validate(r.buf, r.len, err, sizeof(err)) && cf_count(&r, 77) >= 20);
+		for (int i = 0; i < 20; i++)
+			CHECK(cf_delete(&r, 77) == CF_OK);
+		for (int i = 0; i < 50; i++)
+			CHECK(cf_contains(&r, cf_hash_int64(i)));
+		free(out);
+		free(l.buf);
+		free(o.buf);
+	}
 	/* two small lists: one merged list, counters summed */
 	{
 		cf_filter	a,
