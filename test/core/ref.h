@@ -478,6 +478,11 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 			if (r->nstages != 1 || s->fpbits != 64 || s->level != 0 || s->basebits != 0 ||
 				r->expansion == 0)
 				return *why = "list descriptor", 0;
+			/* the header width is the schedule's W(0) (the core's pure function of it) */
+			if (cf_split_width(r->target_fpr, r->bucket_size, 0) != r->fpbits)
+				return *why = "list header width", 0;
+			if (56 + tb > CF_MAX_SIZE)
+				return *why = "list table too large", 0;
 			if (s->nbuckets < 1 || s->nbuckets > 256 || (uint64_t) s->nbuckets * 8 > tb ||
 				s->nitems > s->nbuckets)
 				return *why = "list slots", 0;
