@@ -8,10 +8,14 @@ CREATE FUNCTION cf_shape(f cuckoofilter,
 	OUT fingerprint_bits integer, OUT subfilters integer,
 	OUT enough_slots boolean, OUT load_matches boolean, OUT bytes_match boolean)
 LANGUAGE sql AS $$
+	-- a table, or (a growing filter's start) a list of 8-byte hashes, as
+	-- many slots as cf_info's buckets (FORMAT.md, "List sub-filters")
 	SELECT capacity, items, bucket_size, fingerprint_bits, subfilters,
-	       buckets * bucket_size >= capacity,
-	       abs(load_factor - items::float8 / (buckets * bucket_size)) < 1e-12,
-	       bytes = 4 + 40 + 16 + (buckets * bucket_size * fingerprint_bits + 7) / 8
+	       buckets * bucket_size >= capacity OR bytes = 4 + 40 + 16 + 8 * buckets,
+	       abs(load_factor - items::float8 / (buckets * bucket_size)) < 1e-12 OR
+	       abs(load_factor - items::float8 / buckets) < 1e-12,
+	       bytes = 4 + 40 + 16 + (buckets * bucket_size * fingerprint_bits + 7) / 8 OR
+	       bytes = 4 + 40 + 16 + 8 * buckets
 	  FROM cf_info(f)
 $$;
 SELECT * FROM cf_info(cf_create(1));

@@ -114,8 +114,8 @@ CREATE TABLE cf_inline (id integer, f cuckoofilter);
 ALTER TABLE cf_inline ALTER COLUMN f SET STORAGE EXTENDED;
 CREATE TABLE cf_ext (id integer, f cuckoofilter);
 CREATE TABLE cf_tiny (id integer, f cuckoofilter);
-INSERT INTO cf_inline SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
-INSERT INTO cf_ext SELECT id, cf_add(cf_create(20000, 0.0001), id) FROM generate_series(1, 20) id;
+INSERT INTO cf_inline SELECT id, cf_add(cf_create(20000, 0.0001, expansion => 0), id) FROM generate_series(1, 20) id;
+INSERT INTO cf_ext SELECT id, cf_add(cf_create(20000, 0.0001, expansion => 0), id) FROM generate_series(1, 20) id;
 INSERT INTO cf_tiny SELECT id, cf_add(cf_create(1, 0.0001), id) FROM generate_series(1, 20) id;
 SELECT (SELECT bool_and(pg_column_size(f) < 2000) FROM cf_inline) AS inline_compressed,
        (SELECT bool_and(pg_column_size(f) > 20000) FROM cf_ext) AS out_of_line,

@@ -10,7 +10,7 @@ CREATE TABLE cf_many (id int PRIMARY KEY, f cuckoofilter);
 CREATE TABLE cf_many_c (id int PRIMARY KEY, f cuckoofilter);
 ALTER TABLE cf_many_c ALTER COLUMN f SET STORAGE main;
 INSERT INTO cf_many
-SELECT k, cf_add_all(cf_create(5000), array(SELECT k * 1000 + g FROM generate_series(1, 100) g))
+SELECT k, cf_add_all(cf_create(5000, expansion => 0), array(SELECT k * 1000 + g FROM generate_series(1, 100) g))
   FROM generate_series(1, 80) k;
 INSERT INTO cf_many_c SELECT * FROM cf_many;
 SELECT pg_relation_size(reltoastrelid) >= 80 * 6000 AS toasted_out_of_line

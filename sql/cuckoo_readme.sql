@@ -179,8 +179,8 @@ SELECT day, (cf_info(cf_agg(user_id))).items FROM events GROUP BY day ORDER BY d
 SELECT (cf_info(cf_agg(v, 0.01, 10))).subfilters FROM generate_series(1, 1000) v;
 
 -- README "Smaller filters: semi-sorted buckets"
-SELECT pg_column_size(cf_create(1000000, 0.01)) AS packed,
-       pg_column_size(cf_create(1000000, 0.01, 'semisorted')) AS semisorted;
+SELECT pg_column_size(cf_create(1000000, 0.01, expansion => 0)) AS packed,
+       pg_column_size(cf_create(1000000, 0.01, 'semisorted', expansion => 0)) AS semisorted;
 SELECT cf_encoding(cf_agg(customer_id, 0.01, 0, 'semisorted')) FROM orders;
 
 -- README "Filters per day, merged later"

@@ -9,10 +9,10 @@ SELECT cf_encoding(cf_create(1000)) AS default_encoding,
        cf_encoding(cf_create(1000, 0.01, 4)) AS positional_int;
 SELECT cf_create(1000, 0.01, 'packed') = cf_create(1000, 0.01) AS packed_is_default;
 -- sizes: 36 bits a bucket of 10-bit fingerprints instead of 40
-SELECT pg_column_size(cf_create(1000000, 0.01)) AS packed_bytes,
-       pg_column_size(cf_create(1000000, 0.01, 'semisorted')) AS semisorted_bytes;
-SELECT pg_column_size(cf_create(1000000, 0.001)) AS packed_bytes,
-       pg_column_size(cf_create(1000000, 0.001, 'semisorted')) AS semisorted_bytes;
+SELECT pg_column_size(cf_create(1000000, 0.01, expansion => 0)) AS packed_bytes,
+       pg_column_size(cf_create(1000000, 0.01, 'semisorted', expansion => 0)) AS semisorted_bytes;
+SELECT pg_column_size(cf_create(1000000, 0.001, expansion => 0)) AS packed_bytes,
+       pg_column_size(cf_create(1000000, 0.001, 'semisorted', expansion => 0)) AS semisorted_bytes;
 SELECT cf_describe(cf_create(1000, 0.01, 'semisorted'));
 SELECT cf_create(1000, 0.01, 'semisorted', expansion => 0, max_kicks => 100) IS NOT NULL AS named_args;
 
@@ -59,10 +59,10 @@ SELECT f::text::cuckoofilter = f AS text_roundtrip,
 FROM ss;
 -- hostile bytes: a multiset index of 4095 in bucket 0 (the table starts at
 -- byte 56), a bucket out of order, an item count one off
-SELECT set_byte(set_byte(cf_create(10, 0.01, 'semisorted')::bytea, 56, 255), 57, 15)::cuckoofilter;
-SELECT encode(set_byte(set_byte(cf_create(10, 0.01, 'semisorted')::bytea, 56, 255), 57, 15), 'base64')::cuckoofilter;
-SELECT set_byte(set_byte(set_byte(cf_create(10, 0.01, 'semisorted')::bytea, 44, 2), 57, 32), 58, 4)::cuckoofilter;
-SELECT set_byte(cf_add(cf_create(10, 0.01, 'semisorted'), 1)::bytea, 44, 2)::cuckoofilter;
+SELECT set_byte(set_byte(cf_create(10, 0.01, 'semisorted', 4, 500, 0)::bytea, 56, 255), 57, 15)::cuckoofilter;
+SELECT encode(set_byte(set_byte(cf_create(10, 0.01, 'semisorted', 4, 500, 0)::bytea, 56, 255), 57, 15), 'base64')::cuckoofilter;
+SELECT set_byte(set_byte(set_byte(cf_create(10, 0.01, 'semisorted', 4, 500, 0)::bytea, 44, 2), 57, 32), 58, 4)::cuckoofilter;
+SELECT set_byte(cf_add(cf_create(10, 0.01, 'semisorted', 4, 500, 0), 1)::bytea, 44, 2)::cuckoofilter;
 SELECT set_byte(cf_create(10, 0.01, 'semisorted')::bytea, 3, 8)::cuckoofilter;
 -- growth keeps the encoding
 SELECT cf_encoding(f) AS grown_encoding, (cf_info(f)).capacity > 100 AS grew,

@@ -214,11 +214,11 @@ INSERT INTO vl_f VALUES (9, cf_create(1000));
 
 -- a btree index entry holds about 2.7 kB, a hash index entry any filter
 CREATE TABLE vl_wide (f cuckoofilter);
-INSERT INTO vl_wide VALUES (cf_create(10000));
+INSERT INTO vl_wide VALUES (cf_create(10000, expansion => 0));
 SELECT vl_try('CREATE INDEX vl_wide_btree ON vl_wide (f)') AS btree_too_wide;
 CREATE INDEX vl_wide_hash ON vl_wide USING hash (f);
 SET enable_seqscan = off;
-SELECT count(*) AS found_by_hash FROM vl_wide WHERE f = (SELECT cf_create(10000));
+SELECT count(*) AS found_by_hash FROM vl_wide WHERE f = (SELECT cf_create(10000, expansion => 0));
 RESET enable_seqscan;
 DROP TABLE vl_wide;
 

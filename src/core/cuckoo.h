@@ -50,6 +50,16 @@
  * unary end marker (FORMAT.md, "Split tables").
  */
 #define CF_GEOM_SPLIT       3
+/*
+ * LIST (format version 2, cuckoo 1.2): a growing filter's start, the sorted
+ * 64-bit hashes of its values (a multiset), at most CF_LIST_MAX of them and
+ * never more bytes than the level-0 split table it becomes when it would
+ * outgrow that (FORMAT.md, "List sub-filters").  As cf_params.geometry it
+ * asks for a split table that starts as a list.
+ */
+#define CF_GEOM_LIST        4
+/* lists: the most hashes one holds (also bounded by its table's bytes / 8) */
+#define CF_LIST_MAX         256
 
 /* split tables: the base key width new tables get, and what a reader allows */
 #define CF_SPLIT_F0         5
@@ -117,9 +127,10 @@ typedef struct cf_params
 	int         expansion;      /* 0 (fixed size), 1, 2, 4, 8 or 16 */
 	int         encoding;       /* CF_ENC_PACKED (0) or CF_ENC_SEMISORT (bucket size 4) */
 	int         geometry;       /* with expansion > 0: CF_GEOM_SPLIT for a split
-								 * table (FORMAT.md), anything else a chain table;
-								 * a rate too low for the split schedule keeps a
-								 * chain table */
+								 * table (FORMAT.md), CF_GEOM_LIST for a split
+								 * table that starts as a list of hashes,
+								 * anything else a chain table; a rate too low
+								 * for the split schedule keeps a chain table */
 } cf_params;
 
 /*
@@ -139,7 +150,8 @@ typedef struct cf_stage
 	uint32_t    nbuckets;
 	uint32_t    nitems;
 	uint32_t    fpbits;
-	uint32_t    geom;           /* CF_GEOM_LEGACY, CF_GEOM_CHAIN or CF_GEOM_SPLIT */
+	uint32_t    geom;           /* CF_GEOM_LEGACY, CF_GEOM_CHAIN, CF_GEOM_SPLIT or
+								 * CF_GEOM_LIST (table: nbuckets hashes of 8 bytes) */
 	uint32_t    level;          /* chain, split: nbuckets = base_nbuckets << level */
 	uint32_t    basebits;       /* chain, split: width f0 of the family's base key */
 	uint32_t    base_nbuckets;  /* chain: buckets of the family's level 0 */

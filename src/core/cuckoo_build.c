@@ -346,6 +346,8 @@ cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t
 	size_t		np = 0;
 	uint32_t	bits = 0;
 
+	if (st->geom == CF_GEOM_LIST)
+		return false;			/* a list is no table: the caller builds a table */
 	for (size_t r = 0; r < nruns; r++)
 		n += runs[r].n;
 	cap = build_pending_cap(n);

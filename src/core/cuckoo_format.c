@@ -51,8 +51,30 @@ cf_nbuckets_for(uint64_t capacity, int bucket_size)
 static bool
 split_wanted(const cf_params *p)
 {
-	return p->expansion > 0 && p->geometry == CF_GEOM_SPLIT &&
+	return p->expansion > 0 && (p->geometry == CF_GEOM_SPLIT || p->geometry == CF_GEOM_LIST) &&
 		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
+}
+
+uint32_t
+cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+{
+	uint64_t	m0 = cf_nbuckets_for(capacity, (int) bucket_size) | 1;
+	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
+	uint64_t	n;
+
+	if (w == 0 || m0 > UINT32_MAX)
+		return 0;
+	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
+	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
+}
+
+/* does p ask for a list start, and can it have one (a bound of at least 1)? */
+static bool
+list_wanted(const cf_params *p)
+{
+	return p->geometry == CF_GEOM_LIST && split_wanted(p) && p->capacity <= UINT32_MAX &&
+		cfi_list_max((uint32_t) p->capacity, p->fpr, (uint32_t) p->bucket_size,
+					 (uint32_t) p->encoding) >= 1;
 }
 
 size_t
@@ -119,6 +141,8 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 				(unsigned long long) p->capacity, p->fpr);
 		return 0;
 	}
+	if (list_wanted(p))
+		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + 8;	/* a list of one free slot */
 	return (size_t) bytes;
 }
 
@@ -209,10 +233,58 @@ cf_create(uint8_t *buf, const cf_params *p)
 	}
 	cfi_write_header(buf, &f);
 	buf[5] = 1;
+	if (list_wanted(p))
+	{
+		/* a list of one free slot, the header of the split table it becomes */
+		st.nbuckets = 1;
+		st.fpbits = 64;
+		st.geom = CF_GEOM_LIST;
+		st.basebits = 0;
+		cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+		memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, 8);
+		return;
+	}
 	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
 	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
 		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits, st.enc));
+}
+
+/* the level-0 split table a list becomes: cf_create's for its header */
+static void
+list_table_stage(const cf_filter *f, cf_stage *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->nbuckets = (uint32_t) (cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1);
+	st->fpbits = f->fpbits;
+	st->geom = CF_GEOM_SPLIT;
+	st->basebits = CF_SPLIT_F0;
+	st->enc = f->stages[0].enc;
+}
+
+size_t
+cfi_list_table_len(const cf_filter *f)
+{
+	cf_stage	st;
+
+	list_table_stage(f, &st);
+	return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
+		(size_t) table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits, st.enc);
+}
+
+void
+cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
+{
+	cf_stage	st;
+	size_t		len = cfi_list_table_len(f);
+
+	list_table_stage(f, &st);
+	memcpy(out, f->buf, CF_V2_HEADER_SIZE);
+	out[5] = 1;
+	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
+	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
+	if (!cf_open(r, out, len, NULL, 0))
+		abort();				/* cannot happen: the header was valid */
 }
 
 /* ---------------------------------------------------------------------
@@ -261,10 +333,65 @@ check_header(const cf_filter *f, size_t len, char *err, size_t errlen)
 	return true;
 }
 
+/* a list sub-filter's descriptor and header (FORMAT.md, "List sub-filters") */
+static bool
+check_list(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	uint32_t	max;
+
+	if (f->version < 2 || f->nstages != 1)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u is a list, which must be a filter's only sub-filter", k);
+		return false;
+	}
+	if (st->fpbits != 64 || st->level != 0 || st->basebits != 0 || st->nstash != 0)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has width %u, level %u, base width %u and %u stash records (needs 64, 0, 0 and 0)",
+				k, st->fpbits, st->level, st->basebits, st->nstash);
+		return false;
+	}
+	if (f->expansion == 0)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u is in a filter of expansion 0 (a list is a growing filter's start)", k);
+		return false;
+	}
+	if (f->fpbits != cf_split_width(f->target_fpr, f->bucket_size, 0))
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has a header width of %u bits, not the %u of the split table it becomes",
+				k, f->fpbits, cf_split_width(f->target_fpr, f->bucket_size, 0));
+		return false;
+	}
+	if (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
+		table_bytes_for(cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1, f->bucket_size,
+						f->fpbits, st->enc) > CF_MAX_SIZE)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u would become a table of more than the 1 GB a value can hold", k);
+		return false;
+	}
+		max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
+	if (st->nbuckets < 1 || st->nbuckets > max)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has %u slots, not between 1 and its bound of %u",
+				k, st->nbuckets, max);
+		return false;
+	}
+	if (st->nitems > st->nbuckets)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has an item count of %u but only %u slots",
+				k, st->nitems, st->nbuckets);
+		return false;
+	}
+	st->table_bytes = (size_t) st->nbuckets * 8;
+	st->stash = NULL;
+	return true;
+}
+
 /* checks one parsed descriptor of sub-filter k and sets it up */
 static bool
 check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
 {
+	if (st->geom == CF_GEOM_LIST)
+		return check_list(f, st, k, err, errlen);
 	if (st->nbuckets < 1)
 	{
 		cfi_set_err(err, errlen, "sub-filter %u has no buckets", k);
@@ -619,6 +746,23 @@ cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 
 		uint32_t	markers = st->geom == CF_GEOM_SPLIT ?
 			(uint32_t) ((UINT64_C(1) << (st->extbits + 1)) - 1) : UINT32_MAX;
+
+		if (st->geom == CF_GEOM_LIST)
+		{
+			for (uint32_t i = 1; i < st->nitems; i++)
+				if (list_get(st, i) < list_get(st, i - 1))
+				{
+					cfi_set_err(err, errlen, "list sub-filter %u is not sorted at position %u", k, i);
+					return false;
+				}
+			for (uint32_t i = st->nitems; i < st->nbuckets; i++)
+				if (list_get(st, i) != 0)
+				{
+					cfi_set_err(err, errlen, "free slot %u of list sub-filter %u is not zero", i, k);
+					return false;
+				}
+			continue;
+		}
 
 		if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
 			return false;

@@ -833,6 +833,65 @@ expansion_valid(uint32_t e)
  */
 uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to);
 
+/* ---------------------------------------------------------------------
+ * lists (geometry 4, FORMAT.md "List sub-filters"): nbuckets slots of 8
+ * bytes, the first nitems hashes non-decreasing, the rest zero
+ * ------------------------------------------------------------------- */
+
+/* is f a list (a list is always a filter's only sub-filter) */
+static inline bool
+filter_is_list(const cf_filter *f)
+{
+	return f->nstages == 1 && f->stages[0].geom == CF_GEOM_LIST;
+}
+
+static inline uint64_t
+list_get(const cf_stage *st, uint32_t i)
+{
+	return get_le64(st->table + (size_t) i * 8);
+}
+
+/* the first position whose hash is >= h (nitems if none): binary search */
+static inline uint32_t
+list_lower(const cf_stage *st, uint64_t h)
+{
+	uint32_t	lo = 0,
+				hi = st->nitems;
+
+	while (lo < hi)
+	{
+		uint32_t	mid = lo + (hi - lo) / 2;
+
+		if (list_get(st, mid) < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static inline bool
+list_has(const cf_stage *st, uint64_t h)
+{
+	uint32_t	i = list_lower(st, h);
+
+	return i < st->nitems && list_get(st, i) == h;
+}
+
+/*
+ * The most hashes a list may hold for these header parameters: the bytes
+ * of the level-0 split table cf_create makes for them, over 8, at most
+ * CF_LIST_MAX; 0 when they give no split table.
+ */
+uint32_t	cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
+/* bytes of the level-0 split table filter a list f becomes */
+size_t		cfi_list_table_len(const cf_filter *f);
+/*
+ * Writes the level-0 split table filter of list f (cfi_list_table_len
+ * bytes, f's header) into out, empty, and opens it as r.
+ */
+void		cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r);
+
 /* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
 void		cfi_write_desc(uint8_t *d, const cf_stage *st);
 /* Writes the version-2 header of f into buf, all but nstages (byte 5). */

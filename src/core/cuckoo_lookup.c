@@ -449,6 +449,13 @@ SEMI_ONE(11) SEMI_ONE(12) SEMI_ONE(13) SEMI_ONE(14) SEMI_ONE(15) SEMI_ONE(16)
 
 typedef size_t (*many_fn) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);
 
+/* a list (geometry 4): binary search of its sorted hashes */
+static bool
+list_one(const cf_filter *f, uint64_t h)
+{
+	return list_has(&f->stages[0], h);
+}
+
 /* the batched semi_one paths, by width - SEMI_MIN_W */
 static const many_fn semi_manys[] = {SEMI_ROW(semi_one_many)};
 
@@ -476,6 +483,7 @@ static const lookup_fn lookups[] = {
 	SPEC_ROW(8),
 	split_one_any,
 	split_one_4_12, split_one_4_13, split_one_4_14, split_one_4_15, split_one_4_16,
+	list_one,
 	contains_semi, SEMI_ROW(semi_one)
 };
 
@@ -485,6 +493,9 @@ static const lookup_fn lookups[] = {
  */
 #define CFI_LOOKUP_SEMI	((uint32_t) (sizeof(lookups) / sizeof(lookups[0]) - \
 									 sizeof(semi_manys) / sizeof(semi_manys[0]) - 1))
+
+/* the list path, just before the semi-sorted ones */
+#define CFI_LOOKUP_LIST	(CFI_LOOKUP_SEMI - 1)
 
 #define SPEC_BASE	3			/* lookups[] index of the first specialized path */
 /* lookups[] index of split_one_any; the (4, CF_SPLIT_F0, 12 .. 16) paths follow */
@@ -673,9 +684,9 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 		return semi_manys[f->lookup - CFI_LOOKUP_SEMI - 1](f, h, n, found);
 	if (f->lookup == CFI_LOOKUP_SEMI && f->nstages == 1)
 		return contains_many_semi(f, h, n, found);
-	if (f->lookup >= SPLIT_BASE && f->lookup < CFI_LOOKUP_SEMI)
+	if (f->lookup >= SPLIT_BASE && f->lookup < CFI_LOOKUP_LIST)
 		return contains_many_split(f, h, n, found);
-	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY)
+	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY && f->lookup != CFI_LOOKUP_LIST)
 		return contains_many_one(f, h, n, found);
 	for (size_t j = 0; j < n; j++)
 	{
@@ -744,6 +755,13 @@ cfi_setup_lookup(cf_filter *f)
 	bool		swar = true;
 
 	cf_stage   *first = NULL;	/* the rekey stage of the current run */
+
+	if (filter_is_list(f))
+	{
+		/* never read as a table: its own path (cf_probe_of declines it) */
+		f->lookup = CFI_LOOKUP_LIST;
+		return;
+	}
 
 	for (uint32_t k = f->nstages; k-- > 0;)
 	{

@@ -143,8 +143,10 @@ cfpg_open(cf_filter *f, struct varlena *v)
 /*
  * p with capacity, fpr and the default bucket size, kicks, expansion and
  * geometry: a growing filter is one split table that doubles in place
- * (FORMAT.md, "Split tables"; the core keeps a chain table where the rate is
- * too low for the split width schedule, and one fixed table at expansion 0)
+ * (FORMAT.md, "Split tables"), and starts as the sorted list of its values'
+ * hashes while it is small (FORMAT.md, "List sub-filters"; the core keeps a
+ * chain table where the rate is too low for the split width schedule, and
+ * one fixed table at expansion 0)
  */
 void
 cfpg_params(cf_params *p, uint64 capacity, double fpr)
@@ -155,7 +157,7 @@ cfpg_params(cf_params *p, uint64 capacity, double fpr)
 	p->max_kicks = CF_DEFAULT_MAX_KICKS;
 	p->expansion = CF_DEFAULT_EXPANSION;
 	p->encoding = CF_ENC_PACKED;
-	p->geometry = CF_GEOM_SPLIT;
+	p->geometry = CF_GEOM_LIST;
 }
 
 /* A new varlena holding an empty filter for p (raises on bad parameters). */

@@ -43,7 +43,7 @@ cuckoo_create(PG_FUNCTION_ARGS)
 	p.max_kicks = PG_GETARG_INT32(3);
 	p.expansion = PG_GETARG_INT32(4);
 	p.encoding = CF_ENC_PACKED;
-	p.geometry = CF_GEOM_SPLIT;
+	p.geometry = CF_GEOM_LIST;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
 }
 
@@ -69,7 +69,7 @@ cuckoo_create_encoding(PG_FUNCTION_ARGS)
 	p.bucket_size = PG_GETARG_INT32(3);
 	p.max_kicks = PG_GETARG_INT32(4);
 	p.expansion = PG_GETARG_INT32(5);
-	p.geometry = CF_GEOM_SPLIT;
+	p.geometry = CF_GEOM_LIST;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
 }
 

@@ -58,8 +58,15 @@ read_params(prog *g, int b_fixed, double fpr_fixed)
 	/* bucket size 4: the width byte's top bit asks for semi-sorted buckets */
 	if (b == 4 && (wbyte & 0x80))
 		p.encoding = CF_ENC_SEMISORT;
-	/* half the growing filters are split tables (geometry 3), of either encoding */
-	p.geometry = next0(g) % 2 ? CF_GEOM_SPLIT : 0;
+	/*
+	 * growing filters: chain tables, split tables (geometry 3) and split
+	 * tables that start as lists (geometry 4), a third each, either encoding
+	 */
+	{
+		static const int geoms[] = {0, CF_GEOM_SPLIT, CF_GEOM_LIST};
+
+		p.geometry = geoms[next0(g) % 3];
+	}
 	return p;
 }
 

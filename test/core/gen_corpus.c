@@ -95,6 +95,8 @@ main(int argc, char **argv)
 		{"b4-f20-semi", {30, 1e-5, 4, 100, 0, 1, 0}, 25},
 		{"b4-f13-split", {20, 0.01, 4, 500, 2, 0, CF_GEOM_SPLIT}, 60},
 		{"b4-f13-semi-split", {20, 0.01, 4, 500, 2, 1, CF_GEOM_SPLIT}, 60},
+		{"b4-f13-list", {1000, 0.01, 4, 500, 2, 0, CF_GEOM_LIST}, 20},
+		{"b2-list", {300, 0.001, 2, 500, 2, 0, CF_GEOM_LIST}, 3},
 	};
 	size_t		i;
 	uint64_t	seed = 77;

@@ -16,7 +16,7 @@ typedef struct ref_stage
 	uint32_t	nbuckets;
 	uint32_t	nitems;
 	uint32_t	fpbits;
-	uint32_t	geom;			/* 1 legacy, 2 chain, 3 split */
+	uint32_t	geom;			/* 1 legacy, 2 chain, 3 split, 4 list */
 	uint32_t	level;
 	uint32_t	basebits;
 	uint32_t	nstash;			/* split: stash records after the table */
@@ -467,6 +467,27 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 			if (s->nstash > 256)
 				return *why = "split stash", 0;
 		}
+		else if (s->geom == 4)
+		{
+			/* a list: the only sub-filter of a growing filter, bounded by its table's bytes */
+			uint32_t	per = r->bucket_size * (r->bucket_size == 2 ? 850 : r->bucket_size == 4 ? 955 : 980);
+			uint64_t	m0 = (((uint64_t) r->capacity * 1000 + per - 1) / per) | 1;
+			uint64_t	tb = s->enc ? (m0 * (4 * (uint64_t) r->fpbits - 4) + 7) / 8 :
+				(m0 * r->bucket_size * r->fpbits + 7) / 8;
+
+			if (r->nstages != 1 || s->fpbits != 64 || s->level != 0 || s->basebits != 0 ||
+				r->expansion == 0)
+				return *why = "list descriptor", 0;
+			/* the header width is the schedule's W(0) (the core's pure function of it) */
+			if (cf_split_width(r->target_fpr, r->bucket_size, 0) != r->fpbits)
+				return *why = "list header width", 0;
+			if (56 + tb > CF_MAX_SIZE)
+				return *why = "list table too large", 0;
+			if (s->nbuckets < 1 || s->nbuckets > 256 || (uint64_t) s->nbuckets * 8 > tb ||
+				s->nitems > s->nbuckets)
+				return *why = "list slots", 0;
+			continue;
+		}
 		else if (s->geom == 1)
 		{
 			if (s->level != 0 || s->basebits != s->fpbits)
@@ -521,6 +542,13 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 	{
 		ref_stage  *s = &r->st[i];
 
+		if (s->geom == 4)
+		{
+			s->table_bytes = (uint64_t) s->nbuckets * 8;
+			s->table_off = (size_t) total;
+			total += s->table_bytes;
+			continue;
+		}
 		if (s->nbuckets < 1)
 			return *why = "nbuckets", 0;
 		if ((uint64_t) s->nitems > (uint64_t) s->nbuckets * r->bucket_size)
@@ -571,6 +599,18 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 					k;
 		uint64_t	used_bits = s->enc ? s->nbuckets * (4 * (uint64_t) s->fpbits - 4) :
 			nslots * s->fpbits;
+
+		if (s->geom == 4)
+		{
+			/* sorted, the free slots zero */
+			for (k = 1; k < s->nitems; k++)
+				if (ref_rd64(t + 8 * k) < ref_rd64(t + 8 * (k - 1)))
+					return *why = "list not sorted", 0;
+			for (k = s->nitems; k < s->nbuckets; k++)
+				if (ref_rd64(t + 8 * k) != 0)
+					return *why = "list free slot", 0;
+			continue;
+		}
 
 		for (k = 0; k < nslots && !s->enc; k++)
 		{
@@ -629,6 +669,12 @@ ref_stage_count(const ref_filter *r, uint32_t i, uint64_t h)
 	uint32_t	n = 0,
 				k;
 
+	if (s->geom == 4)
+	{
+		for (k = 0; k < s->nitems; k++)
+			n += ref_rd64(t + 8 * k) == h;
+		return n;
+	}
 	if (s->geom == 3)
 	{
 		uint32_t	m0 = s->nbuckets >> s->level;

@@ -56,6 +56,13 @@ static const test_entry tests[] = {
 	T("split", test_split_hostile),
 	T("split", test_split_build),
 	T("split", test_split_semisort),
+	/* list sub-filters (geometry 4) */
+	T("list", test_list_basic),
+	T("list", test_list_grow),
+	T("list", test_list_union_fold),
+	T("list", test_list_union_precision),
+	T("list", test_list_union_other),
+	T("list", test_list_hostile),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),

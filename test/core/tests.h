@@ -38,6 +38,14 @@ void		test_growth_shape(void);
 void		test_churn_window(void);
 void		test_churn_two_families(void);
 
+/* test_list.c */
+void		test_list_basic(void);
+void		test_list_grow(void);
+void		test_list_union_fold(void);
+void		test_list_union_precision(void);
+void		test_list_union_other(void);
+void		test_list_hostile(void);
+
 /* test_split.c */
 void		test_split_schedule(void);
 void		test_split_growth(void);
