@@ -37,7 +37,12 @@ INSERT INTO g_spec VALUES
  ('x_empty',        100,  0.01,  'packed',     4, 500, 2,  'nothing added'),
  ('x_kinds',        20,   1e-6,  'packed',     4, 500, 2,  'kind any: values of every specially hashed type, then grown by text values'),
  ('x_uuid',         100,  0.01,  'packed',     4, 500, 2,  'uuid values, grown, deletes'),
- ('x_bytea',        64,   0.001, 'packed',     4, 500, 2,  'bytea values, grown, deletes');
+ ('x_bytea',        64,   0.001, 'packed',     4, 500, 2,  'bytea values, grown, deletes'),
+ ('x_list1',        NULL, NULL,  NULL,        NULL, NULL, NULL, 'cf_add(NULL, v) of one value: a list of one hash'),
+ ('x_list_copies',  NULL, NULL,  NULL,        NULL, NULL, NULL, 'cf_add(NULL, v): a list of 150 hashes with copies, some deleted'),
+ ('x_list_full',    NULL, NULL,  NULL,        NULL, NULL, NULL, 'cf_add(NULL, v): a list at its bound (213 hashes)'),
+ ('x_list_semi',    5000, 0.001, 'semisorted', 4, 500, 2,  'a list of a semi-sorted split family, 0.1%'),
+ ('x_list_b8',      2000, 0.01,  'packed',     8, 500, 2,  'a list of a bucket-size-8 family, deletes');
 
 INSERT INTO g_ops SELECT 'x_null_start',   i, 'add', 'text', 'n' || i FROM generate_series(1, 400) i;
 INSERT INTO g_ops SELECT 'x_null_start',   1000 + i, 'del', 'text', 'n' || i FROM generate_series(1, 400, 9) i;
@@ -107,6 +112,13 @@ INSERT INTO g_ops SELECT 'x_uuid',         i, 'add', 'uuid', md5('u' || i)::uuid
 INSERT INTO g_ops SELECT 'x_uuid',         10000 + i, 'del', 'uuid', md5('u' || i)::uuid::text FROM generate_series(1, 1000, 14) i;
 INSERT INTO g_ops SELECT 'x_bytea',        i, 'add', 'bytea', '\x' || md5(i::text) FROM generate_series(1, 600) i;
 INSERT INTO g_ops SELECT 'x_bytea',        10000 + i, 'del', 'bytea', '\x' || md5(i::text) FROM generate_series(1, 600, 8) i;
+INSERT INTO g_ops SELECT 'x_list1',        1, 'add', 'int8', '42';
+INSERT INTO g_ops SELECT 'x_list_copies',  i, 'add', 'text', 'c' || (i % 100) FROM generate_series(1, 150) i;
+INSERT INTO g_ops SELECT 'x_list_copies',  1000 + i, 'del', 'text', 'c' || i FROM generate_series(1, 100, 7) i;
+INSERT INTO g_ops SELECT 'x_list_full',    i, 'add', 'int4', (i * 7)::text FROM generate_series(1, 213) i;
+INSERT INTO g_ops SELECT 'x_list_semi',    i, 'add', 'uuid', md5('s' || i)::uuid::text FROM generate_series(1, 90) i;
+INSERT INTO g_ops SELECT 'x_list_b8',      i, 'add', 'bytea', '\x' || md5('b8' || i) FROM generate_series(1, 120) i;
+INSERT INTO g_ops SELECT 'x_list_b8',      1000 + i, 'del', 'bytea', '\x' || md5('b8' || i) FROM generate_series(1, 120, 5) i;
 
 -- one op on f, the value cast to its kind
 CREATE FUNCTION pg_temp.g_apply(f cuckoofilter, op text, kind text, v text)
@@ -137,8 +149,8 @@ CREATE TEMP TABLE g_filters AS SELECT name, pg_temp.g_build(name) AS f FROM g_sp
 -- the aggregate's outputs with a capacity, and unions: of one family (one
 -- table), of two families, of a split table and cf_agg's chain table
 INSERT INTO g_spec (name, note) VALUES
- ('x_agg_cap',       'cf_agg(i, 0.01, 1000) over int4 1..777: a split table at level 0'),
- ('x_agg_cap_grown', 'cf_agg(i, 0.01, 100) over int8 1..3000: a capacity too small, grown'),
+ ('x_agg_cap',       'cf_agg(i, 0.01, 1000) over int4 1..777: cf_agg writes a chain table, beside the split ones'),
+ ('x_agg_cap_grown', 'cf_agg(i, 0.01, 100) over int8 1..3000: a capacity too small, grown into chain sub-filters'),
  ('x_agg_cap_semi',  'cf_agg(''v'' || i, 0.001, 1000, ''semisorted'') over 1..777'),
  ('x_union_family',  'cf_union(cf_create(200) + a1..a1500, cf_create(200) + b1..b300): one table, then a1..a1500 by 4 deleted'),
  ('x_union_agg',     'cf_union_agg of cf_create(500) + pK-1..pK-(300K), K = 1..4: one table'),
@@ -215,15 +227,20 @@ SELECT string_agg(format('g%s L%s w%s F%s e%s s%s', get_byte(b, d + 9), get_byte
   FROM (SELECT cuckoofilter_send(f) AS b) s, generate_series(0, get_byte(b, 5) - 1) k,
        LATERAL (SELECT 40 + 16 * k AS d) x $$;
 
--- sanity before freezing: no false negative, a split table in every filter
--- but the one whose rate is too low for the split schedule
+-- sanity before freezing: no false negative, a split table or a list (a
+-- small growing filter's start) in every filter but the one whose rate is too
+-- low for the split schedule and cf_agg's chain tables; some lists
 DO $$
 BEGIN
 	IF EXISTS (SELECT FROM g_answers WHERE net > 0 AND (NOT c OR n < net)) THEN
 		RAISE EXCEPTION 'a false negative: refusing to write golden files';
 	END IF;
-	IF EXISTS (SELECT FROM g_filters WHERE (pg_temp.g_tables(f) LIKE '%g3 %') <> (name <> 'x_fpr1e-8')) THEN
-		RAISE EXCEPTION 'a filter without a split table, or a chain filter with one';
+	IF EXISTS (SELECT FROM g_filters
+	            WHERE (pg_temp.g_tables(f) ~ 'g[34] ') <> (name <> 'x_fpr1e-8' AND name NOT LIKE 'x_agg_cap%')) THEN
+		RAISE EXCEPTION 'a filter without a split table or list, or a chain filter with one';
+	END IF;
+	IF (SELECT count(*) FROM g_filters WHERE name LIKE 'x_list%' AND pg_temp.g_tables(f) LIKE 'g4 %') <> 5 THEN
+		RAISE EXCEPTION 'the x_list shapes are not lists';
 	END IF;
 END $$;
 SELECT name, pg_temp.g_tables(f), cf_encoding(f) FROM g_filters ORDER BY name;
