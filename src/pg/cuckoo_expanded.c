@@ -343,25 +343,31 @@ cfx_can_grow(cf_filter *f)
 }
 
 /*
- * The add into the newest state of x (in store s) that did not fit its
- * buffer: the filter f (still x's state) grows into a new store of its own.
+ * The add into the newest state of x that did not fit its buffer: the
+ * filter f (still x's state) grows into a new store of its own.  The add
+ * runs on a private copy: it may still fit without a new buffer (a free
+ * stash record of a split table), and x's buffer must not change
+ * unjournaled.
  */
 static Datum
-cfx_grow(CfStore *s, cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
+cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 {
 	CfStore    *ns = NULL;
 	CfExpanded *y;
+	cf_filter	g;
 
 	if (f->expansion == 0)
 		cfpg_report_insert_failure(f, st);
-	st = cf_insert(f, h, cfx_alloc_store, &ns);
+	y = cfx_copy_bytes(f->buf, f->len);
+	cfx_open_store(y->store, &g);
+	st = cf_insert(&g, h, cfx_alloc_store, &ns);
 	if (st != CF_OK && op == CFX_TRY_ADD)
-		return EOHPGetRWDatum(&cfx_new_object(s)->hdr);	/* f is unchanged */
+		return EOHPGetRWDatum(&y->hdr);	/* the copy, unchanged */
 	if (st != CF_OK)
-		cfpg_report_insert_failure(f, st);	/* ns, if any, goes with the context */
-	Assert(ns != NULL);
-	cfx_note_kind(f, op, kind);
-	y = cfx_new_object(ns);
+		cfpg_report_insert_failure(&g, st);	/* ns, if any, goes with the context */
+	cfx_note_kind(&g, op, kind);
+	if (ns != NULL)
+		y = cfx_new_object(ns);
 	return EOHPGetRWDatum(&y->hdr);
 }
 
@@ -432,7 +438,7 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 		y = cfx_new_object(s);
 		return EOHPGetRWDatum(&y->hdr);
 	}
-	return cfx_grow(s, &f, st, h, op, kind);
+	return cfx_grow(&f, st, h, op, kind);
 }
 
 /*
