@@ -1444,6 +1444,37 @@ list_result_bound(const cf_filter *a, const cf_filter *b, bool av, bool bv, char
 	return best;
 }
 
+/*
+ * The header fields of a union r of a and b written at out: the value kind
+ * (b's where a has none or b holds any), deletes and retained summed.
+ */
+static void
+union_counters(const cf_filter *a, const cf_filter *b, uint8_t *out, cf_filter *r)
+{
+	r->kind = a->kind == CF_KIND_NONE || b->kind == CF_KIND_ANY ? b->kind : a->kind;
+	r->deletes = a->deletes + b->deletes;
+	r->retained = a->retained + b->retained;
+	out[10] = (uint8_t) r->kind;
+	put_le64(out + 24, r->deletes);
+	put_le64(out + 32, r->retained);
+}
+
+/*
+ * The split-table views of whichever of a and b are lists (va, vb), and
+ * the bound of the union of the two as tables (0, err set, if none).
+ */
+static size_t
+list_views_bound(const cf_filter *a, const cf_filter *b, cf_filter *va, cf_filter *vb,
+				 char *err, size_t errlen)
+{
+	if (filter_is_list(a))
+		list_view_for(a, b, va);
+	if (filter_is_list(b))
+		list_view_for(b, a, vb);
+	return list_result_bound(filter_is_list(a) ? va : a, filter_is_list(b) ? vb : b,
+							 filter_is_list(a), filter_is_list(b), err, errlen);
+}
+
 static size_t
 list_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
 {
@@ -1454,12 +1485,7 @@ list_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen
 
 	if (slots != 0)
 		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + (size_t) slots * 8;
-	if (filter_is_list(a))
-		list_view_for(a, b, &va);
-	if (filter_is_list(b))
-		list_view_for(b, a, &vb);
-	len = list_result_bound(filter_is_list(a) ? &va : a, filter_is_list(b) ? &vb : b,
-							filter_is_list(a), filter_is_list(b), err, errlen);
+	len = list_views_bound(a, b, &va, &vb, err, errlen);
 	if (len == 0)
 		return 0;
 	/* the result first, then the split tables made of the lists */
@@ -1511,21 +1537,11 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		put_le32(out + CF_V2_HEADER_SIZE + 4, k);
 		if (!cf_open(&r, out, hdr + (size_t) slots * 8, err, errlen))
 			abort();			/* cannot happen: built from valid lists */
-		r.kind = a->kind == CF_KIND_NONE || b->kind == CF_KIND_ANY ? b->kind : a->kind;
-		r.deletes = a->deletes + b->deletes;
-		r.retained = a->retained + b->retained;
-		out[10] = (uint8_t) r.kind;
-		put_le64(out + 24, r.deletes);
-		put_le64(out + 32, r.retained);
+		union_counters(a, b, out, &r);
 		*result = r;
 		return r.len;
 	}
-	if (filter_is_list(a))
-		list_view_for(a, b, &va);
-	if (filter_is_list(b))
-		list_view_for(b, a, &vb);
-	rb = list_result_bound(filter_is_list(a) ? &va : a, filter_is_list(b) ? &vb : b,
-							filter_is_list(a), filter_is_list(b), err, errlen);
+	rb = list_views_bound(a, b, &va, &vb, err, errlen);
 	if (rb == 0)
 		return 0;
 	off = rb;
@@ -1678,12 +1694,7 @@ cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		 */
 		if (len == 0)
 			goto side_by_side;
-		r.kind = a->kind == CF_KIND_NONE || b->kind == CF_KIND_ANY ? b->kind : a->kind;
-		r.deletes = a->deletes + b->deletes;
-		r.retained = a->retained + b->retained;
-		out[10] = (uint8_t) r.kind;
-		put_le64(out + 24, r.deletes);
-		put_le64(out + 32, r.retained);
+		union_counters(a, b, out, &r);
 		*result = r;
 		return len;
 	}
