@@ -5,7 +5,7 @@
 #   bash scripts/test.sh          the quick run (the default; a few minutes):
 #                                 the installed PostgreSQL 15, a clean -Werror
 #                                 build, the whole pg_regress suite, the core
-#                                 unit and model tests, the 1.0/1.1 -> 1.2
+#                                 unit and model tests, the 1.0/1.1/1.2 -> 1.3
 #                                 update test, dump/restore, the release and
 #                                 README checks
 #   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
@@ -173,7 +173,7 @@ for major in $PG_VERSIONS; do
 	run "PG $major: build with -Wall -Wextra -Werror (clean copy)" in_major "$major" bash test/pg/build.sh "$b" &&
 	run "PG $major: install" in_major "$major" bash test/pg/build.sh "$b" install || continue
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
-	run "PG $major: ALTER EXTENSION UPDATE 1.0 -> 1.2 and 1.1 -> 1.2 keep stored filters" in_major "$major" bash test/pg/update.sh
+	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1 and 1.2 -> 1.3 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
 	if ! full; then
 		continue

@@ -95,7 +95,7 @@ update_from() {
 }
 
 # every released version the default one can be reached from
-for old in 1.0 1.1; do
+for old in 1.0 1.1 1.2; do
 	[ "$old" = "$new" ] && continue
 	update_from "$old" || fail=1
 done
