@@ -68,6 +68,14 @@ cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
 }
 
+uint32_t
+cf_list_bound(const cf_filter *f)
+{
+	if (!filter_is_list(f))
+		return 0;
+	return cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, f->stages[0].enc);
+}
+
 /* does p ask for a list start, and can it have one (a bound of at least 1)? */
 static bool
 list_wanted(const cf_params *p)

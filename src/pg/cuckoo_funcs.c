@@ -11,8 +11,11 @@
 #include "cuckoo_args.h"
 #include "cuckoo_expanded.h"
 
-/* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
-#define CFPG_INFO_COLUMNS	19
+/*
+ * columns of cf_info_all in extension version 1.3 (layout, list_max); cf_info
+ * has the first 19 (1.1), or the first 9 where a view kept those of 1.0
+ */
+#define CFPG_INFO_COLUMNS	21
 
 /* ---------------------------------------------------------------------
  * SQL functions
@@ -363,7 +366,12 @@ cuckoo_union(PG_FUNCTION_ARGS)
 	PG_RETURN_CUCKOOFILTER_P(cfpg_union_args(fcinfo, "cannot combine these cuckoo filters", false));
 }
 
-/* cf_info(filter): its parameters and statistics, as one row */
+/*
+ * cf_info(filter), cf_info_all(filter): its parameters and statistics, as
+ * one row.  A list (a growing filter's start: its values' exact hashes) says
+ * so in layout, and list_max gives the hashes it holds before it becomes a
+ * table; the other columns describe the list as FORMAT.md says.
+ */
 PG_FUNCTION_INFO_V1(cuckoo_info);
 Datum
 cuckoo_info(PG_FUNCTION_ARGS)
@@ -407,6 +415,10 @@ cuckoo_info(PG_FUNCTION_ARGS)
 		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
 	else
 		nulls[18] = true;
+	/* 1.3 */
+	values[19] = CStringGetTextDatum(cf_list_bound(&f) > 0 ? "list" : "table");
+	values[20] = Int64GetDatum((int64) cf_list_bound(&f));
+	nulls[20] = cf_list_bound(&f) == 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
