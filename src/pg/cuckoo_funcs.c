@@ -36,10 +36,7 @@ cuckoo_create(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("cf_create parameters must not be null")));
 	capacity = PG_GETARG_INT64(0);
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	cfpg_check_capacity(capacity);
 	p.capacity = (uint64) capacity;
 	p.fpr = PG_GETARG_FLOAT8(1);
 	p.bucket_size = PG_GETARG_INT32(2);
@@ -62,10 +59,7 @@ cuckoo_create_encoding(PG_FUNCTION_ARGS)
 	int64		capacity = PG_GETARG_INT64(0);
 	cf_params	p;
 
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	cfpg_check_capacity(capacity);
 	p.capacity = (uint64) capacity;
 	p.fpr = PG_GETARG_FLOAT8(1);
 	p.encoding = cfpg_encoding(PG_GETARG_TEXT_PP(2));
