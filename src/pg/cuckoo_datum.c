@@ -409,7 +409,8 @@ cfpg_base64_decode(const char *str, size_t len, size_t maxlen, const char *typna
 	if (n > maxlen)
 		ereturn(escontext, NULL,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s text is too long", what)));
+				 errmsg("%s value is too long", what),
+				 errdetail("It has %zu bytes; at most %zu fit in one value.", n, maxlen)));
 	v = (struct varlena *) palloc(VARHDRSZ + n);
 	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
 		ereturn(escontext, NULL,
