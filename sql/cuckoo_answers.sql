@@ -191,6 +191,16 @@ ANALYZE ans_ev2;
 SELECT (SELECT count(*) FROM ans_ev2 e JOIN ans_seen s USING (user_id) WHERE s.items @> e.item_id) AS actual,
        ans_est('SELECT * FROM ans_ev2 e JOIN ans_seen s USING (user_id) WHERE s.items @> e.item_id') AS estimate,
        ans_est('SELECT * FROM ans_ev2 e JOIN ans_seen s USING (user_id) WHERE NOT s.items @> e.item_id') AS estimate_not;
+-- two filters per user (each of half the user's items): an event meets
+-- both, passes one; the rate is the filter's items among the user's events
+CREATE TABLE ans_seen2 AS
+SELECT user_id, item_id % 2 AS part, cf_agg(item_id) AS items FROM ans_ev GROUP BY 1, 2;
+ANALYZE ans_seen2;
+SELECT (SELECT count(*) FROM ans_ev e JOIN ans_seen2 s USING (user_id) WHERE s.items @> e.item_id) AS actual,
+       ans_est('SELECT * FROM ans_ev e JOIN ans_seen2 s USING (user_id) WHERE s.items @> e.item_id') AS estimate,
+       (SELECT count(*) FROM ans_ev e JOIN ans_seen2 s USING (user_id) WHERE NOT s.items @> e.item_id) AS actual_not,
+       ans_est('SELECT * FROM ans_ev e JOIN ans_seen2 s USING (user_id) WHERE NOT s.items @> e.item_id') AS estimate_not;
+DROP TABLE ans_seen2;
 -- filters and keys joined by @> only (every key probes every filter): as
 -- before, the filters' items among all distinct keys
 SELECT (SELECT count(*) FROM ans_ev e JOIN ans_seen s ON s.items @> e.item_id) AS actual,
