@@ -11,25 +11,25 @@
 -- union once (before, the executor copied the whole union on every row).
 -- An aggregate cannot be altered, only replaced: where a view or function
 -- uses it, it stays as it was (it then keeps 1.2's quadratic time).
-CREATE FUNCTION cf_union_agg_acc(internal, cuckoofilter) RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_union_agg_acc(internal, cuckoofilter) IS
+CREATE FUNCTION cuckoo_union_agg_acc(internal, cuckoofilter) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_acc' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_acc(internal, cuckoofilter) IS
 	'cf_union_agg transition function: absorbs one filter into the state';
-CREATE FUNCTION cf_union_agg_combine(internal, internal) RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_union_agg_combine(internal, internal) IS
+CREATE FUNCTION cuckoo_union_agg_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_combine(internal, internal) IS
 	'cf_union_agg combine function: the union of two partial states';
-CREATE FUNCTION cf_union_agg_finish(internal) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION cf_union_agg_finish(internal) IS
+CREATE FUNCTION cuckoo_union_agg_finish(internal) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cf_union_agg_finish' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_finish(internal) IS
 	'cf_union_agg final function: builds the union once, with a NOTICE if its expected false-positive rate is over twice its target';
-CREATE FUNCTION cf_union_agg_serial(internal) RETURNS bytea
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_union_agg_serial(internal) IS
+CREATE FUNCTION cuckoo_union_agg_serial(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'cf_union_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_serial(internal) IS
 	'cf_union_agg serialize function: the state as bytes, for parallel workers';
-CREATE FUNCTION cf_union_agg_deserial(bytea, internal) RETURNS internal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cf_union_agg_deserial(bytea, internal) IS
+CREATE FUNCTION cuckoo_union_agg_deserial(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_deserial(bytea, internal) IS
 	'cf_union_agg deserialize function: checks and reads a serialized state';
 DO $$
 BEGIN
@@ -42,13 +42,13 @@ BEGIN
 	ELSE
 		DROP AGGREGATE cf_union_agg(cuckoofilter);
 		CREATE AGGREGATE cf_union_agg(cuckoofilter) (
-			SFUNC = cf_union_agg_acc,
+			SFUNC = cuckoo_union_agg_acc,
 			STYPE = internal,
 			SSPACE = 4096,
-			FINALFUNC = cf_union_agg_finish,
-			COMBINEFUNC = cf_union_agg_combine,
-			SERIALFUNC = cf_union_agg_serial,
-			DESERIALFUNC = cf_union_agg_deserial,
+			FINALFUNC = cuckoo_union_agg_finish,
+			COMBINEFUNC = cuckoo_union_agg_combine,
+			SERIALFUNC = cuckoo_union_agg_serial,
+			DESERIALFUNC = cuckoo_union_agg_deserial,
 			PARALLEL = SAFE
 		);
 		COMMENT ON AGGREGATE cf_union_agg(cuckoofilter) IS

@@ -378,7 +378,7 @@ cf_union_agg_combine(PG_FUNCTION_ARGS)
 	}
 	if (a == NULL)
 		a = cfu_new(cxt);
-	if (b->hs != NULL && cfagg_held(b->hs) > 0)
+	if (b->model != NULL)
 	{
 		cf_filter	mb;
 
@@ -438,7 +438,7 @@ cf_union_agg_finish(PG_FUNCTION_ARGS)
 	 * shared aggregate): nothing here changes it but the hash set's sort,
 	 * which leaves it a valid state; the slots are united into a copy.
 	 */
-	if (st->hs != NULL && cfagg_held(st->hs) > 0)
+	if (st->model != NULL)
 		lists = cfu_build_lists(st, &fc->agg);
 	tables = NULL;
 	for (int i = 0; i < CFU_SLOTS; i++)
@@ -488,7 +488,7 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 
 	cfagg_context(fcinfo, "cf_union_agg_serial");
 	st = (CfUnionState *) PG_GETARG_POINTER(0);
-	if (st->hs != NULL && cfagg_held(st->hs) > 0)
+	if (st->model != NULL)
 	{
 		runs = cfagg_sorted(st->hs, cfagg_cache(fcinfo), &nruns, &n);
 		len += 4 + VARSIZE(st->model) - VARHDRSZ + n * 8;
@@ -507,6 +507,7 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 	memset(hdr, 0, sizeof(hdr));
 	hdr[0] = CFU_SERIAL_VERSION;
 	hdr[1] = (uint8) st->kind;
+	hdr[2] = st->model != NULL;
 	hdr[4] = (uint8) nslots;
 	x = n;
 	cfagg_put_le64s(hdr + 8, &x, 1);
@@ -515,7 +516,7 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, (int) len);
 	appendBinaryStringInfo(&buf, (char *) hdr, sizeof(hdr));
-	if (n > 0)
+	if (st->model != NULL)
 	{
 		uint32		ml = VARSIZE(st->model) - VARHDRSZ;
 		uint8		l4[4] = {ml, ml >> 8, ml >> 16, ml >> 24};
@@ -588,6 +589,7 @@ cf_union_agg_deserial(PG_FUNCTION_ARGS)
 			   *end;
 	uint64		n;
 	uint32		nslots;
+	bool		has_model;
 	CfUnionState *st;
 	MemoryContext cxt = CurrentMemoryContext;
 
@@ -595,7 +597,7 @@ cf_union_agg_deserial(PG_FUNCTION_ARGS)
 	in = PG_GETARG_BYTEA_PP(0);
 	p = (const uint8 *) VARDATA_ANY(in);
 	end = p + VARSIZE_ANY_EXHDR(in);
-	if (end - p < CFU_SERIAL_HEADER || p[0] != CFU_SERIAL_VERSION || p[2] != 0 || p[3] != 0)
+	if (end - p < CFU_SERIAL_HEADER || p[0] != CFU_SERIAL_VERSION || p[2] > 1 || p[3] != 0)
 		cfu_bad_state("The header is not that of a version-1 state.");
 	st = cfu_new(cxt);
 	st->kind = p[1];
@@ -603,8 +605,11 @@ cf_union_agg_deserial(PG_FUNCTION_ARGS)
 	cfagg_get_le64s(&n, p + 8, 1);
 	cfagg_get_le64s(&st->deletes, p + 16, 1);
 	cfagg_get_le64s(&st->retained, p + 24, 1);
+	has_model = p[2] == 1;
+	if (!has_model && n != 0)
+		cfu_bad_state("Hashes without a model list.");
 	p += CFU_SERIAL_HEADER;
-	if (n > 0)
+	if (has_model)
 	{
 		cf_filter	m;
 
@@ -615,13 +620,18 @@ cf_union_agg_deserial(PG_FUNCTION_ARGS)
 		if ((uint64) (end - p) / 8 < n)
 			cfu_bad_state("The hashes are cut off.");
 		st->hs = cfagg_new(cxt, m.target_fpr, 0);
-		cfagg_to_array(st->hs, cxt);
-		cfagg_raise_limit(st->hs, n);
-		cfagg_array_append(st->hs, p, n, true);
-		p += n * 8;
+		if (n > 0)
+		{
+			cfagg_to_array(st->hs, cxt);
+			cfagg_raise_limit(st->hs, n);
+			cfagg_array_append(st->hs, p, n, true);
+			p += n * 8;
+		}
 	}
+	if (nslots > CFU_SLOTS)
+		cfu_bad_state("More table parts than slots.");
 	for (uint32 i = 0; i < nslots; i++)
-		cfu_push(st, cxt, cfu_read_filter(&p, end));
+		st->slot[i] = cfu_read_filter(&p, end);
 	if (p != end)
 		cfu_bad_state("Bytes follow the last part.");
 	PG_RETURN_POINTER(st);
