@@ -49,7 +49,7 @@ for pop in $POPS; do
 	IFS=: read -r U LO HI <<< "$pop"
 	sql "DROP TABLE IF EXISTS items, users;
 	     CREATE TABLE items AS
-	     SELECT u, (hashint8(u * 1000003 + g) & 2147483647)::int8 * 4 AS item
+	     SELECT u, (hashint8(u::int8 * 1000003 + g) & 2147483647)::int8 * 4 AS item
 	       FROM generate_series(1, $U) u,
 	            LATERAL generate_series(1, $LO + (u * 7919) % ($HI - $LO + 1)) g;
 	     CREATE TABLE users AS
