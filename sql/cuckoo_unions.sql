@@ -52,6 +52,18 @@ WITH a AS (SELECT cf_union_agg(f) f FROM (VALUES (cf_add_all(cf_create(100), ARR
                                                  (NULL), (cf_add(cf_create(200), 5))) v(f))
 SELECT cf_items(f), (cf_info(f)).capacity, (cf_info(f)).buckets <= 256 AS list, cf_count(f, 3),
        cf_count(cf_delete(f, 3), 3) AS after_delete, (cf_delete_status(f, 3)).removed FROM a;
+-- lists of other growth settings (expansion, max_kicks) join too: the
+-- union takes the largest, whatever the order
+SELECT (cf_info(f)).expansion, (cf_info(f)).max_kicks, cf_items(f)
+  FROM (SELECT cf_union_agg(f ORDER BY k) f
+          FROM (VALUES (1, cf_add(cf_create(100, 0.01, 4, 500, 4), 1)),
+                       (2, cf_add(cf_create(100, 0.01, 4, 100, 2), 2)),
+                       (3, cf_add(cf_create(100), 3))) v(k, f)) s;
+SELECT (cf_info(f)).expansion, (cf_info(f)).max_kicks, cf_items(f)
+  FROM (SELECT cf_union_agg(f ORDER BY k DESC) f
+          FROM (VALUES (1, cf_add(cf_create(100, 0.01, 4, 500, 4), 1)),
+                       (2, cf_add(cf_create(100, 0.01, 4, 100, 2), 2)),
+                       (3, cf_add(cf_create(100), 3))) v(k, f)) s;
 -- a part holding copies of a value keeps them (it is united as before)
 SELECT cf_count(cf_union_agg(f), 7) FROM (VALUES (cf_add(cf_add(NULL, 7), 7)), (cf_add(NULL, 7))) v(f);
 -- kind and delete counters of the parts are kept

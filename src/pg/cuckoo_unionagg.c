@@ -90,13 +90,16 @@ cfu_is_exact_list(const cf_filter *f)
 	return true;
 }
 
-/* lists a and b of one family: their hashes make one filter of either's parameters */
+/*
+ * lists a and b of one family: their hashes make one filter of either's
+ * parameters (as cf_union merges them: the growth settings, expansion and
+ * max_kicks, are the model's, as the merged list takes the first part's)
+ */
 static bool
 cfu_same_family(const cf_filter *a, const cf_filter *b)
 {
 	return a->bucket_size == b->bucket_size && a->target_fpr == b->target_fpr &&
-		a->fpbits == b->fpbits && a->stages[0].enc == b->stages[0].enc &&
-		a->expansion == b->expansion && a->max_kicks == b->max_kicks;
+		a->fpbits == b->fpbits && a->stages[0].enc == b->stages[0].enc;
 }
 
 static CfUnionState *
@@ -173,7 +176,7 @@ cfu_list_fits(const CfUnionState *st, const cf_filter *model, uint32 kind)
 
 /*
  * Takes lists like model (varlena v) into the state: their kind and header
- * counters, and model as the state's model if its capacity is larger.
+ * counters, and model as the state's model if its parameters are larger.
  */
 static void
 cfu_take_header(CfUnionState *st, MemoryContext cxt, const cf_filter *model,
@@ -186,7 +189,11 @@ cfu_take_header(CfUnionState *st, MemoryContext cxt, const cf_filter *model,
 	st->retained += retained;
 	if (st->model != NULL)
 		cfpg_open(&m, st->model);
-	if (st->model == NULL || model->capacity > m.capacity)
+	/* the largest (capacity, expansion, max_kicks): the same whatever the order */
+	if (st->model == NULL || model->capacity > m.capacity ||
+		(model->capacity == m.capacity &&
+		 (model->expansion > m.expansion ||
+		  (model->expansion == m.expansion && model->max_kicks > m.max_kicks))))
 	{
 		if (st->model != NULL)
 			pfree(st->model);
