@@ -1475,14 +1475,45 @@ list_views_bound(const cf_filter *a, const cf_filter *b, cf_filter *va, cf_filte
 							 filter_is_list(a), filter_is_list(b), err, errlen);
 }
 
+/*
+ * Two lists of one family but for their capacities: the one of the smaller
+ * capacity (returned), relabelled with the larger, joins the other's family
+ * (a list's hashes do not depend on its capacity, and its bound only grows
+ * with it), so that their union is one list or one table, whose deletes
+ * are exact.  NULL if a and b are not such lists.
+ */
+static const cf_filter *
+list_to_relabel(const cf_filter *a, const cf_filter *b)
+{
+	cf_filter	x = *a;
+
+	if (!filter_is_list(a) || !filter_is_list(b) || a->capacity == b->capacity)
+		return NULL;
+	x.capacity = b->capacity;
+	if (!list_family(&x, b))
+		return NULL;
+	return a->capacity < b->capacity ? a : b;
+}
+
 static size_t
 list_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
 {
+	const cf_filter *s = list_to_relabel(a, b);
 	cf_filter	va,
 				vb;
 	size_t		len;
-	uint32_t	slots = list_merged_slots(a, b);
+	uint32_t	slots;
 
+	if (s != NULL)
+	{
+		/* the union of the relabelled view, and room for its bytes */
+		cf_filter	x = *s;
+
+		x.capacity = (s == a ? b : a)->capacity;
+		len = s == a ? list_union_size(&x, b, err, errlen) : list_union_size(a, &x, err, errlen);
+		return len == 0 ? 0 : len + s->len;
+	}
+	slots = list_merged_slots(a, b);
 	if (slots != 0)
 		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + (size_t) slots * 8;
 	len = list_views_bound(a, b, &va, &vb, err, errlen);
@@ -1506,10 +1537,25 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 				vb,
 				ta,
 				tb;
-	uint32_t	slots = list_merged_slots(a, b);
+	uint32_t	slots;
 	size_t		rb,
 				off;
+	const cf_filter *s = list_to_relabel(a, b);
 
+	if (s != NULL)
+	{
+		/* s relabelled in the tail of out, then the union of one family */
+		cf_filter	c;
+		uint8_t    *tail = out + outcap - s->len;
+
+		memcpy(tail, s->buf, s->len);
+		put_le32(tail + 12, (s == a ? b : a)->capacity);
+		if (!cf_open(&c, tail, s->len, NULL, 0))
+			abort();			/* cannot happen: a list's bound grows with its capacity */
+		return s == a ? list_union(&c, b, out, outcap - s->len, result, err, errlen) :
+			list_union(a, &c, out, outcap - s->len, result, err, errlen);
+	}
+	slots = list_merged_slots(a, b);
 	if (slots != 0)
 	{
 		const cf_stage *sa = &a->stages[0],
