@@ -35,13 +35,14 @@
 # full_page_writes=off (WAL per operation without full-page images: with
 # them every side adds up to 8 kB per page first touched after a
 # checkpoint), autovacuum=off (growth is measured before any vacuum),
-# shared_buffers=256MB.  Run it niced on a shared machine.
+# shared_buffers=1GB; every relation is read into the caches (pg_prewarm)
+# before the first run.  Run it niced on a shared machine.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 
 if [ "${1:-}" != inner ]; then
-	export TMPCLUSTER_OPTS="${TMPCLUSTER_OPTS:-} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c autovacuum=off -c shared_buffers=256MB -c max_wal_size=20GB -c checkpoint_timeout=1h -c max_connections=50"
+	export TMPCLUSTER_OPTS="${TMPCLUSTER_OPTS:-} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c autovacuum=off -c shared_buffers=1GB -c max_wal_size=20GB -c checkpoint_timeout=1h -c max_connections=50"
 	exec bash "$top/test/pg/tmpcluster.sh" bash "$0" inner "$@"
 fi
 shift
@@ -259,6 +260,14 @@ storage() {
 	  JOIN pg_class c ON c.oid = s.rel"
 }
 storage loaded
+# warm: every relation of the three sides (heaps, TOAST, indexes) read once
+Q "CREATE EXTENSION pg_prewarm;
+   SELECT sum(pg_prewarm(r)) FROM (
+     SELECT c.oid AS r FROM pg_class c WHERE c.relname IN ('seen_exact', 'seen_new', 'seen_old', 'unsee_pool')
+     UNION ALL SELECT c.reltoastrelid FROM pg_class c WHERE c.relname IN ('seen_new', 'seen_old')
+     UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+       WHERE c.relname IN ('seen_exact', 'seen_new', 'seen_old', 'unsee_pool') OR c.oid IN
+         (SELECT reltoastrelid FROM pg_class WHERE relname IN ('seen_new', 'seen_old'))) x" > /dev/null
 for wl in $workloads; do
 	for c in "${clist[@]}"; do
 		tx=$txns
@@ -310,7 +319,7 @@ done < "$work/lat.tsv" | P
 	echo "$(date -u +%Y-%m-%d), $(Q "SELECT version()" | cut -d' ' -f1-2), cuckoo $(Q "SELECT extversion FROM pg_extension WHERE extname = 'cuckoo'")," \
 		"$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end," \
 		"$(nproc) cores; $users users (+1 of 20,000 items), $(Q "SELECT sum(n) FROM users") pairs loaded."
-	echo "Server: fsync=off, synchronous_commit=off, full_page_writes=off, autovacuum=off, shared_buffers=256MB."
+	echo "Server: fsync=off, synchronous_commit=off, full_page_writes=off, autovacuum=off, shared_buffers=1GB, relations prewarmed; pgbench -M prepared."
 	md "### Storage (bytes; heap + TOAST + indexes)" "SELECT stage, side, heap, toast, indexes, total,
 		round(total::numeric / users) AS per_user,
 		round(total::numeric / first_value(total) OVER (PARTITION BY stage ORDER BY side), 4) AS vs_exact
