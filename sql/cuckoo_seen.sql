@@ -100,3 +100,18 @@ SELECT cf_mark_base(cf_add(NULL, 'x'::text), ARRAY(SELECT generate_series(1, 40:
 -- text items (an unknown literal takes delta's type)
 SELECT cf_unseen(cf_mark_all_base(NULL, NULL::text[], ARRAY(SELECT 'item' || i FROM generate_series(1, 40) i)),
                  NULL, ARRAY['item1', 'item41', 'item40']);
+
+-- in PL/pgSQL, both columns from the old values in one statement
+CREATE FUNCTION seen_loop(n int) RETURNS TABLE (items bigint, in_delta int, lost bigint) LANGUAGE plpgsql AS $$
+DECLARE
+	b cuckoofilter;
+	d bigint[];
+BEGIN
+	FOR i IN 1..n LOOP
+		SELECT cf_mark_base(b, d, i::bigint), cf_mark_delta(b, d, i::bigint) INTO b, d;
+	END LOOP;
+	b := cf_mark_base(b, d, NULL::bigint);
+	RETURN QUERY SELECT cf_items(b), cardinality(d),
+		(SELECT count(*) FROM generate_series(1, n) g WHERE NOT cf_seen(b, d, g::bigint));
+END $$;
+SELECT * FROM seen_loop(1000);

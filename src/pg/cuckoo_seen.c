@@ -110,6 +110,19 @@ seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
 	}
 }
 
+/*
+ * base unchanged: the argument itself (an on-disk toast pointer stays the
+ * same pointer, so nothing of it is written again), but an expanded object
+ * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
+ */
+static Datum
+seen_same_base(SeenArgs *a)
+{
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
+		return PointerGetDatum(PG_DETOAST_DATUM(a->base));
+	return a->base;
+}
+
 /* the item type of a call's argument argno (an element or an array) */
 static Oid
 seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
@@ -275,7 +288,7 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		/* nothing to mark: the column as it is */
 		if (PG_ARGISNULL(which))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(which));
+		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
 	}
 	nd = seen_prepend(&a, items, k, &nn);
 	newdelta = seen_array(&a, nd, nn);
@@ -286,7 +299,7 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		/* base itself: the same toast pointer, nothing of it written again */
 		if (a.basenull)
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(a.base);
+		PG_RETURN_DATUM(seen_same_base(&a));
 	}
 	left = palloc(sizeof(bool) * nn);
 	nb = seen_fold(&a, nd, nn, left);
@@ -367,7 +380,7 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	{
 		if (PG_ARGISNULL(which))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(which));
+		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
 	}
 	pos = seen_in_delta(&a, PG_GETARG_DATUM(2));
 	if (which == 1)
@@ -396,14 +409,14 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	{
 		if (a.basenull)
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(a.base);
+		PG_RETURN_DATUM(seen_same_base(&a));
 	}
 	d = a.base;
 	cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, a.hi);
 	h = cf_hash_datum(a.hi, PG_GETARG_DATUM(2), (int) f.hashing);
 	if (!cf_contains(&f, h))
-		PG_RETURN_DATUM(a.base);
+		PG_RETURN_DATUM(seen_same_base(&a));
 	v = cfpg_writable_copy(a.base);
 	cfpg_open(&f, v);
 	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
