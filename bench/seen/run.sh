@@ -19,11 +19,13 @@
 # 0) and the false-positive rate (absent items probed per user).
 #
 # Usage: bash bench/seen/run.sh [--scale small|medium|full] [--clients 1,4]
-#            [--txns N] [--check] [--out FILE]
+#            [--txns N] [--reps N] [--check] [--out FILE]
 #   --scale   small: 100 users, MAXN 5,000 (90k pairs; the correctness run)
 #             medium: 2,000 users, MAXN 50,000 (4.4M pairs)
 #             full: 10,000 users, MAXN 50,000 (9.9M pairs)
 #   --txns    transactions per run (all clients together; default by scale)
+#   --reps    repetitions of every run (default 1), the sides' order rotating;
+#             the report gives the median throughput, WAL and growth summed
 #   --check   only the correctness run: page, unsee and the mix at the given
 #             clients, then the false-negative check; exits 1 if the new
 #             recipe has any (1.2's recipe is reported, not judged: its page
@@ -46,13 +48,14 @@ if [ "${1:-}" != inner ]; then
 	exec bash "$top/test/pg/tmpcluster.sh" bash "$0" inner "$@"
 fi
 shift
-scale=small clients=1,4 txns="" check=0 out=""
+scale=small clients=1,4 txns="" check=0 out="" reps=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--scale) scale=$2; shift 2 ;;
 		--clients) clients=$2; shift 2 ;;
 		--txns) txns=$2; shift 2 ;;
 		--check) check=1; shift ;;
+		--reps) reps=$2; shift 2 ;;
 		--out) out=$2; shift 2 ;;
 		*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -98,7 +101,7 @@ CREATE TABLE unsee_pool AS
 	  FROM (SELECT * FROM seen_exact TABLESAMPLE BERNOULLI (5) REPEATABLE (7) WHERE user_id <= :users) t;
 ALTER TABLE unsee_pool ADD PRIMARY KEY (j);
 CREATE SEQUENCE unsee_exact; CREATE SEQUENCE unsee_new; CREATE SEQUENCE unsee_old;
-CREATE TABLE runs (side text, workload text, clients int, txns bigint, seconds float8, tps float8,
+CREATE TABLE runs (side text, workload text, clients int, rep int, txns bigint, seconds float8, tps float8,
 	wal bigint, growth bigint, writes bigint);
 CREATE TABLE storage (stage text, side text, users bigint, heap bigint, toast bigint, indexes bigint, total bigint);
 CREATE TABLE lat (side text, workload text, clients int, op text, n bigint, p50_ms float8, p99_ms float8);
@@ -208,12 +211,12 @@ run() {
 	local side=$1 wl=$2 c=$3 tx=$4 per files s0 s1 l0 l1 dir log tps secs writes
 	per=$(( (tx + c - 1) / c ))
 	# one seed per workload and client count, the same on every side
-	rseed=$(( seed + c * 1000 + $(printf '%s' "$wl" | cksum | cut -d' ' -f1) % 1000 ))
+	rseed=$(( seed + rep * 100000 + c * 1000 + $(printf '%s' "$wl" | cksum | cut -d' ' -f1) % 1000 ))
 	case "$wl" in
 		mix) files="-f $work/$side/check.sql@70 -f $work/$side/mark.sql@29 -f $work/$side/unsee.sql@1" ;;
 		*) files="-f $work/$side/$wl.sql" ;;
 	esac
-	dir="$work/log-$side-$wl-$c"
+	dir="$work/log-$side-$wl-$c-$rep"
 	mkdir -p "$dir"
 	chmod 777 "$dir"
 	Q "CHECKPOINT" > /dev/null
@@ -235,15 +238,11 @@ run() {
 	esac
 	cat "$dir"/pgbench_log.* | awk -v side="$side" -v wl="$wl" -v c="$c" '
 		BEGIN { split("check mark unsee", mixname, " ") }
-		{ op = (wl == "mix") ? mixname[$4 + 1] : wl; print op "\t" $3 / 1000.0 }' |
-		sort -k1,1 -k2,2g | awk -v side="$side" -v wl="$wl" -v c="$c" '
-		{ v[$1, ++n[$1]] = $2 }
-		END { for (op in n) { k = n[op]; i50 = int(0.5 * (k - 1)) + 1; i99 = int(0.99 * (k - 1)) + 1;
-			printf "%s\t%s\t%d\t%s\t%d\t%.4f\t%.4f\n", side, wl, c, op, k, v[op, i50], v[op, i99] } }' \
+		{ op = (wl == "mix") ? mixname[$4 + 1] : wl; printf "%s\t%s\t%d\t%s\t%.3f\n", side, wl, c, op, $3 / 1000.0 }' \
 		>> "$work/lat.tsv"
-	P -c "INSERT INTO runs VALUES ('$side', '$wl', $c, $(( per * c )), $secs, $tps,
+	P -c "INSERT INTO runs VALUES ('$side', '$wl', $c, $rep, $(( per * c )), $secs, $tps,
 		pg_wal_lsn_diff('$l1', '$l0'), $s1 - $s0, $writes)"
-	say "$wl c=$c $side: $tps tps"
+	say "$wl c=$c rep $rep $side: $tps tps"
 }
 
 IFS=, read -r -a clist <<< "$clients"
@@ -268,21 +267,29 @@ Q "CREATE EXTENSION pg_prewarm;
      UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
        WHERE c.relname IN ('seen_exact', 'seen_new', 'seen_old', 'unsee_pool') OR c.oid IN
          (SELECT reltoastrelid FROM pg_class WHERE relname IN ('seen_new', 'seen_old'))) x" > /dev/null
+sides=(exact new old)
 for wl in $workloads; do
 	for c in "${clist[@]}"; do
 		tx=$txns
 		[ "$wl" = unsee ] && tx=$(( txns / 4 ))
-		for side in exact new old; do
-			run "$side" "$wl" "$c" "$tx"
+		for ((rep = 1; rep <= reps; rep++)); do
+			# the sides in turn, the first one rotating from repetition to repetition
+			for i in 0 1 2; do
+				run "${sides[$(( (i + rep - 1) % 3 ))]}" "$wl" "$c" "$tx"
+			done
 		done
 	done
 done
 if [ "$check" = 0 ]; then
-	for side in exact new old; do
-		run "$side" mark20k 1 "$wal20k"
+	for ((rep = 1; rep <= reps; rep++)); do
+		for i in 0 1 2; do
+			run "${sides[$(( (i + rep - 1) % 3 ))]}" mark20k 1 "$wal20k"
+		done
 	done
 fi
 storage "after the runs"
+P -c "VACUUM FULL seen_exact" -c "VACUUM FULL seen_new" -c "VACUUM FULL seen_old"
+storage "after VACUUM FULL"
 
 # false negatives against the exact table, and the false-positive rate
 P -c "CREATE TABLE quality AS
@@ -301,9 +308,11 @@ SELECT 'old', (SELECT sum(e.n) FROM e),
          WHERE s.items @> -(u.user_id * 100000 + g))"
 fn=$(Q "SELECT false_negatives FROM quality WHERE side = 'new'")
 
-while IFS=$'\t' read -r s w c o n p50 p99; do
-	echo "INSERT INTO lat VALUES ('$s', '$w', $c, '$o', $n, $p50, $p99);"
-done < "$work/lat.tsv" | P
+P -c "CREATE TABLE lat_raw (side text, workload text, clients int, op text, ms float8)" \
+	-c "\\copy lat_raw FROM '$work/lat.tsv'" \
+	-c "INSERT INTO lat SELECT side, workload, clients, op, count(*),
+		round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 3),
+		round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 3) FROM lat_raw GROUP BY 1, 2, 3, 4"
 
 # the report
 {
@@ -314,7 +323,7 @@ done < "$work/lat.tsv" | P
 			{ l = $0; gsub(/\|/, " | ", l); print "| " l " |" }
 			NR == 1 { s = "|"; for (i = 0; i <= gsub(/\|/, "|"); i++) s = s "---|"; print s }'
 	}
-	echo "## bench/seen/run.sh --scale $scale --clients $clients --txns $txns"
+	echo "## bench/seen/run.sh --scale $scale --clients $clients --txns $txns --reps $reps"
 	echo
 	echo "$(date -u +%Y-%m-%d), $(Q "SELECT version()" | cut -d' ' -f1-2), cuckoo $(Q "SELECT extversion FROM pg_extension WHERE extname = 'cuckoo'")," \
 		"$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?'); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end," \
@@ -323,15 +332,21 @@ done < "$work/lat.tsv" | P
 	md "### Storage (bytes; heap + TOAST + indexes)" "SELECT stage, side, heap, toast, indexes, total,
 		round(total::numeric / users) AS per_user,
 		round(total::numeric / first_value(total) OVER (PARTITION BY stage ORDER BY side), 4) AS vs_exact
-		FROM storage ORDER BY stage DESC, CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END"
-	md "### Throughput, WAL and growth per run (pgbench -t, same seed on every side)" "SELECT workload, clients, side, txns, round(tps::numeric, 1) AS tps,
+		FROM storage ORDER BY array_position(ARRAY['loaded', 'after the runs', 'after VACUUM FULL'], stage), CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END"
+	md "### Throughput, WAL and growth (pgbench -t, the same seeds on every side; $reps repetition(s): median tps, sums)" "WITH r AS (
+		SELECT workload, clients, side, sum(txns) AS txns, percentile_cont(0.5) WITHIN GROUP (ORDER BY tps) AS tps,
+		       min(tps) AS tps_min, max(tps) AS tps_max, sum(wal) AS wal, sum(growth) AS growth, sum(writes) AS writes
+		  FROM runs GROUP BY 1, 2, 3)
+		SELECT workload, clients, side, txns, round(tps::numeric, 1) AS tps_median,
+		round(tps_min::numeric) || '-' || round(tps_max::numeric) AS tps_range,
 		round((tps / first_value(tps) OVER w)::numeric, 2) AS tps_vs_exact,
 		round(wal::numeric / txns) AS wal_per_txn, CASE WHEN writes > 0 THEN round(wal::numeric / writes) END AS wal_per_item,
-		growth, CASE WHEN writes > 0 THEN round(growth::numeric / writes) END AS growth_per_item
-		FROM runs WINDOW w AS (PARTITION BY workload, clients ORDER BY CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END)
+		growth, CASE WHEN writes > 0 THEN round(growth::numeric / writes) END AS growth_per_item,
+		CASE WHEN writes > 0 THEN round(growth::numeric / nullif(first_value(growth) OVER w, 0), 2) END AS growth_vs_exact
+		FROM r WINDOW w AS (PARTITION BY workload, clients ORDER BY CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END)
 		ORDER BY array_position(ARRAY['check','mark','page','unsee','mix','mark20k'], workload), clients,
 			CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END"
-	md "### Latency per operation (ms, from pgbench --log)" "SELECT workload, clients, op, side, n, p50_ms, p99_ms,
+	md "### Latency per operation (ms, every transaction of every repetition, from pgbench --log)" "SELECT workload, clients, op, side, n, p50_ms, p99_ms,
 		round((p50_ms / first_value(p50_ms) OVER w)::numeric, 2) AS p50_vs_exact
 		FROM lat WINDOW w AS (PARTITION BY workload, clients, op ORDER BY CASE side WHEN 'exact' THEN 0 WHEN 'new' THEN 1 ELSE 2 END)
 		ORDER BY array_position(ARRAY['check','mark','page','unsee','mix','mark20k'], workload), clients, op,
