@@ -89,10 +89,18 @@ SELECT cf_items(base), delta IS NULL AS delta_null FROM seen WHERE user_id = 4;
 SELECT count(*) AS lost FROM generate_series(1, 20000) i, seen s
  WHERE s.user_id = 4 AND NOT cf_seen(s.base, s.delta, i::bigint);
 
--- copies past what a bucket pair holds stay in delta: nothing lost, nothing refused
-SELECT cf_items(b) AS in_base, cardinality(d) AS left_in_delta
+-- an item base already reports twice stays in delta, after a NULL that
+-- separates the items kept back from the newest marks: nothing lost, nothing
+-- refused, no pile of copies in base
+SELECT cf_items(b) AS in_base, cardinality(d) AS left_in_delta, d[1:3] AS head
   FROM (SELECT cf_mark_all_base(NULL, NULL::bigint[], a) AS b, cf_mark_all_delta(NULL, NULL::bigint[], a) AS d
-          FROM (SELECT array_agg(7::bigint) AS a FROM generate_series(1, 300)) x) y;
+          FROM (SELECT array_agg(7::bigint) AS a FROM generate_series(1, 40)) x) y;
+-- only the marks after the separator count towards the fold limit
+SELECT cf_mark_delta(cf_add_all(NULL, ARRAY[7, 7]::bigint[]), ARRAY[NULL, 7, 7]::bigint[], 8::bigint) AS delta,
+       cf_seen(cf_add_all(NULL, ARRAY[7, 7]::bigint[]), ARRAY[NULL, 7]::bigint[], 7::bigint) AS seen;
+-- unsee takes the item out of delta wherever it is; a delta with no item left is NULL
+SELECT cf_unsee_delta(NULL, ARRAY[8, NULL, 7]::bigint[], 7::bigint) AS delta,
+       cf_unsee_delta(NULL, ARRAY[NULL, 7]::bigint[], 7::bigint) IS NULL AS delta_null;
 
 -- a base of another kind of value is refused, as cf_add refuses it
 SELECT cf_seen(cf_add(NULL, 'x'::text), NULL::bigint[], 1::bigint);

@@ -8,7 +8,10 @@
 #          unstored bigint[] (cf_add_unique_status upsert, @> check, unsee)
 # U users, user u holding floor(MAXN / u^0.5) items (Zipf, 9.9M pairs at
 # 10,000 users and MAXN 50,000), plus one user of exactly 20,000 items for
-# the single-item mark figure.  Operations (users drawn random_zipfian 1.1):
+# the single-item mark figure.  Item k of user u is u * 10^9 + k: the loaded
+# items are k = 1 .. n, a mark or a page marks new items (k drawn from
+# 10^6 .. 10^9, as a feed marks the items it just showed), a check asks
+# for 100 candidates among k = 1 .. 100,000 (seen and unseen ones).  Operations (users drawn random_zipfian 1.1):
 #   check  of 100 candidates of one user, return those not seen
 #   mark   one new item;  page  20 new items;  unsee  one loaded item
 #   mix    70% check, 29% mark, 1% unsee
@@ -87,7 +90,7 @@ INSERT INTO users VALUES (:users + 1, 20000);
 CREATE TABLE seen_exact (user_id bigint, item_id bigint, PRIMARY KEY (user_id, item_id));
 -- items arrive interleaved over time (k-th item of every user, then the next)
 INSERT INTO seen_exact
-	SELECT u.user_id, u.user_id * 100000 + k
+	SELECT u.user_id, u.user_id * 1000000000 + k
 	  FROM generate_series(1, greatest(:maxn, 20000)) k JOIN users u ON k <= u.n ORDER BY k, u.user_id;
 CREATE TABLE seen_new (user_id bigint PRIMARY KEY, base cuckoofilter, delta bigint[]);
 INSERT INTO seen_new
@@ -114,12 +117,12 @@ Q "SELECT count(*) FROM unsee_pool" > "$work/poolsize"
 # the scripts: identical \set lines on every side, so the same draws
 sets_check='\set u random_zipfian(1, '$users', 1.1)
 \set k0 random(0, 99999)'
-cand='ARRAY(SELECT :u::bigint * 100000 + 1 + (:k0 + g * 7919) % 100000 FROM generate_series(0, 99) g)'
+cand='ARRAY(SELECT :u::bigint * 1000000000 + 1 + (:k0 + g * 7919) % 100000 FROM generate_series(0, 99) g)'
 sets_mark='\set u random_zipfian(1, '$users', 1.1)
-\set k random(50001, 99999)'
+\set k random(1000001, 999999999)'
 sets_page='\set u random_zipfian(1, '$users', 1.1)
-\set k1 random(0, 49998)'
-page='ARRAY(SELECT :u::bigint * 100000 + 50001 + (:k1 + g * 2503) % 49999 FROM generate_series(0, 19) g)'
+\set k1 random(1000001, 999999000)'
+page='ARRAY(SELECT :u::bigint * 1000000000 + :k1 + g * 37 FROM generate_series(0, 19) g)'
 sets_unsee='\set u random_zipfian(1, '$users', 1.1)'
 pool() { echo "(SELECT user_id, item_id FROM unsee_pool WHERE j = (SELECT nextval('unsee_$1')))"; }
 
@@ -134,7 +137,7 @@ SELECT c FROM unnest($cand) c
 EOF
 cat > "$work/exact/mark.sql" <<EOF
 $sets_mark
-INSERT INTO seen_exact VALUES (:u, :u::bigint * 100000 + :k) ON CONFLICT DO NOTHING;
+INSERT INTO seen_exact VALUES (:u, :u::bigint * 1000000000 + :k) ON CONFLICT DO NOTHING;
 EOF
 cat > "$work/exact/page.sql" <<EOF
 $sets_page
@@ -151,10 +154,10 @@ SELECT cf_unseen(s.base, s.delta, c.a) FROM (SELECT $cand AS a) c LEFT JOIN seen
 EOF
 cat > "$work/new/mark.sql" <<EOF
 $sets_mark
-INSERT INTO seen_new AS s VALUES (:u, NULL, ARRAY[:u::bigint * 100000 + :k])
+INSERT INTO seen_new AS s VALUES (:u, NULL, ARRAY[:u::bigint * 1000000000 + :k])
 ON CONFLICT (user_id) DO UPDATE
-SET base = cf_mark_base(s.base, s.delta, :u::bigint * 100000 + :k),
-    delta = cf_mark_delta(s.base, s.delta, :u::bigint * 100000 + :k);
+SET base = cf_mark_base(s.base, s.delta, :u::bigint * 1000000000 + :k),
+    delta = cf_mark_delta(s.base, s.delta, :u::bigint * 1000000000 + :k);
 EOF
 cat > "$work/new/page.sql" <<EOF
 $sets_page
@@ -177,13 +180,13 @@ SELECT c FROM unnest($cand) c LEFT JOIN seen_old s ON s.user_id = :u
 EOF
 cat > "$work/old/mark.sql" <<EOF
 $sets_mark
-INSERT INTO seen_old AS s (user_id, items) VALUES (:u, cf_add(NULL, :u::bigint * 100000 + :k))
+INSERT INTO seen_old AS s (user_id, items) VALUES (:u, cf_add(NULL, :u::bigint * 1000000000 + :k))
 ON CONFLICT (user_id) DO UPDATE
 SET (items, unstored) = (
   SELECT a.result,
-         CASE WHEN a.stored OR :u::bigint * 100000 + :k = ANY (s.unstored) THEN s.unstored
-              ELSE s.unstored || (:u::bigint * 100000 + :k) END
-    FROM cf_add_unique_status(s.items, :u::bigint * 100000 + :k) a);
+         CASE WHEN a.stored OR :u::bigint * 1000000000 + :k = ANY (s.unstored) THEN s.unstored
+              ELSE s.unstored || (:u::bigint * 1000000000 + :k) END
+    FROM cf_add_unique_status(s.items, :u::bigint * 1000000000 + :k) a);
 EOF
 cat > "$work/old/page.sql" <<EOF
 $sets_page
@@ -294,7 +297,7 @@ storage "after VACUUM FULL"
 # false negatives against the exact table, and the false-positive rate
 P -c "CREATE TABLE quality AS
 WITH e AS (SELECT user_id, array_agg(item_id) AS items, count(*) AS n FROM seen_exact GROUP BY user_id),
-     a AS (SELECT user_id, ARRAY(SELECT -(user_id * 100000 + g) FROM generate_series(1, 1000) g) AS items FROM users)
+     a AS (SELECT user_id, ARRAY(SELECT -(user_id * 1000000000 + g) FROM generate_series(1, 1000) g) AS items FROM users)
 SELECT 'new' AS side,
        (SELECT sum(e.n) FROM e) AS pairs,
        (SELECT sum(cardinality(cf_unseen(s.base, s.delta, e.items))) FROM e LEFT JOIN seen_new s USING (user_id)) AS false_negatives,
@@ -305,7 +308,7 @@ SELECT 'old', (SELECT sum(e.n) FROM e),
        (SELECT count(*) FROM seen_exact x LEFT JOIN seen_old s USING (user_id) WHERE NOT coalesce(s.items @> x.item_id, false)),
        (SELECT count(*) * 1000 FROM users),
        (SELECT count(*) FROM users u JOIN seen_old s USING (user_id), generate_series(1, 1000) g
-         WHERE s.items @> -(u.user_id * 100000 + g))"
+         WHERE s.items @> -(u.user_id * 1000000000 + g))"
 fn=$(Q "SELECT false_negatives FROM quality WHERE side = 'new'")
 
 P -c "CREATE TABLE lat_raw (side text, workload text, clients int, op text, ms float8)" \

@@ -21,8 +21,11 @@
  * gives).  An unsee removes one copy: the newest one in delta if delta has
  * the item (exact: no other item loses anything), else one from base with
  * cf_delete, which is safe because a copy of the item was stored there.
- * An item whose copies fill base's bucket pair stays in delta at the fold
- * (nothing is lost and nothing is refused).
+ * An item that base already reports twice stays in delta at the fold,
+ * after a NULL element that separates such items from the newest marks
+ * (only the newest marks count towards the fold limit): nothing is lost,
+ * nothing is refused, and repeated marks of one item do not pile up copies
+ * in base.
  */
 #include "postgres.h"
 
@@ -141,17 +144,23 @@ seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
 	return t;
 }
 
-/* a one-dimensional array of n elements (NULL for none) */
+/*
+ * A one-dimensional array of the n elements (nulls[i]: the separator; nulls
+ * may be NULL for none), or NULL when it would hold no item.
+ */
 static ArrayType *
-seen_array(SeenArgs *a, Datum *elems, int n)
+seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 {
 	int			dims[1];
 	int			lbs[1] = {1};
+	bool		any = false;
 
-	if (n == 0)
+	for (int i = 0; i < n && !any; i++)
+		any = nulls == NULL || !nulls[i];
+	if (!any)
 		return NULL;
 	dims[0] = n;
-	return construct_md_array(elems, NULL, 1, dims, lbs, a->elemtype, a->elmlen,
+	return construct_md_array(elems, nulls, 1, dims, lbs, a->elemtype, a->elmlen,
 							  a->elmbyval, a->elmalign);
 }
 
@@ -193,21 +202,39 @@ seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items
 
 /*
  * delta after the marks items[0 .. k): the newest first, so items in
- * reverse, then the old elements; *nout gets its length.
+ * reverse, then the old elements as they are (the separator included);
+ * *nout gets its length, *nulls its separator flags.
  */
 static Datum *
-seen_prepend(SeenArgs *a, Datum *items, int k, int *nout)
+seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 {
 	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
+	bool	   *nl = palloc(sizeof(bool) * Max(k + a->n, 1));
 	int			n = 0;
 
 	for (int i = k - 1; i >= 0; i--)
+	{
+		nl[n] = false;
 		out[n++] = items[i];
+	}
 	for (int i = 0; i < a->n; i++)
-		if (!a->enulls[i])
-			out[n++] = a->elems[i];
+	{
+		nl[n] = a->enulls[i];
+		out[n++] = a->elems[i];
+	}
 	*nout = n;
+	*nulls = nl;
 	return out;
+}
+
+/* how many elements come before the separator (all, if there is none) */
+static int
+seen_fresh(const bool *nulls, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (nulls[i])
+			return i;
+	return n;
 }
 
 /*
@@ -226,16 +253,23 @@ seen_must_fold(SeenArgs *a, Size deltabytes)
 }
 
 /*
- * The fold: base with one cf_add of each element of elems[0 .. n) (newest
- * first), oldest first.  An element whose copies already fill its bucket
- * pair is not added: left[i] is set and it stays in delta.  Returns the new
- * base (a new varlena).
+ * The fold: base with one cf_add of each item of elems[0 .. n) (newest
+ * first; nulls[i] marks the separator), oldest first.  An item that base
+ * already reports CF_SEEN_MAX_COPIES times (its own copies, or another
+ * item's entries) is not added, nor one whose copies fill its bucket pair:
+ * left[i] is set and it stays in delta, so a value marked again and again
+ * does not pile up copies in base (a split table cannot spread the copies
+ * of one value: they would make it grow for nothing).  Returns the new base
+ * (a new varlena), or NULL if no item was added.
  */
+#define CF_SEEN_MAX_COPIES	2
+
 static struct varlena *
-seen_fold(SeenArgs *a, Datum *elems, int n, bool *left)
+seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 {
 	struct varlena *v;
 	cf_filter	f;
+	int			added = 0;
 
 	if (a->basenull)
 	{
@@ -251,12 +285,28 @@ seen_fold(SeenArgs *a, Datum *elems, int n, bool *left)
 	for (int i = n - 1; i >= 0; i--)
 	{
 		cf_status	st;
+		uint64		h;
 
+		left[i] = false;
+		if (nulls[i])
+			continue;
 		CHECK_FOR_INTERRUPTS();
-		st = cfpg_insert(&f, &v, cf_hash_datum(a->hi, elems[i], (int) f.hashing));
+		h = cf_hash_datum(a->hi, elems[i], (int) f.hashing);
+		if (cf_count(&f, h) >= CF_SEEN_MAX_COPIES)
+		{
+			left[i] = true;
+			continue;
+		}
+		st = cfpg_insert(&f, &v, h);
 		left[i] = (st == CF_TOO_MANY_COPIES);
 		if (st != CF_OK && st != CF_TOO_MANY_COPIES)
 			cfpg_report_insert_failure(&f, st);
+		added += (st == CF_OK);
+	}
+	if (added == 0)
+	{
+		pfree(v);
+		return NULL;
 	}
 	/* an add records the kind of value in a filter that has none yet */
 	if (f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE && cfpg_items_of(&f) > 0)
@@ -276,9 +326,13 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	Datum	   *nd;
 	int			k,
 				nn;
+	bool	   *nulls;
 	ArrayType  *newdelta;
+	ArrayType  *fresh;
 	bool	   *left;
 	struct varlena *nb;
+	Datum	   *nd2;
+	bool	   *nulls2;
 	int			nl = 0;
 
 	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, isarray), isarray);
@@ -290,9 +344,11 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
 	}
-	nd = seen_prepend(&a, items, k, &nn);
-	newdelta = seen_array(&a, nd, nn);
-	if (!seen_must_fold(&a, VARSIZE(newdelta)))
+	nd = seen_prepend(&a, items, k, &nn, &nulls);
+	newdelta = seen_array(&a, nd, nulls, nn);
+	/* the limit applies to the items marked since the last fold */
+	fresh = seen_array(&a, nd, NULL, seen_fresh(nulls, nn));
+	if (!seen_must_fold(&a, VARSIZE(fresh)))
 	{
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newdelta);
@@ -302,16 +358,29 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		PG_RETURN_DATUM(seen_same_base(&a));
 	}
 	left = palloc(sizeof(bool) * nn);
-	nb = seen_fold(&a, nd, nn, left);
+	nb = seen_fold(&a, nd, nulls, nn, left);
 	if (which == 0)
-		PG_RETURN_POINTER(nb);
-	/* delta keeps what the fold could not add, in its order */
+	{
+		if (nb != NULL)
+			PG_RETURN_POINTER(nb);
+		if (a.basenull)
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(seen_same_base(&a));
+	}
+	/* delta keeps what the fold did not add, after the separator, in its order */
+	nd2 = palloc(sizeof(Datum) * (nn + 1));
+	nulls2 = palloc(sizeof(bool) * (nn + 1));
+	nd2[0] = (Datum) 0;
+	nulls2[0] = true;
 	for (int i = 0; i < nn; i++)
 		if (left[i])
-			nd[nl++] = nd[i];
+		{
+			nd2[++nl] = nd[i];
+			nulls2[nl] = false;
+		}
 	if (nl == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(seen_array(&a, nd, nl));
+	PG_RETURN_ARRAYTYPE_P(seen_array(&a, nd2, nulls2, nl + 1));
 }
 
 /* cf_mark_base(base, delta, item): base after marking item (see cf_mark_delta) */
@@ -387,6 +456,7 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	{
 		int			n = 0;
 		Datum	   *nd;
+		bool	   *nn;
 		ArrayType  *r;
 
 		if (pos < 0)
@@ -396,10 +466,14 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 			PG_RETURN_DATUM(PG_GETARG_DATUM(1));
 		}
 		nd = palloc(sizeof(Datum) * a.n);
+		nn = palloc(sizeof(bool) * a.n);
 		for (int i = 0; i < a.n; i++)
-			if (i != pos && !a.enulls[i])
-				nd[n++] = a.elems[i];
-		r = seen_array(&a, nd, n);
+			if (i != pos)
+			{
+				nd[n] = a.elems[i];
+				nn[n++] = a.enulls[i];
+			}
+		r = seen_array(&a, nd, nn, n);
 		if (r == NULL)
 			PG_RETURN_NULL();
 		PG_RETURN_ARRAYTYPE_P(r);
