@@ -123,3 +123,6 @@ BEGIN
 		(SELECT count(*) FROM generate_series(1, n) g WHERE NOT cf_seen(b, d, g::bigint));
 END $$;
 SELECT * FROM seen_loop(1000);
+-- leave nothing behind for the files after this one
+DROP TABLE seen;
+DROP FUNCTION seen_loop(int);
