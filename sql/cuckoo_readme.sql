@@ -156,9 +156,9 @@ INSERT INTO item_queue VALUES (1, 42), (1, 45), (5, 41), (5, 43);
 WITH batch AS (DELETE FROM item_queue RETURNING user_id, item_id),
      per_user AS (SELECT user_id, array_agg(item_id) AS items FROM batch GROUP BY user_id)
 INSERT INTO user_items AS s (user_id, items)
-SELECT user_id, cf_add_all(NULL, items) FROM per_user
+SELECT user_id, cf_add_all_unique(NULL, items) FROM per_user
 ON CONFLICT (user_id) DO UPDATE
-SET items = cf_add_all(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
+SET items = cf_add_all_unique(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
 SELECT count(*) AS queue_left FROM item_queue;
 SELECT user_id, cf_contains_each(items, ARRAY[41, 42, 43, 45]::bigint[]) FROM user_items ORDER BY user_id;
 -- a second batch updates the existing filters and creates new ones
@@ -166,9 +166,9 @@ INSERT INTO item_queue VALUES (1, 43), (6, 44);
 WITH batch AS (DELETE FROM item_queue RETURNING user_id, item_id),
      per_user AS (SELECT user_id, array_agg(item_id) AS items FROM batch GROUP BY user_id)
 INSERT INTO user_items AS s (user_id, items)
-SELECT user_id, cf_add_all(NULL, items) FROM per_user
+SELECT user_id, cf_add_all_unique(NULL, items) FROM per_user
 ON CONFLICT (user_id) DO UPDATE
-SET items = cf_add_all(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
+SET items = cf_add_all_unique(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
 SELECT user_id, cf_contains_each(items, ARRAY[41, 42, 43, 44, 45]::bigint[]), cf_items(items) FROM user_items ORDER BY user_id;
 DELETE FROM user_items WHERE user_id = 1;
 INSERT INTO user_items VALUES (1, cf_add_all(NULL, ARRAY[42, 45]::bigint[]));
