@@ -55,16 +55,44 @@ split_wanted(const cf_params *p)
 		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
 }
 
+/*
+ * The base buckets (odd) of the split table a list of these header
+ * parameters converts into: cf_create's m0 halved k times (rounded up, made
+ * odd) for the largest k whose table still takes at least the bytes of a
+ * full list (8 * CF_LIST_MAX), else m0 itself.  Doubling it k times gives
+ * at least m0 buckets, so the filter reaches its capacity at level k; a
+ * list of a large capacity converts into a table about its own size instead
+ * of one sized for the capacity.  0 when they give no split table.
+ */
 uint32_t
-cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 {
 	uint64_t	m0 = cf_nbuckets_for(capacity, (int) bucket_size) | 1;
 	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
-	uint64_t	n;
+	uint64_t	best = m0;
 
 	if (w == 0 || m0 > UINT32_MAX)
 		return 0;
-	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
+	for (uint32_t k = 1; k < 32; k++)
+	{
+		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
+
+		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
+			break;
+		best = m;
+	}
+	return (uint32_t) best;
+}
+
+uint32_t
+cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+{
+	uint32_t	m = cfi_list_base(capacity, fpr, bucket_size, enc);
+	uint64_t	n;
+
+	if (m == 0)
+		return 0;
+	n = table_bytes_for(m, bucket_size, cf_split_width(fpr, bucket_size, 0), enc) / 8;
 	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
 }
 
@@ -255,7 +283,8 @@ static void
 list_table_stage(const cf_filter *f, cf_stage *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->nbuckets = (uint32_t) (cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1);
+	st->nbuckets = cfi_list_base(f->capacity, f->target_fpr, f->bucket_size,
+								 f->stages[0].enc);
 	st->fpbits = f->fpbits;
 	st->geom = CF_GEOM_SPLIT;
 	st->basebits = CF_SPLIT_F0;

@@ -879,9 +879,18 @@ list_has(const cf_stage *st, uint64_t h)
 }
 
 /*
+ * The base buckets (odd) of the split table a list of these header
+ * parameters becomes: cf_create's m0 when its table takes under the bytes
+ * of a full list (8 * CF_LIST_MAX), else m0 halved (rounded up, odd) as
+ * often as the table still takes at least that; 0 when they give no split
+ * table.
+ */
+uint32_t	cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
+/*
  * The most hashes a list may hold for these header parameters: the bytes
- * of the level-0 split table cf_create makes for them, over 8, at most
- * CF_LIST_MAX; 0 when they give no split table.
+ * of the level-0 table of cfi_list_base buckets, over 8, at most
+ * CF_LIST_MAX (the same bound as cf_create's level-0 table gives); 0 when
+ * they give no split table.
  */
 uint32_t	cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
 /* bytes of the level-0 split table filter a list f becomes */

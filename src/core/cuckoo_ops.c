@@ -1334,7 +1334,7 @@ list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v)
 	uint32_t	n = l->stages[0].nitems;
 
 	*v = *l;
-	st->nbuckets = (uint32_t) (cf_nbuckets_for(l->capacity, (int) l->bucket_size) | 1) << L;
+	st->nbuckets = cfi_list_base(l->capacity, l->target_fpr, l->bucket_size, l->stages[0].enc) << L;
 	st->fpbits = W;
 	st->geom = CF_GEOM_SPLIT;
 	st->level = L;
