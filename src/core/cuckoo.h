@@ -332,6 +332,9 @@ typedef struct cf_probe
 	uint64_t    lanes_hi;
 	uint32_t    bucket_bytes;   /* 0: not inline, use cf_contains */
 	uint32_t    fp_shift;       /* 32 - fingerprint width */
+	/* cf_contains and cf_contains_int64, for filters not inlined */
+	bool		(*contains) (const cf_filter *f, uint64_t h);
+	bool		(*contains_int64) (const cf_filter *f, int64_t v);
 } cf_probe;
 
 cf_probe	cf_probe_of(const cf_filter *f);
@@ -360,7 +363,7 @@ cf_probe_hash(const cf_probe *p, uint64_t h)
 				fpl;
 
 	if (p->bucket_bytes == 0)
-		return cf_contains(p->f, h);
+		return p->contains(p->f, h);
 	fp = (uint32_t) h >> p->fp_shift;
 	fp += fp == 0;
 	i1 = (uint32_t) (((h >> 32) * p->nbuckets) >> 32);
@@ -380,7 +383,7 @@ static inline bool
 cf_probe_int64(const cf_probe *p, int64_t v)
 {
 	if (p->bucket_bytes == 0)
-		return cf_contains_int64(p->f, v);
+		return p->contains_int64(p->f, v);
 	return cf_probe_hash(p, cf_hash_int64_inline(v));
 }
 

@@ -3,7 +3,8 @@
  * validating versions 1 and 2, rewriting version 1 as 2, and base64.
  */
 #include "cuckoo_lookup.h"
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>

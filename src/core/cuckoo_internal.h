@@ -194,96 +194,6 @@ alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
 }
 
-/*
- * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
- * buckets, m0 odd.  With prod = H * m0, top = prod div 2^32 and the 64-bit
- * address stream S = (prod mod 2^32) * 2^32 + (g * 2^F0 mod 2^32), read
- * from its top bit down, and K = kk(f0) = mix64(f0 + seed) the key of the
- * base fingerprint f0 = g div 2^(32 - F0):
- *   i1 = top * 2^L + S[1..L]
- *   i2 = ((hm - top) mod m0) * 2^L + (S[1..L] xor K[1..L]),  hm = (low32(kk) * m0) div 2^32
- *   a slot of width W = F0 + 1 + R holds f0 | e (r bits) | 1 | 0^(R - r); 0 is empty
- *   in i1 it matches when e is a prefix of S[L+1..L+R], in i2 of that xor K[L+1..L+R].
- * The pair at level L + 1 refines the pair at level L (drop the last digit),
- * so an entry can trade its first extension bit for an address digit: the
- * table doubles in place and never needs a kick to do it.
- */
-
-/* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
-extern const uint64_t cfi_split_keys[64];
-
-/* h's bucket pair and the slot values it matches in each bucket */
-typedef struct split_probe
-{
-	uint32_t	i1,
-				i2;
-	uint32_t	q1,				/* f0 | S[L+1..L+R] | 1: the full entry for i1 */
-				q2;				/* the same for i2 */
-} split_probe;
-
-/*
- * h's probe at level L of a split table with m0 base buckets, base width
- * F0 and extension width R (1 <= R, L + R <= 64 - F0, L <= 31).
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, split_probe *p)
-{
-	uint64_t	prod = (h >> 32) * m0;
-	uint32_t	top = (uint32_t) (prod >> 32);
-	uint32_t	g = (uint32_t) h;
-	uint32_t	f0 = g >> (32 - F0);
-	uint64_t	kk = cfi_split_keys[f0];
-	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
-	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
-	uint64_t	S = (prod << 32) | (uint32_t) (g << F0);
-	uint32_t	low = (uint32_t) ((S >> 1) >> (63 - L));
-	uint32_t	klow = (uint32_t) ((kk >> 1) >> (63 - L));
-	uint32_t	q = (uint32_t) ((S << L) >> (64 - R));
-	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R));
-
-	p->i1 = (top << L) | low;
-	p->i2 = (a0 << L) | (low ^ klow);
-	p->q1 = (f0 << (R + 1)) | (q << 1) | 1;
-	p->q2 = p->q1 ^ (kap << 1);
-}
-
-static inline void
-split_probe_of(const cf_stage *st, uint64_t h, split_probe *p)
-{
-	split_probe_at(st->base_nbuckets, st->level, st->basebits, st->extbits, h, p);
-}
-
-/* does slot value v (any width) match query q: all bits above v's marker equal */
-static inline bool
-split_slot_matches(uint32_t v, uint32_t q)
-{
-	return v != 0 && (v ^ q) <= (v ^ (v - 1));
-}
-
-/*
- * The other bucket of the entry v sitting in bucket x, and (*v2) the same
- * entry as it reads there: its extension bits xor the key's bits of the
- * levels they stand for.  Its own inverse.
- */
-static inline uint32_t
-split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
-{
-	uint32_t	L = st->level,
-				R = st->extbits,
-				m0 = st->base_nbuckets;
-	uint64_t	kk = cfi_split_keys[v >> (R + 1)];
-	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
-	uint32_t	top = x >> L;
-	uint32_t	a0 = hm >= top ? hm - top : hm + m0 - top;
-	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R)) << 1;
-
-	*v2 = v ^ (kap & ~(v ^ (v - 1)));
-	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & st->lowmask);
-}
-
 /* ---------------------------------------------------------------------
  * semi-sorted tables (encoding 1)
  *
@@ -666,44 +576,6 @@ pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uin
 	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
 }
 
-/* split tables: does a slot of h's pair or a stash record match h (cuckoo_split.c) */
-bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
-/* split tables: does a stash record match h (the lookup paths read it after a miss) */
-bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
-
-/*
- * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
- * geometry, then straight-line code: a level-0 chain table (every new
- * filter's) needs no low digits.
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool
-stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	fp,
-				i2;
-
-	if (st->geom == CF_GEOM_SPLIT)
-		return cfi_split_has(st, bucket_size, h);
-	if (st->geom == CF_GEOM_CHAIN)
-	{
-		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
-		if (st->level == 0)
-			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
-		else
-			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
-				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
-	}
-	else
-	{
-		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
-		i2 = reflect(i1, fp, st->nbuckets);
-	}
-	return pair_has(st, bucket_size, i1, i2, fp);
-}
 
 /*
  * Puts fp into the first free slot of bucket i.  Returns 1 if the bucket
@@ -827,12 +699,6 @@ expansion_valid(uint32_t e)
 	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
 }
 
-/*
- * The extra slots lifting split table st's entries to level `to` would take
- * (entries whose extension runs out are copied into both children).
- */
-uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to);
-
 /* ---------------------------------------------------------------------
  * lists (geometry 4, FORMAT.md "List sub-filters"): nbuckets slots of 8
  * bytes, the first nitems hashes non-decreasing, the rest zero
@@ -877,33 +743,5 @@ list_has(const cf_stage *st, uint64_t h)
 
 	return i < st->nitems && list_get(st, i) == h;
 }
-
-/*
- * The base buckets (odd) of the split table a list of these header
- * parameters becomes: cf_create's m0 when its table takes under the bytes
- * of a full list (8 * CF_LIST_MAX), else m0 halved (rounded up, odd) as
- * often as the table still takes at least that; 0 when they give no split
- * table.
- */
-uint32_t	cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
-/*
- * The most hashes a list may hold for these header parameters: the bytes
- * of the level-0 table of cfi_list_base buckets, over 8, at most
- * CF_LIST_MAX (the same bound as cf_create's level-0 table gives); 0 when
- * they give no split table.
- */
-uint32_t	cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
-/* bytes of the level-0 split table filter a list f becomes */
-size_t		cfi_list_table_len(const cf_filter *f);
-/*
- * Writes the level-0 split table filter of list f (cfi_list_table_len
- * bytes, f's header) into out, empty, and opens it as r.
- */
-void		cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r);
-
-/* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
-void		cfi_write_desc(uint8_t *d, const cf_stage *st);
-/* Writes the version-2 header of f into buf, all but nstages (byte 5). */
-void		cfi_write_header(uint8_t *buf, const cf_filter *f);
 
 #endif							/* CUCKOO_INTERNAL_H */

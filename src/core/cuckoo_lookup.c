@@ -705,6 +705,8 @@ cf_probe_of(const cf_filter *f)
 
 	memset(&p, 0, sizeof(p));
 	p.f = f;
+	p.contains = cf_contains;
+	p.contains_int64 = cf_contains_int64;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return p;
 #endif

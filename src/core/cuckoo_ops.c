@@ -3,7 +3,8 @@
  * delete rule, growth by chain tables, union and statistics (lookups are
  * in cuckoo_lookup.c).
  */
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * deletes of the finest match, and placing entries of another table of the
  * family (unions).  Plain C99.
  */
-#include "cuckoo_table.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,8 @@
 
 #include "harness.h"
 #include "tests.h"
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 static uint8_t *
 list_new(uint64_t cap, double fpr, int enc, cf_filter *f)
