@@ -34,6 +34,75 @@ design_load_permille(uint32_t bucket_size)
 }
 
 /* ---------------------------------------------------------------------
+ * the lookup engine's state of a sub-filter (cf_stage.engine, which the
+ * public header leaves opaque), derived from its descriptor by
+ * cfi_stage_setup and cfi_setup_lookup; read through ENG(st)
+ * ------------------------------------------------------------------- */
+typedef struct
+#if defined(__GNUC__)
+__attribute__((may_alias))
+#endif
+cf_engine
+{
+	uint32_t    lowmask;        /* chain: (1 << level) - 1 */
+	uint32_t    fp_shift;       /* chain: 32 - fpbits (fp = g' >> fp_shift) */
+	uint32_t    base_shift;     /* chain: 32 - basebits */
+	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
+	uint32_t    mask_shift;     /* chain: key_shift - level */
+	bool        swar;           /* one 64-bit load reads a whole bucket */
+	bool        rekey;          /* chain: first of a run of one family in lookup
+								 * order (newest first): computes what the run
+								 * shares (g, H(fp0), the primary bucket) */
+	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
+	uint32_t    drop;           /* chain: run_level - level (primary bucket =
+								 * the run's top-level one >> drop) */
+	uint32_t    bucket_bytes;   /* swar, whole-byte buckets: bytes a bucket
+								 * takes; 0 otherwise */
+	uint32_t    word_shift;     /* with bucket_bytes: 64 - bucket_bits */
+	const uint8_t *word_base;   /* with bucket_bytes: table + bucket_bytes - 8 */
+	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
+	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
+	uint64_t    bucket_mask;    /* low bucket_bits bits */
+} cf_engine;
+
+/* the engine state fits cf_stage.engine (a negative array size if not) */
+typedef char cf_engine_fits[sizeof(cf_engine) <= sizeof(((cf_stage *) 0)->engine) ? 1 : -1];
+
+#define ENG(st)		((cf_engine *) (st)->engine)
+
+/* ---------------------------------------------------------------------
+ * byte offsets of the header fields (FORMAT.md "Header"; version 1 uses
+ * the same offsets for the fields it has) and of a version-2 sub-filter
+ * descriptor's fields ("Table descriptor"): every reader and writer of the
+ * core names them here
+ * ------------------------------------------------------------------- */
+#define HDR_MAGIC			0
+#define HDR_VERSION			1
+#define HDR_FLAGS			2
+#define HDR_BUCKET_SIZE		3
+#define HDR_FPBITS			4
+#define HDR_NSTAGES			5
+#define HDR_EXPANSION		6
+#define HDR_HASHING			7		/* version 1: reserved */
+#define HDR_MAX_KICKS		8		/* 2 bytes */
+#define HDR_KIND			10		/* version 1: reserved (2 bytes with 11) */
+#define HDR_RESERVED		11
+#define HDR_CAPACITY		12		/* 4 bytes */
+#define HDR_TARGET_FPR		16		/* 8 bytes, version 2 on */
+#define HDR_DELETES			24		/* 8 bytes */
+#define HDR_RETAINED		32		/* 8 bytes */
+
+#define DESC_NBUCKETS		0		/* 4 bytes */
+#define DESC_NITEMS			4		/* 4 bytes */
+#define DESC_FPBITS			8
+#define DESC_GEOM			9		/* version 1: reserved */
+#define DESC_LEVEL			10		/* version 1: reserved */
+#define DESC_BASEBITS		11		/* version 1: reserved */
+#define DESC_ENC			12
+#define DESC_NSTASH			13		/* 2 bytes; else reserved */
+#define DESC_RESERVED		15
+
+/* ---------------------------------------------------------------------
  * little-endian helpers: every multi-byte field and table word goes through
  * these, so the bytes are the same on every platform
  * ------------------------------------------------------------------- */
@@ -154,7 +223,7 @@ chain_bits(const cf_stage *st, uint64_t h)
 {
 	uint32_t	g = (uint32_t) h;
 
-	return g | ((uint32_t) ((g >> st->base_shift) == 0) << st->base_shift);
+	return g | ((uint32_t) ((g >> ENG(st)->base_shift) == 0) << ENG(st)->base_shift);
 }
 
 /* fingerprint in 1 .. fpmax */
@@ -162,7 +231,7 @@ static inline uint32_t
 fingerprint(const cf_stage *st, uint64_t h)
 {
 	if (st->geom == CF_GEOM_CHAIN)
-		return (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		return (uint32_t) ((uint64_t) chain_bits(st, h) >> ENG(st)->fp_shift);
 	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
 }
 
@@ -190,8 +259,8 @@ alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 
 	if (st->geom != CF_GEOM_CHAIN)
 		return reflect(i, fp, st->nbuckets);
-	a0 = reflect(i >> st->level, fp >> st->key_shift, st->base_nbuckets);
-	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
+	a0 = reflect(i >> st->level, fp >> ENG(st)->key_shift, st->base_nbuckets);
+	return (a0 << st->level) | ((i ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
 }
 
 /* ---------------------------------------------------------------------
@@ -311,7 +380,7 @@ semi_word(const cf_stage *st, uint32_t i)
 	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
 
 	return (get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3))) &
-		st->bucket_mask;
+		ENG(st)->bucket_mask;
 }
 
 /*
@@ -474,9 +543,9 @@ slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp
 static inline uint64_t
 swar_empty_lanes(const cf_stage *st, uint64_t x)
 {
-	uint64_t	low = ~st->lanes_hi & st->bucket_mask;
+	uint64_t	low = ~ENG(st)->lanes_hi & ENG(st)->bucket_mask;
 
-	return ~(((x & low) + low) | x) & st->lanes_hi;
+	return ~(((x & low) + low) | x) & ENG(st)->lanes_hi;
 }
 
 /*
@@ -493,9 +562,9 @@ __attribute__((always_inline))
 static inline uint64_t
 split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
 {
-	uint64_t	lo = st->lanes_lo,
-				hi = st->lanes_hi,
-				m = st->bucket_mask;
+	uint64_t	lo = ENG(st)->lanes_lo,
+				hi = ENG(st)->lanes_hi,
+				m = ENG(st)->bucket_mask;
 	uint64_t	x = w & m;
 	uint64_t	below = x ^ (((x | hi) - lo) ^ (~x & hi));
 	uint64_t	bad = ((x ^ ql) & ~below & m) | swar_empty_lanes(st, x);
@@ -516,13 +585,13 @@ bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
 	if (st->enc != CF_ENC_PACKED)
 		return semi_has(st, i, fp);
-	if (st->swar)
+	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
 		uint64_t	w = load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7);
-		uint64_t	x = (w & st->bucket_mask) ^ (fp * st->lanes_lo);
+		uint64_t	x = (w & ENG(st)->bucket_mask) ^ (fp * ENG(st)->lanes_lo);
 
-		return ((x - st->lanes_lo) & ~x & st->lanes_hi) != 0;
+		return ((x - ENG(st)->lanes_lo) & ~x & ENG(st)->lanes_hi) != 0;
 	}
 	for (uint32_t s = 0; s < bucket_size; s++)
 		if (slot_get(st, bucket_size, i, s) == fp)
@@ -557,9 +626,9 @@ __attribute__((always_inline))
 static inline uint64_t
 bucket_match(const cf_stage *st, uint64_t w, uint64_t fpl)
 {
-	uint64_t	x = (w & st->bucket_mask) ^ fpl;
+	uint64_t	x = (w & ENG(st)->bucket_mask) ^ fpl;
 
-	return (x - st->lanes_lo) & ~x & st->lanes_hi;
+	return (x - ENG(st)->lanes_lo) & ~x & ENG(st)->lanes_hi;
 }
 
 /* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
@@ -590,11 +659,11 @@ bucket_fill(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 	if (st->enc != CF_ENC_PACKED)
 		return semi_fill(st, i, fp);
 #if defined(__GNUC__)
-	if (st->swar)
+	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
 		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
-			st->bucket_mask;
+			ENG(st)->bucket_mask;
 		uint64_t	z = swar_empty_lanes(st, x);
 
 		if (z == 0)
@@ -667,9 +736,9 @@ static inline void
 stage_set_nitems(cf_stage *st, uint32_t n)
 {
 	if (st->journal)
-		st->journal->save(st->journal, st->desc + 4, 4);
+		st->journal->save(st->journal, st->desc + DESC_NITEMS, 4);
 	st->nitems = n;
-	put_le32(st->desc + 4, n);
+	put_le32(st->desc + DESC_NITEMS, n);
 }
 
 /* ---------------------------------------------------------------------

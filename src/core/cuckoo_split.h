@@ -95,7 +95,7 @@ split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
 	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R)) << 1;
 
 	*v2 = v ^ (kap & ~(v ^ (v - 1)));
-	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & st->lowmask);
+	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & ENG(st)->lowmask);
 }
 
 /* ---- split tables (cuckoo_split.c) ---- */
@@ -161,12 +161,12 @@ stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 		return cfi_split_has(st, bucket_size, h);
 	if (st->geom == CF_GEOM_CHAIN)
 	{
-		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> ENG(st)->fp_shift);
 		if (st->level == 0)
-			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
+			i2 = reflect(i1, fp >> ENG(st)->key_shift, st->nbuckets);
 		else
-			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
-				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
+			i2 = (reflect(i1 >> st->level, fp >> ENG(st)->key_shift, st->base_nbuckets) << st->level) |
+				((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
 	}
 	else
 	{
