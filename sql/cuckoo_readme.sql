@@ -63,66 +63,64 @@ SELECT (cf_info(cf_agg(v, 0.01, 10))).subfilters FROM generate_series(1, 1000) v
 
 -- README "Items this user has already seen"
 CREATE TABLE seen (
-  user_id  bigint PRIMARY KEY,
-  items    cuckoofilter,
-  -- items marked while the filter already reported them: nothing was stored
-  -- for them, so an unsee must not delete them from the filter
-  unstored bigint[] NOT NULL DEFAULT '{}'
+  user_id bigint PRIMARY KEY,
+  base    cuckoofilter,  -- the marks until the last fold: large, TOASTed, untouched by a mark
+  delta   bigint[]       -- the newest marks, folded into base when it outgrows it
 );
-CREATE TABLE candidates (item_id bigint PRIMARY KEY);
-INSERT INTO candidates SELECT generate_series(40, 45);
-
--- mark an item as seen; the user's first item creates the row
+-- mark an item seen; the user's first mark creates the row
 PREPARE mark_seen(bigint, bigint) AS
-INSERT INTO seen AS s (user_id, items) VALUES ($1, cf_add(NULL, $2::bigint))
+INSERT INTO seen AS s VALUES ($1, NULL, ARRAY[$2])
 ON CONFLICT (user_id) DO UPDATE
-SET (items, unstored) = (
-  SELECT a.result,
-         CASE WHEN a.stored OR $2::bigint = ANY (s.unstored) THEN s.unstored
-              ELSE s.unstored || $2::bigint END
-    FROM cf_add_unique_status(s.items, $2::bigint) a);
-
--- recommend only what the user has certainly not seen; a user without a
--- row (or with a NULL filter) has seen nothing
-PREPARE recommend(bigint) AS
-SELECT c.item_id
-  FROM candidates c
-  LEFT JOIN seen s ON s.user_id = $1
- WHERE NOT coalesce(s.items @> c.item_id, false);
-
--- "unsee" an item that was marked: delete only what a mark stored, then
--- store again what was marked without being stored (it may have relied on
--- the entry just deleted)
+SET base = cf_mark_base(s.base, s.delta, $2), delta = cf_mark_delta(s.base, s.delta, $2);
+-- of these candidates, the ones the user has certainly not seen (a new user: all)
+PREPARE unseen(bigint, bigint[]) AS
+SELECT cf_unseen(s.base, s.delta, $2) FROM (SELECT $1 AS user_id) u LEFT JOIN seen s USING (user_id);
+-- take back one mark of an item that was marked
 PREPARE unsee(bigint, bigint) AS
-UPDATE seen
-   SET items = CASE WHEN $2::bigint = ANY (unstored) THEN items
-                    ELSE cf_add_all_unique(cf_delete(items, $2::bigint), unstored) END,
-       unstored = array_remove(unstored, $2::bigint)
+UPDATE seen SET base = cf_unsee_base(base, delta, $2), delta = cf_unsee_delta(base, delta, $2)
  WHERE user_id = $1;
-
 EXECUTE mark_seen(1, 42);
-EXECUTE recommend(1);       -- 40, 41, 43, 44, 45: every candidate but 42
-EXECUTE recommend(2);       -- a new user: every candidate
+EXECUTE mark_seen(1, 43);
+EXECUTE unseen(1, ARRAY[40, 41, 42, 43]);   -- {40,41}
+EXECUTE unseen(2, ARRAY[40, 41, 42]);       -- {40,41,42}
+EXECUTE unsee(1, 43);
+EXECUTE unseen(1, ARRAY[42, 43]);           -- {43}
 
--- checks of the text: unsee brings an item back; the first item of a new
--- user creates its row; a row with a NULL filter has seen nothing
-EXECUTE unsee(1, 42);
-EXECUTE recommend(1);
-EXECUTE mark_seen(1, 42);
-EXECUTE mark_seen(2, 40);
-EXECUTE recommend(2);
-INSERT INTO seen VALUES (3, NULL);
-EXECUTE recommend(3);
-EXECUTE mark_seen(3, 45);
-SELECT user_id, cf_contains_each(items, ARRAY[40, 42, 43, 45]::bigint[]), unstored FROM seen ORDER BY user_id;
--- what the text warns about: a plain UPDATE of a user without a row changes nothing,
--- an inner join gives such a user no candidates, and EXCLUDED.items is a filter
-UPDATE seen SET items = cf_add_unique(items, 41::bigint) WHERE user_id = 4;
-SELECT count(*) AS inner_join_candidates_for_user_4
-  FROM candidates c, seen s WHERE s.user_id = 4 AND NOT (s.items @> c.item_id);
-INSERT INTO seen AS s (user_id, items) VALUES (1, cf_add_unique(NULL, 41::bigint))
-ON CONFLICT (user_id) DO UPDATE SET items = cf_add_unique(s.items, EXCLUDED.items);
-SELECT cf_contains(items, 41::bigint) AS excluded_items_is_not_the_item FROM seen WHERE user_id = 1;
+PREPARE mark_page(bigint, bigint[]) AS
+INSERT INTO seen AS s
+VALUES ($1, cf_mark_all_base(NULL, NULL, $2), cf_mark_all_delta(NULL, NULL, $2))
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_all_base(s.base, s.delta, $2), delta = cf_mark_all_delta(s.base, s.delta, $2);
+EXECUTE mark_page(1, ARRAY[44, 45]);
+EXECUTE unseen(1, ARRAY[43, 44, 45, 46]);   -- {43,46}
+
+-- checks of the text: the rows (no fold yet: base NULL, delta newest first);
+-- a page of a new user creates its row; marking twice takes two unsees;
+-- cf_seen is the one-item check; a NULL item changes nothing
+SELECT user_id, base IS NULL AS base_null, delta FROM seen ORDER BY user_id;
+EXECUTE mark_page(2, ARRAY[40, 41]);
+EXECUTE unseen(2, ARRAY[40, 41, 42]);
+EXECUTE mark_seen(1, 46);
+EXECUTE mark_seen(1, 46);
+EXECUTE unsee(1, 46);
+SELECT cf_seen(base, delta, 46::bigint) AS seen_after_one_unsee FROM seen WHERE user_id = 1;
+EXECUTE unsee(1, 46);
+SELECT cf_seen(base, delta, 46::bigint) AS seen_after_two_unsees FROM seen WHERE user_id = 1;
+EXECUTE mark_seen(1, NULL);
+SELECT user_id, delta FROM seen WHERE user_id = 1;
+-- the fold: 300 marks of user 3 fold delta into base (at most 256 bytes of delta
+-- while base is small); every mark is still seen, and of 300 other items only
+-- false positives (about 1%) are reported seen
+DO $$
+BEGIN
+	FOR i IN 1 .. 300 LOOP
+		EXECUTE format('EXECUTE mark_seen(3, %s)', 1000 + i);
+	END LOOP;
+END $$;
+SELECT base IS NOT NULL AS folded, cf_items(base) + coalesce(cardinality(delta), 0) AS marks,
+       cardinality(cf_unseen(base, delta, ARRAY(SELECT 1000 + g FROM generate_series(1, 300) g)::bigint[])) AS marked_but_unseen,
+       cardinality(cf_unseen(base, delta, ARRAY(SELECT 2000 + g FROM generate_series(1, 300) g)::bigint[])) AS unmarked_unseen
+  FROM seen WHERE user_id = 3;
 -- the default filter of cf_add(NULL, v): capacity 1,000; one item takes 68 bytes (a list)
 SELECT (cf_info(cf_add(NULL, 1))).capacity, (cf_info(cf_add(NULL, 1))).bytes;
 -- the growth limit: 264 copies of one value with cf_add, then an error that
@@ -150,37 +148,56 @@ BEGIN
 END $$;
 
 -- README "Add in batches"
-CREATE TABLE seen_queue (user_id bigint, item_id bigint);
-INSERT INTO seen_queue VALUES (1, 45), (5, 41), (5, 43);
+CREATE TABLE user_items (user_id bigint PRIMARY KEY, items cuckoofilter);
+CREATE TABLE item_queue (user_id bigint, item_id bigint);
+INSERT INTO item_queue VALUES (1, 42), (1, 45), (5, 41), (5, 43);
 
 -- fold the queue into the filters: one new version of each filter per batch
-WITH batch AS (DELETE FROM seen_queue RETURNING user_id, item_id),
+WITH batch AS (DELETE FROM item_queue RETURNING user_id, item_id),
      per_user AS (SELECT user_id, array_agg(item_id) AS items FROM batch GROUP BY user_id)
-INSERT INTO seen AS s (user_id, items)
+INSERT INTO user_items AS s (user_id, items)
 SELECT user_id, cf_add_all_unique(NULL, items) FROM per_user
 ON CONFLICT (user_id) DO UPDATE
 SET items = cf_add_all_unique(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
-SELECT count(*) AS queue_left FROM seen_queue;
-SELECT user_id, cf_contains_each(items, ARRAY[41, 43, 45]::bigint[]) FROM seen WHERE user_id IN (1, 5) ORDER BY user_id;
+SELECT count(*) AS queue_left FROM item_queue;
+SELECT user_id, cf_contains_each(items, ARRAY[41, 42, 43, 45]::bigint[]) FROM user_items ORDER BY user_id;
+-- a second batch updates the existing filters and creates new ones
+INSERT INTO item_queue VALUES (1, 43), (6, 44);
+WITH batch AS (DELETE FROM item_queue RETURNING user_id, item_id),
+     per_user AS (SELECT user_id, array_agg(item_id) AS items FROM batch GROUP BY user_id)
+INSERT INTO user_items AS s (user_id, items)
+SELECT user_id, cf_add_all_unique(NULL, items) FROM per_user
+ON CONFLICT (user_id) DO UPDATE
+SET items = cf_add_all_unique(s.items, (SELECT p.items FROM per_user p WHERE p.user_id = s.user_id));
+SELECT user_id, cf_contains_each(items, ARRAY[41, 42, 43, 44, 45]::bigint[]), cf_items(items) FROM user_items ORDER BY user_id;
+DELETE FROM user_items WHERE user_id = 1;
+INSERT INTO user_items VALUES (1, cf_add_all(NULL, ARRAY[42, 45]::bigint[]));
 
 -- README "Many values at once"
--- which of these has user 1 seen? one answer per element, in the array's shape
-SELECT cf_contains_each(items, ARRAY[42, 43, 44]::bigint[]) FROM seen WHERE user_id = 1;
+-- which of these does user 1's filter hold? one answer per element, in the array's shape
+SELECT cf_contains_each(items, ARRAY[42, 43, 44]::bigint[]) FROM user_items WHERE user_id = 1;
 --  {t,f,f}
 
--- has the user seen any of them / all of them?
-SELECT cf_contains_any(items, ARRAY[42, 43]::bigint[]) AS seen_any,
-       cf_contains_all(items, ARRAY[42, 43]::bigint[]) AS seen_all
-  FROM seen WHERE user_id = 1;
+-- any of them / all of them?
+SELECT cf_contains_any(items, ARRAY[42, 43]::bigint[]) AS holds_any,
+       cf_contains_all(items, ARRAY[42, 43]::bigint[]) AS holds_all
+  FROM user_items WHERE user_id = 1;
 --  t | f
 
--- mark a whole page as seen (each item stored once, repeats included), and
--- take some back
-UPDATE seen SET items = cf_add_all_unique(items, ARRAY[43, 44, 44]::bigint[]) WHERE user_id = 1;
-UPDATE seen SET items = cf_delete_all(items, ARRAY[44]::bigint[]) WHERE user_id = 1;
+-- add a page of items (each stored once, repeats included), and take some back
+UPDATE user_items SET items = cf_add_all_unique(items, ARRAY[43, 44, 44]::bigint[]) WHERE user_id = 1;
+UPDATE user_items SET items = cf_delete_all(items, ARRAY[44]::bigint[]) WHERE user_id = 1;
+
+-- the same, saying per element what was stored / removed
+SELECT a.stored, d.removed
+  FROM user_items,
+       cf_add_all_unique_status(items, ARRAY[46, 42, 46]::bigint[]) a,
+       cf_delete_all_status(a.result, ARRAY[46, 47]::bigint[]) d
+ WHERE user_id = 1;
+--  {t,f,f} | {t,f}
 SELECT user_id, cf_contains_each(items, ARRAY[42, 43, 44]::bigint[]) AS after_page,
        (cf_info(items)).items
-  FROM seen ORDER BY user_id;
+  FROM user_items ORDER BY user_id;
 -- docs/reference.md "Array functions: NULLs and copies"
 SELECT cf_add(NULL, 42) @> ANY ('{42}');            -- error: '{42}' is taken as text[]
 SELECT cf_add(NULL, 42) @> ANY ('{42}'::bigint[]);  -- t
