@@ -1042,6 +1042,8 @@ cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
  *                             int64 that rounds to it (up to 1,025)
  *   inet, cidr                with no bits set past the netmask: the other
  *                             type's send form (SQL's = ignores the flag)
+ *   time, timetz              the timetz a time equals under the session's
+ *                             TimeZone (time = timetz casts so), and back
  *   text, varchar, name,      with trailing blanks: the form with them, as
  *   unknown                   filters written before 1.3 hashed it
  *   and inside a composite, array or range only (as a value on its own,
@@ -1197,6 +1199,19 @@ cf_hash_time_send(int64 t)
 	for (int i = 0; i < 8; i++)
 		b[i] = (uint8) ((uint64) t >> (8 * (7 - i)));
 	return cf_hash_bytes(b, 8);
+}
+
+/* a timetz's send form: the time, 8 bytes, then the zone, 4 bytes, big-endian */
+static uint64
+cf_hash_timetz_send(const TimeTzADT *t)
+{
+	uint8		b[12];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8) ((uint64) t->time >> (8 * (7 - i)));
+	for (int i = 0; i < 4; i++)
+		b[8 + i] = (uint8) ((uint32) t->zone >> (8 * (3 - i)));
+	return cf_hash_bytes(b, 12);
 }
 
 /* a timestamp's, timestamptz's or date's counterpart under the session's TimeZone */
@@ -1478,14 +1493,29 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 
 				if (base == INETOID || base == CIDROID)
 					cf_alt_inet(hi, value, l);
-				else if (base == TIMEOID && nested)
+				else if (base == TIMEOID)
 				{
-					Interval	iv;
+					cf_alt_add(l, cf_hash_timetz_send(DatumGetTimeTzADTP(DirectFunctionCall1(time_timetz,
+																							 value))));
+					if (nested)
+					{
+						Interval	iv;
 
-					iv.time = DatumGetTimeADT(value);
-					iv.day = 0;
-					iv.month = 0;
-					cf_alt_add(l, cf_hash_interval(PointerGetDatum(&iv)));
+						iv.time = DatumGetTimeADT(value);
+						iv.day = 0;
+						iv.month = 0;
+						cf_alt_add(l, cf_hash_interval(PointerGetDatum(&iv)));
+					}
+				}
+				else if (base == TIMETZOID)
+				{
+					TimeTzADT  *t = DatumGetTimeTzADTP(value);
+					TimeTzADT  *local = DatumGetTimeTzADTP(DirectFunctionCall1(time_timetz,
+																		   TimeADTGetDatum(t->time)));
+
+					/* the time that SQL's time = timetz calls equal: same zone as now */
+					if (local->zone == t->zone)
+						cf_alt_add(l, cf_hash_time_send(t->time));
 				}
 				break;
 			}
@@ -1567,7 +1597,8 @@ cf_may_have_alternates(const CfHashInfo *hi, Datum value)
 				return len > 0 && VARDATA_ANY(v)[len - 1] == ' ';
 			}
 		case CFH_SEND:
-			return hi->basetype == INETOID || hi->basetype == CIDROID;
+			return hi->basetype == INETOID || hi->basetype == CIDROID ||
+				hi->basetype == TIMEOID || hi->basetype == TIMETZOID;
 		default:
 			return true;
 	}
