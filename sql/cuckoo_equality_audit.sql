@@ -148,8 +148,8 @@ INSERT INTO audit_path VALUES
 	 'SELECT cf_contains_any($1, ARRAY[%2$s])', '%1$s = %2$s'),
 	('column', 'WITH v(x) AS MATERIALIZED (SELECT %1$s) SELECT cf_agg(x, 0.01, 10) FROM v',
 	 'WITH v(x) AS MATERIALIZED (SELECT %2$s) SELECT cf_contains($1, x) FROM v', '%1$s = %2$s'),
-	('row', 'SELECT cf_add(NULL, ROW(%1$s, 1))', 'SELECT cf_contains($1, ROW(%2$s, 1))',
-	 'ROW(%1$s, 1) = ROW(%2$s, 1)'),
+	('row', 'SELECT cf_add(NULL, ROW(NULL::int, %1$s, 1))', 'SELECT cf_contains($1, ROW(NULL::int, %2$s, 1))',
+	 'ROW(0, %1$s, 1) = ROW(0, %2$s, 1)'),
 	('row_agg', 'SELECT cf_agg(ROW(%1$s))', 'SELECT cf_contains($1, ROW(%2$s))', 'ROW(%1$s) = ROW(%2$s)'),
 	('array', 'SELECT cf_add(NULL, ARRAY[%1$s])', 'SELECT cf_contains($1, ARRAY[%2$s])',
 	 'ARRAY[%1$s] = ARRAY[%2$s]');

@@ -64,6 +64,7 @@
 #include "utils/float.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/multirangetypes.h"
 #include "utils/numeric.h"
 #include "utils/rangetypes.h"
@@ -1067,12 +1068,11 @@ typedef struct CfAltList
 } CfAltList;
 
 static void
-cf_alt_init(CfAltList *l, uint64 own)
+cf_alt_init(CfAltList *l)
 {
 	l->cap = 4;
 	l->h = palloc(sizeof(uint64) * l->cap);
-	l->h[0] = own;
-	l->n = 1;
+	l->n = 0;
 }
 
 /* the error for a value with more than CF_MAX_ALTERNATES alternates */
@@ -1273,8 +1273,6 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 	for (int i = 0; i < nparts; i++)
 		if (!parts[i].isnull)
 			combos *= parts[i].l.n;
-	if (combos <= 1)
-		return;
 	if (combos > CF_MAX_ALTERNATES + 1)
 		cf_alt_too_many();
 	idx = palloc0(sizeof(int) * Max(nparts, 1));
@@ -1298,7 +1296,9 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 		/* the next combination */
 		for (i = 0; i < nparts; i++)
 		{
-			if (parts[i].isnull || ++idx[i] < parts[i].l.n)
+			if (parts[i].isnull)
+				continue;		/* a NULL part has no hashes to vary */
+			if (++idx[i] < parts[i].l.n)
 				break;
 			idx[i] = 0;
 		}
@@ -1306,6 +1306,10 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 			break;
 	}
 	pfree(idx);
+	for (int i = 0; i < nparts; i++)
+		if (!parts[i].isnull)
+			pfree(parts[i].l.h);
+	pfree(prefix->data);
 }
 
 static void
@@ -1336,6 +1340,7 @@ cf_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 			cf_alt_list(hi->elem, elem, hashing, true, &parts[i].l);
 	}
 	cf_alt_combine(&prefix, parts, nitems, true, true, l);
+	pfree(parts);
 }
 
 static void
@@ -1374,6 +1379,9 @@ cf_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	appendStringInfoChar(&prefix, CFH_TAG_RECORD);
 	cf_append_le(&prefix, (uint32) ncols, 4);
 	cf_alt_combine(&prefix, parts, ncols, true, false, l);
+	pfree(parts);
+	pfree(values);
+	pfree(nulls);
 }
 
 static void
@@ -1390,7 +1398,10 @@ cf_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 
 	range_deserialize(hi->rngcache, r, &lower, &upper, &empty);
 	if (empty)
+	{
+		cf_alt_add(l, cf_hash_range(hi, value, hashing));
 		return;
+	}
 	flags = (lower.infinite ? 2 : 0) | (upper.infinite ? 4 : 0) |
 		(!lower.infinite && lower.inclusive ? 8 : 0) |
 		(!upper.infinite && upper.inclusive ? 16 : 0);
@@ -1433,7 +1444,11 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 {
 	bool		v2 = hashing >= CF_HASHING_V2;
 
-	cf_alt_init(l, cf_hash_datum(hi, value, hashing));
+	cf_alt_init(l);
+	/* a composite, array or range: its own hash is the first combination */
+	if (hi->kind != CFH_ARRAY && hi->kind != CFH_RECORD && hi->kind != CFH_RANGE &&
+		hi->kind != CFH_MULTIRANGE)
+		cf_alt_add(l, cf_hash_datum(hi, value, hashing));
 	switch (hi->kind)
 	{
 		case CFH_INT8:
@@ -1561,6 +1576,27 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 	}
 }
 
+/*
+ * Whether a numeric is beyond +-2^53, where a float8 can round to it: the
+ * only numerics with an alternate (the others hash as their float8 value, or
+ * are integers that float8 holds exactly).
+ */
+static bool
+cf_numeric_beyond_2_53(Datum value)
+{
+	static Datum limit = (Datum) 0;
+
+	if (limit == (Datum) 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		limit = NumericGetDatum(int64_to_numeric(INT64CONST(1) << 53));
+		MemoryContextSwitchTo(old);
+	}
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+											 DirectFunctionCall1(numeric_abs, value), limit)) > 0;
+}
+
 /* whether a value of hi's type can have alternates at all (the cheap test first) */
 static inline bool
 cf_may_have_alternates(const CfHashInfo *hi, Datum value)
@@ -1586,6 +1622,8 @@ cf_may_have_alternates(const CfHashInfo *hi, Datum value)
 			return fabs(DatumGetFloat8(value)) >= 9007199254740992.0;
 		case CFH_FLOAT4:
 			return fabsf(DatumGetFloat4(value)) >= 9007199254740992.0f;
+		case CFH_NUMERIC:
+			return cf_numeric_beyond_2_53(value);
 		case CFH_VARLENA:
 			{
 				struct varlena *v = (struct varlena *) DatumGetPointer(value);
@@ -1619,19 +1657,24 @@ cf_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
 bool
 cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 {
-	uint64	   *alts;
-	int			n;
+	CfAltList	l;
 
-	*h = cf_hash_datum(hi, value, (int) f->hashing);
-	if (cf_contains(f, *h))
-		return true;
-	n = cf_hash_alternates(hi, value, (int) f->hashing, &alts);
-	for (int i = 0; i < n; i++)
-		if (cf_contains(f, alts[i]))
+	if (!cf_may_have_alternates(hi, value))
+	{
+		*h = cf_hash_datum(hi, value, (int) f->hashing);
+		return cf_contains(f, *h);
+	}
+	/* the value's own hash first, then the alternates (one pass over its parts) */
+	cf_alt_list(hi, value, (int) f->hashing, false, &l);
+	*h = l.h[0];
+	for (int i = 0; i < l.n; i++)
+		if (cf_contains(f, l.h[i]))
 		{
-			*h = alts[i];
+			*h = l.h[i];
+			pfree(l.h);
 			return true;
 		}
+	pfree(l.h);
 	return false;
 }
 
@@ -1649,11 +1692,14 @@ cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value)
 uint32
 cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value)
 {
-	uint64	   *alts;
-	uint64		n32 = cf_count(f, cf_hash_datum(hi, value, (int) f->hashing));
-	int			n = cf_hash_alternates(hi, value, (int) f->hashing, &alts);
+	CfAltList	l;
+	uint64		n = 0;
 
-	for (int i = 0; i < n; i++)
-		n32 += cf_count(f, alts[i]);
-	return (uint32) Min(n32, (uint64) PG_UINT32_MAX);
+	if (!cf_may_have_alternates(hi, value))
+		return cf_count(f, cf_hash_datum(hi, value, (int) f->hashing));
+	cf_alt_list(hi, value, (int) f->hashing, false, &l);
+	for (int i = 0; i < l.n; i++)
+		n += cf_count(f, l.h[i]);
+	pfree(l.h);
+	return (uint32) Min(n, (uint64) PG_UINT32_MAX);
 }
