@@ -123,7 +123,12 @@ INSERT INTO audit_val (typ, lit) VALUES
 	('hstore', 'a=>1, b=>2'), ('hstore', 'b=>2, a=>1'),
 	('ltree', 'a.b'), ('ltree', 'a.b.c'),
 	('ean13', '9780306406157'), ('isbn', '0-306-40615-2'), ('isbn13', '978-0-306-40615-7'),
-	('cube', '(1,2)'), ('cube', '(1,2),(1,2)');
+	('cube', '(1,2)'), ('cube', '(1,2),(1,2)'),
+	('box', '(1,1),(0,0)'), ('box', '(2,0.5),(0,0)'), ('circle', '<(0,0),1>'), ('circle', '<(5,5),1>'),
+	('lseg', '[(0,0),(1,1)]'), ('lseg', '[(0,0),(1.0000000001,1)]'), ('line', '{1,-1,0}'),
+	('line', '{2,-2,0}'), ('path', '[(0,0),(1,1)]'), ('path', '[(5,5),(6,6)]'),
+	('cuckoofilter', 'zwIABA0BAgL0AQIA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAACvPq0u6b/xmQ=='),
+	('cuckoofilter', 'zwIABA0BAgL0AQoA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAACuCoaBfl5s9w==');
 
 -- values of types this server does not have (a contrib module missing) go
 DELETE FROM audit_val WHERE to_regtype(typ) IS NULL;

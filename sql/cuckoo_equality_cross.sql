@@ -118,4 +118,13 @@ SELECT f @> 'crimson'::x33_color AS crimson_after_rename FROM x33_f;
 DROP TABLE x33_f;
 DROP TYPE x33_color;
 
+-- found by the audit: the geometric types whose = is not equality (boxes
+-- and circles of equal area, paths of as many points, lines and segments
+-- within a tolerance) are refused
+SELECT '(1,1),(0,0)'::box = '(2,0.5),(0,0)'::box AS sql_equal;
+SELECT cf_add(NULL, '(1,1),(0,0)'::box);
+SELECT cf_agg(p) FROM (VALUES ('[(0,0),(1,1)]'::path)) v(p);
+SELECT cf_add(NULL, ROW('<(0,0),1>'::circle));
+SELECT cf_contains(cf_add(NULL, 'x'::text), '(1,1),(0,0)'::box::text) AS text_form_accepted;
+
 DROP TABLE x33_big, x33_probe;

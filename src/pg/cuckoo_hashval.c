@@ -306,6 +306,18 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 	memset(hi, 0, sizeof(CfHashInfo));
 	hi->mcxt = mcxt;
 	basetype = getBaseType(typid);
+	/*
+	 * The geometric types whose = is not equality: boxes and circles of
+	 * equal area, paths of as many points, lines and segments equal within a
+	 * tolerance.  No hash can find every value such an = calls equal.
+	 */
+	if (basetype == BOXOID || basetype == CIRCLEOID || basetype == PATHOID ||
+		basetype == LINEOID || basetype == LSEGOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cuckoo filters cannot hash values of type %s", format_type_be(typid)),
+				 errdetail("Its = operator calls values with different coordinates equal (boxes and circles of equal area, paths of as many points, lines and segments within a tolerance), so a filter would report a value it holds absent."),
+				 errhint("Hash a form whose equality is the one you mean, for example value::text for the exact coordinates.")));
 	hi->basetype = basetype;
 	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
 
