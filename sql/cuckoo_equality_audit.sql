@@ -10,7 +10,8 @@
 -- answer must be true, or the build or the probe must raise.  Filters are
 -- built under one set of session settings and probed under another, both
 -- with a TimeZone that is not UTC.  The counts are printed; a miss is
--- listed by name.
+-- listed by name.  cuckoo_equality_audit_1.out: without the contrib modules
+-- (a PostgreSQL built from source).
 SET client_min_messages = warning;
 DO $$
 DECLARE

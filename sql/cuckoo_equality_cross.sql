@@ -2,7 +2,8 @@
 -- (issue 33, items 1-6; cuckoo_equality_audit checks the rule against the
 -- catalog).  SQL's = is not transitive across types, so a probe also tries
 -- the few hashes an equal value of another type may be stored under
--- (docs/hashing.md, "Alternates").
+-- (docs/hashing.md, "Alternates").  cuckoo_equality_cross_1.out: where
+-- citext is not installed.
 
 -- 1. integers above 2^53 against float8, numeric, in ROW() and cf_agg:
 --    int8 = float8 compares as float8, so 2^53 + 1 equals 2^53
