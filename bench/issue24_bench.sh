@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue24_bench.sh - the figures README.md quotes for issue #24: what the
+# issue24_bench.sh - the figures of issue #24 that docs/ quotes: what the
 # default filter of cf_add(NULL, v) is and what growth then costs; the join
 # forms (a filter from a joined table, a scalar subquery, a materialized
 # CTE); and what per-row adds cost in WAL against batched adds.

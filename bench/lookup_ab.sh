@@ -8,7 +8,7 @@
 #
 # Usage (as root):  PG_CONFIG=... OLD_LIB=cuckoo_main REPS=7 bash bench/lookup_ab.sh
 #   OLD_LIB   a library name in PG_CONFIG's pkglibdir (without .so)
-# docs/performance.md ("Issue #18") shows how the two builds were made.
+# bench/results/engineering-log.md ("Issue #18") shows how the two builds were made.
 set -euo pipefail
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PGBIN=$("$PG_CONFIG" --bindir)

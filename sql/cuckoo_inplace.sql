@@ -1,15 +1,15 @@
 -- cuckoo_inplace: f := cf_add(f, x) in PL/pgSQL changes one buffer in place
--- (cuckoo_expanded.c); cf_debug_state's counters show whether a loop kept
+-- (cuckoo_expanded.c); cuckoo_debug_state's counters show whether a loop kept
 -- that path or copied the filter, without timing anything.
 
--- cf_debug_state: NULL in, NULL out; a flat value; a bad value
-SELECT cf_debug_state(NULL) IS NULL AS null_in_null_out;
-SELECT form, newest FROM cf_debug_state(cf_create(10));
-SELECT form FROM cf_debug_state('AAAA'::cuckoofilter);
+-- cuckoo_debug_state: NULL in, NULL out; a flat value; a bad value
+SELECT cuckoo_debug_state(NULL) IS NULL AS null_in_null_out;
+SELECT form, newest FROM cuckoo_debug_state(cf_create(10));
+SELECT form FROM cuckoo_debug_state('AAAA'::cuckoofilter);
 
 -- deltas of the counters around a block of statements
 CREATE FUNCTION cf_test_counters() RETURNS bigint[] LANGUAGE sql VOLATILE AS $$
-	SELECT ARRAY[in_place_ops, store_copies, flattens] FROM cf_debug_state(cf_create(1))
+	SELECT ARRAY[in_place_ops, store_copies, flattens] FROM cuckoo_debug_state(cf_create(1))
 $$;
 
 -- a plain loop: one copy (the flat cf_create value), then every add in place
@@ -24,7 +24,7 @@ BEGIN
 		f := cf_add(f, i);
 	END LOOP;
 	c1 := cf_test_counters();
-	s := cf_debug_state(f);
+	s := cuckoo_debug_state(f);
 	RAISE NOTICE 'plain loop: in place %, copies %, flattens %; variable: %, newest %',
 		c1[1] - c0[1], c1[2] - c0[2], c1[3] - c0[3], s.form, s.newest;
 END $$;
@@ -81,7 +81,7 @@ BEGIN
 		END;
 	END LOOP;
 	c1 := cf_test_counters();
-	s := cf_debug_state(small);
+	s := cuckoo_debug_state(small);
 	RAISE NOTICE 'fill until full: copies %; variable after the error: %, newest %',
 		c1[2] - c0[2], s.form, s.newest;
 	-- more adds, the same transaction, another expression: in place

@@ -18,6 +18,49 @@ FROM (SELECT cf_add(cf_add(cf_create(1000), 'apple'), 'banana') AS f) s;
 
 SELECT * FROM cf_info(cf_create(1000000, fpr => 0.001));
 
+-- README "Pre-filter a join or an expensive lookup"
+-- example tables: the keys that can match, the big table, an expensive test
+CREATE TABLE small_table (id bigint);
+INSERT INTO small_table SELECT g * 10 FROM generate_series(1, 100) g;
+CREATE TABLE big_table (key bigint, payload text);
+INSERT INTO big_table SELECT g, 'row ' || g FROM generate_series(1, 1000) g;
+CREATE FUNCTION expensive_check(b big_table) RETURNS boolean
+	LANGUAGE sql AS $$ SELECT b.key % 100 = 0 $$;
+
+-- build once: a filter of the keys that can match
+CREATE TABLE wanted AS SELECT cf_agg(id) AS f FROM small_table;
+
+-- skip rows that certainly have no partner before the expensive part: the
+-- filter as a scalar subquery, read once, the scan in parallel
+SELECT b.* FROM big_table b
+WHERE cf_contains((SELECT f FROM wanted), b.key)     -- or: (SELECT f FROM wanted) @> b.key
+  AND expensive_check(b);
+-- the slow form gives the same rows
+SELECT b.* FROM big_table b, wanted w
+WHERE w.f @> b.key AND expensive_check(b);
+
+-- README "Build filters from a column: cf_agg"
+-- (the filters' base64 to /dev/null)
+\o /dev/null
+-- example tables: 500 orders of 50 customers, 3 days of events of 200 users
+CREATE TABLE orders (order_id int, customer_id bigint);
+INSERT INTO orders SELECT g, g % 50 FROM generate_series(1, 500) g;
+CREATE TABLE events (day date, user_id bigint);
+INSERT INTO events
+SELECT DATE '2026-11-01' + d, (d * 37 + u) % 200
+  FROM generate_series(0, 2) d, generate_series(1, 100) u;
+
+SELECT cf_agg(customer_id) FROM orders;                 -- 1% false positives
+SELECT cf_agg(customer_id, 0.001) FROM orders;          -- 0.1%
+SELECT day, cf_agg(user_id) FROM events GROUP BY day;   -- one per group
+\o
+SELECT (cf_info(cf_agg(customer_id))).items AS distinct_customers,
+       (cf_info(cf_agg(customer_id, 0.001))).fingerprint_bits AS bits_at_0_1pct
+  FROM orders;
+SELECT day, (cf_info(cf_agg(user_id))).items FROM events GROUP BY day ORDER BY day;
+-- a capacity too small: the filter grows, and a NOTICE says so
+SELECT (cf_info(cf_agg(v, 0.01, 10))).subfilters FROM generate_series(1, 1000) v;
+
 -- README "Items this user has already seen"
 CREATE TABLE seen (
   user_id  bigint PRIMARY KEY,
@@ -80,9 +123,9 @@ SELECT count(*) AS inner_join_candidates_for_user_4
 INSERT INTO seen AS s (user_id, items) VALUES (1, cf_add_unique(NULL, 41::bigint))
 ON CONFLICT (user_id) DO UPDATE SET items = cf_add_unique(s.items, EXCLUDED.items);
 SELECT cf_contains(items, 41::bigint) AS excluded_items_is_not_the_item FROM seen WHERE user_id = 1;
--- the default filter of cf_add(NULL, v): capacity 1,000, 1,370 bytes
+-- the default filter of cf_add(NULL, v): capacity 1,000; one item takes 68 bytes (a list)
 SELECT (cf_info(cf_add(NULL, 1))).capacity, (cf_info(cf_add(NULL, 1))).bytes;
--- the growth limit: 256 copies of one value with cf_add, then an error that
+-- the growth limit: 264 copies of one value with cf_add, then an error that
 -- leaves the filter as it was; cf_add_unique keeps one
 DO $$
 DECLARE
@@ -106,7 +149,7 @@ BEGIN
 	RAISE NOTICE 'cf_add_unique 1000 times: count %', cf_count(f, 7);
 END $$;
 
--- README "Per-row adds rewrite the whole filter: batch them"
+-- README "Add in batches"
 CREATE TABLE seen_queue (user_id bigint, item_id bigint);
 INSERT INTO seen_queue VALUES (1, 45), (5, 41), (5, 43);
 
@@ -138,6 +181,7 @@ UPDATE seen SET items = cf_delete_all(items, ARRAY[44]::bigint[]) WHERE user_id 
 SELECT user_id, cf_contains_each(items, ARRAY[42, 43, 44]::bigint[]) AS after_page,
        (cf_info(items)).items
   FROM seen ORDER BY user_id;
+-- docs/reference.md "Array functions: NULLs and copies"
 SELECT cf_add(NULL, 42) @> ANY ('{42}');            -- error: '{42}' is taken as text[]
 SELECT cf_add(NULL, 42) @> ANY ('{42}'::bigint[]);  -- t
 SELECT cf_contains_any(cf_add(NULL, 42), '{42}');   -- error: could not determine polymorphic type
@@ -155,33 +199,6 @@ EXECUTE probe_cast(cf_add(NULL, 42), '42');           -- t: '42' becomes a bigin
 PREPARE untyped AS SELECT cf_contains(cf_add(NULL, 42), $1);
 EXECUTE untyped('42');
 DEALLOCATE ALL;
-
--- README "Building a filter from a column"
--- (the filters' base64 to /dev/null)
-\o /dev/null
--- example tables: 500 orders of 50 customers, 3 days of events of 200 users
-CREATE TABLE orders (order_id int, customer_id bigint);
-INSERT INTO orders SELECT g, g % 50 FROM generate_series(1, 500) g;
-CREATE TABLE events (day date, user_id bigint);
-INSERT INTO events
-SELECT DATE '2026-11-01' + d, (d * 37 + u) % 200
-  FROM generate_series(0, 2) d, generate_series(1, 100) u;
-
-SELECT cf_agg(customer_id) FROM orders;                 -- 1% false positives
-SELECT cf_agg(customer_id, 0.001) FROM orders;          -- 0.1%
-SELECT day, cf_agg(user_id) FROM events GROUP BY day;   -- one per group
-\o
-SELECT (cf_info(cf_agg(customer_id))).items AS distinct_customers,
-       (cf_info(cf_agg(customer_id, 0.001))).fingerprint_bits AS bits_at_0_1pct
-  FROM orders;
-SELECT day, (cf_info(cf_agg(user_id))).items FROM events GROUP BY day ORDER BY day;
--- a capacity too small: the filter grows, and a NOTICE says so
-SELECT (cf_info(cf_agg(v, 0.01, 10))).subfilters FROM generate_series(1, 1000) v;
-
--- README "Smaller filters: semi-sorted buckets"
-SELECT pg_column_size(cf_create(1000000, 0.01, expansion => 0)) AS packed,
-       pg_column_size(cf_create(1000000, 0.01, 'semisorted', expansion => 0)) AS semisorted;
-SELECT cf_encoding(cf_agg(customer_id, 0.01, 0, 'semisorted')) FROM orders;
 
 -- README "Filters per day, merged later"
 CREATE TABLE daily_filters (day date PRIMARY KEY, f cuckoofilter);
@@ -201,28 +218,12 @@ SELECT bool_and(cf_contains((SELECT cf_union_agg(f) FROM daily_filters), user_id
 SELECT count(*) AS parts, sum(pg_column_size(f)) < sum((cf_info(f)).bytes) / 10 AS compressed
   FROM daily_filters;
 
--- README "Pre-filtering a join or an expensive lookup"
--- example tables: the keys that can match, the big table, an expensive test
-CREATE TABLE small_table (id bigint);
-INSERT INTO small_table SELECT g * 10 FROM generate_series(1, 100) g;
-CREATE TABLE big_table (key bigint, payload text);
-INSERT INTO big_table SELECT g, 'row ' || g FROM generate_series(1, 1000) g;
-CREATE FUNCTION expensive_check(b big_table) RETURNS boolean
-	LANGUAGE sql AS $$ SELECT b.key % 100 = 0 $$;
+-- README "Smaller filters: semi-sorted buckets"
+SELECT pg_column_size(cf_create(1000000, 0.01, expansion => 0)) AS packed,
+       pg_column_size(cf_create(1000000, 0.01, 'semisorted', expansion => 0)) AS semisorted;
+SELECT cf_encoding(cf_agg(customer_id, 0.01, 0, 'semisorted')) FROM orders;
 
--- build once: a filter of the keys that can match
-CREATE TABLE wanted AS SELECT cf_agg(id) AS f FROM small_table;
-
--- skip rows that certainly have no partner before the expensive part: the
--- filter as a scalar subquery, read once, the scan in parallel
-SELECT b.* FROM big_table b
-WHERE cf_contains((SELECT f FROM wanted), b.key)     -- or: (SELECT f FROM wanted) @> b.key
-  AND expensive_check(b);
--- the slow form gives the same rows
-SELECT b.* FROM big_table b, wanted w
-WHERE w.f @> b.key AND expensive_check(b);
-
--- README "Adding in a PL/pgSQL loop"
+-- README "Fill a filter in PL/pgSQL"
 DO $$
 DECLARE f cuckoofilter := cf_create(1000000);
 BEGIN
@@ -244,7 +245,7 @@ BEGIN
   RAISE NOTICE '% items in a filter created for 10000', n;
 END $$;
 
--- README "Typed probes"
+-- docs/reference.md "Typed probes"
 SELECT cf_contains(cf_add(NULL, 42), '42');
 -- ERROR:  cuckoo filter holds number values, not text
 -- HINT:  Cast the value to the type the filter was built from, for example $1::bigint

@@ -17,8 +17,8 @@ CREATE FUNCTION fill_fixed(cap int) RETURNS TABLE (stored bigint, all_found bool
 DECLARE
 	f cuckoofilter := cf_create(cap, expansion => 0);
 	n bigint := 0;
-	c0 bigint := (cf_debug_state(cf_create(1))).store_copies;
-	f0 bigint := (cf_debug_state(cf_create(1))).flattens;
+	c0 bigint := (cuckoo_debug_state(cf_create(1))).store_copies;
+	f0 bigint := (cuckoo_debug_state(cf_create(1))).flattens;
 BEGIN
 	LOOP
 		f := cf_try_add(f, n + 1);
@@ -27,8 +27,8 @@ BEGIN
 	END LOOP;
 	stored := n;
 	all_found := cf_contains_all(f, ARRAY(SELECT generate_series(1, n)));
-	copies := (cf_debug_state(f)).store_copies - c0;
-	flattens := (cf_debug_state(f)).flattens - f0;
+	copies := (cuckoo_debug_state(f)).store_copies - c0;
+	flattens := (cuckoo_debug_state(f)).flattens - f0;
 	RETURN NEXT;
 END $$;
 SELECT * FROM fill_fixed(1000);

@@ -1,4 +1,4 @@
--- readme_measurements.sql - the figures quoted in README.md's "Usage by task":
+-- readme_measurements.sql - figures that docs/limits.md quotes (they were in the README):
 -- how many copies of one value a filter holds before it cannot grow, and what
 -- 30 per-day parts cost and give when merged, by how they are sized.
 -- Run in a scratch database with the extension (it creates and drops its own

@@ -496,6 +496,13 @@ void		cf_get_stats(const cf_filter *f, cf_stats *s);
 /* the items f holds: occupied slots (copies included) and stash records */
 uint64_t	cf_item_count(const cf_filter *f);
 
+/*
+ * For a list (a growing filter's start, CF_GEOM_LIST): the most hashes it
+ * holds before an add turns it into a table (FORMAT.md, "List sub-filters",
+ * LIST_MAX).  0 when f is not a list.
+ */
+uint32_t	cf_list_bound(const cf_filter *f);
+
 /* ---- text form: strict base64 of the bytes ---- */
 size_t		cf_base64_len(size_t nbytes);                 /* chars, without NUL */
 void		cf_base64_encode(const uint8_t *src, size_t n, char *dst);  /* writes NUL */

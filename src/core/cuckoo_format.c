@@ -68,6 +68,26 @@ cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
 }
 
+/*
+ * A value too short for its header: one message whatever the version (or
+ * none, under 2 bytes) it gives, so that every reader reports it alike.
+ */
+static void
+short_header_err(char *err, size_t errlen, size_t len)
+{
+	cfi_set_err(err, errlen, "value is shorter than a cuckoo filter header (length %zu; "
+				"format version 1 has %d bytes, version 2 has %d)",
+				len, CF_V1_HEADER_SIZE, CF_V2_HEADER_SIZE);
+}
+
+uint32_t
+cf_list_bound(const cf_filter *f)
+{
+	if (!filter_is_list(f))
+		return 0;
+	return cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, f->stages[0].enc);
+}
+
 /* does p ask for a list start, and can it have one (a bound of at least 1)? */
 static bool
 list_wanted(const cf_params *p)
@@ -493,7 +513,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	if (len < CF_V1_HEADER_SIZE)
 	{
-		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		short_header_err(err, errlen, len);
 		return false;
 	}
 	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
@@ -545,7 +565,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	if (len < CF_V2_HEADER_SIZE)
 	{
-		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V2_HEADER_SIZE, len);
+		short_header_err(err, errlen, len);
 		return false;
 	}
 	if (buf[2] != 0 || buf[11] != 0)
@@ -628,7 +648,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 
 	if (len < 2)
 	{
-		cfi_set_err(err, errlen, "value is shorter than the %d-byte header (length %zu)", CF_V1_HEADER_SIZE, len);
+		short_header_err(err, errlen, len);
 		return false;
 	}
 	if (buf[0] != CF_MAGIC)

@@ -26,7 +26,7 @@ cfagg_encoding_mismatch(int a, int b)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("cf_agg encoding must be the same for every row"),
+			 errmsg("cf_agg needs the same encoding for every row"),
 			 errdetail("Rows gave encodings %d and %d.", a, b)));
 }
 

@@ -129,6 +129,16 @@ cfas_read_header(const struct varlena *v, CfAggFlat *fl)
 }
 
 /*
+ * The message of a bad external state, as PostgreSQL's own types word it and
+ * as the base64 decoding of the text form already does: one message for
+ * each of the two input paths (badcode: text or binary representation).
+ */
+#define CFAS_BAD_INPUT(badcode) \
+	errmsg((badcode) == ERRCODE_INVALID_TEXT_REPRESENTATION ? \
+		   "invalid input syntax for type %s" : "invalid binary data for type %s", \
+		   "cf_aggstate")
+
+/*
  * Checks the header fields every version has (kind, hashing, flags, rate,
  * capacity) of a state from outside; false after reporting to escontext.
  */
@@ -144,7 +154,7 @@ cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 	if (p[2] != CF_HASHING_V2 || p[3] != 0 || p[1] == CF_KIND_ANY || cf_kind_name(p[1]) == NULL)
 		ereturn(escontext, false,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("The header has value kind %u, value hashing %u and flags %u.",
 						   p[1], p[2], p[3])));
 	cfagg_get_le64s(&bits, p + 8, 1);
@@ -154,7 +164,7 @@ cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 	if (capacity > PG_INT64_MAX || cf_create_size(&params, err, sizeof(err)) == 0)
 		ereturn(escontext, false,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("The state asks for a false-positive rate of %g and a capacity of " UINT64_FORMAT ": %s",
 						   fpr, capacity, cfpg_sentence(capacity > PG_INT64_MAX ? "capacity out of range" : err))));
 	return true;
@@ -281,7 +291,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 	if (len < CFAS_HEADER_RICE)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of version 2 has a header of %d bytes, this value has %zu bytes.",
 						   CFAS_HEADER_RICE, len)));
 	k = p[CFAS_HEADER];
@@ -291,13 +301,13 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 	if (k != cfas_rice_k(n))
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cfas_rice_k(n))));
 	/* every hash takes at least k + 1 bits */
 	if ((uint64) n * (uint64) (k + 1) > total || n > CFAS_MAX_HASHES)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes with Rice parameter %d cannot fit in %zu bytes.",
 						   n, k, len)));
 	v = palloc(VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
@@ -317,7 +327,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 			if (pos >= total)
 				ereturn(escontext, NULL,
 						(errcode(badcode),
-						 errmsg("invalid cf_aggstate"),
+						 CFAS_BAD_INPUT(badcode),
 						 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
 			if ((pos & 7) == 0 && bs[pos >> 3] == 0xFF && pos + 8 < total)
 			{
@@ -334,7 +344,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 		if (total - pos < (uint64) k)
 			ereturn(escontext, NULL,
 					(errcode(badcode),
-					 errmsg("invalid cf_aggstate"),
+					 CFAS_BAD_INPUT(badcode),
 					 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
 		for (int got = 0; got < k;)
 		{
@@ -348,7 +358,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 		if (k < 64 && q > (PG_UINT64_MAX >> k))
 			ereturn(escontext, NULL,
 					(errcode(badcode),
-					 errmsg("invalid cf_aggstate"),
+					 CFAS_BAD_INPUT(badcode),
 					 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
 		d |= q << k;
 		if (i == 0)
@@ -358,7 +368,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 			if (prev == PG_UINT64_MAX || d > PG_UINT64_MAX - prev - 1)
 				ereturn(escontext, NULL,
 						(errcode(badcode),
-						 errmsg("invalid cf_aggstate"),
+						 CFAS_BAD_INPUT(badcode),
 						 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
 			h = prev + 1 + d;
 		}
@@ -369,7 +379,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 	if (total - pos >= 8 || (pos < total && (bs[pos >> 3] >> (pos & 7)) != 0))
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("Bits other than the last byte's zero padding follow the %u encoded hashes.", n)));
 	return v;
 }
@@ -388,7 +398,7 @@ cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
 	if (len < CFAS_HEADER)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state has a header of %d bytes, this value has %zu bytes.",
 						   CFAS_HEADER, len)));
 	n = cfas_get32(p + 4);
@@ -405,7 +415,7 @@ cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
 	if ((len - CFAS_HEADER) / sizeof(uint64) != n || (len - CFAS_HEADER) % sizeof(uint64) != 0)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
-				 errmsg("invalid cf_aggstate"),
+				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes has %zu bytes, not %zu.",
 						   n, (size_t) CFAS_HEADER + (size_t) n * sizeof(uint64), len)));
 	v = (struct varlena *) palloc(VARHDRSZ + len);

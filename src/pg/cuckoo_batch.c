@@ -6,7 +6,9 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
@@ -186,13 +188,19 @@ cuckoo_contains_all(PG_FUNCTION_ARGS)
  * changes it: an add_unique of values all present, or a delete of values
  * all absent, returns the argument itself (a flat copy of an expanded one).
  * A NULL array returns the filter; a NULL filter gives NULL for CFX_DELETE
- * and starts a default filter for the adds.
+ * and starts a default filter for the adds.  The result is *res, or NULL.
+ *
+ * With done (the _status forms): done[i] / donenull[i] receive what element
+ * i did, as cf_add_unique_status and cf_delete_status say it (stored: the
+ * value was not reported and is now; removed: an entry went, not retained),
+ * NULL for a NULL element; *n receives the number of elements (-1 for a
+ * NULL array), done and donenull are palloc'd.
  */
-static Datum
-cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op)
+static struct varlena *
+cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
+				Datum **done, bool **donenull)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
-	CfbElems	e;
 	CfHashInfo *hi;
 	Datum		d = PG_GETARG_DATUM(0);
 	struct varlena *v = NULL;	/* our own copy, once we have one */
@@ -200,12 +208,23 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 	Datum		value;
 	bool		isnull;
 
-	if (PG_ARGISNULL(0) && (op == CFX_DELETE || PG_ARGISNULL(1)))
-		PG_RETURN_NULL();
+	e->n = -1;
 	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(d);
-	cfb_elems_begin(fcinfo, 1, &e);
-	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
+		return PG_ARGISNULL(0) ? NULL : (struct varlena *) DatumGetPointer(d);
+	cfb_elems_begin(fcinfo, 1, e);
+	if (done != NULL)
+	{
+		*done = palloc0(sizeof(Datum) * Max(e->n, 1));
+		*donenull = palloc0(sizeof(bool) * Max(e->n, 1));
+	}
+	if (PG_ARGISNULL(0) && op == CFX_DELETE)
+	{
+		/* nothing to delete from: every element removed nothing */
+		while (done != NULL && cfb_elems_next(e, &value, &isnull))
+			(*donenull)[e->i - 1] = isnull;
+		return NULL;
+	}
+	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e->arr));
 	if (PG_ARGISNULL(0))
 	{
 		cf_params	p;
@@ -218,13 +237,17 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 		cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, hi);
 
-	while (cfb_elems_next(&e, &value, &isnull))
+	while (cfb_elems_next(e, &value, &isnull))
 	{
 		uint64		h;
 		cf_status	st;
 
 		if (isnull)
+		{
+			if (done != NULL)
+				(*donenull)[e->i - 1] = true;
 			continue;
+		}
 		CHECK_FOR_INTERRUPTS();
 		h = op == CFX_ADD ? cf_hash_datum(hi, value, (int) f.hashing) :
 			cfpg_value_hash(&f, hi, value);
@@ -239,28 +262,75 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op)
 		}
 		if (op == CFX_DELETE)
 		{
-			/* present, so one copy goes (as cf_delete does) */
-			(void) cf_delete(&f, h);
+			/* present, so one copy goes (as cf_delete does), or is retained */
+			st = cf_delete(&f, h);
+			if (done != NULL)
+				(*done)[e->i - 1] = BoolGetDatum(st == CF_OK);
 			continue;
 		}
 		st = cfpg_insert(&f, &v, h);
 		if (st != CF_OK)
 			cfpg_report_insert_failure(&f, st);
+		if (done != NULL)
+			(*done)[e->i - 1] = BoolGetDatum(true);
 	}
 	/* an add records the kind of value in a filter that has none yet */
 	if (v != NULL && op != CFX_DELETE && f.hashing >= CF_HASHING_V2 &&
 		f.kind == CF_KIND_NONE && cfpg_items_of(&f) > 0)
 		cf_set_kind(&f, (uint32) hi->vkind);
 	if (v != NULL)
-		PG_RETURN_CUCKOOFILTER_P(v);
+		return v;
 
 	/*
 	 * Unchanged: the argument itself, unless it is an expanded object (as
 	 * cf_add_unique does), which is returned as a flat copy.
 	 */
 	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	PG_RETURN_CUCKOOFILTER_P(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+		return (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	return PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+}
+
+/* the filter of cfb_modify_many, as a function result */
+static Datum
+cfb_modify_result(FunctionCallInfo fcinfo, CfxOp op)
+{
+	CfbElems	e;
+	struct varlena *v = cfb_modify_many(fcinfo, op, &e, NULL, NULL);
+
+	if (v == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_CUCKOOFILTER_P(v);
+}
+
+/*
+ * (result, answers) of the _status forms: the filter of cfb_modify_many and
+ * a boolean array of the argument's shape, what each element did (NULL for
+ * a NULL element; a NULL array for a NULL array)
+ */
+static Datum
+cfb_modify_status(FunctionCallInfo fcinfo, CfxOp op)
+{
+	CfbElems	e;
+	Datum	   *done = NULL;
+	bool	   *donenull = NULL;
+	struct varlena *v = cfb_modify_many(fcinfo, op, &e, &done, &donenull);
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	/* the row holds the filter itself, not a toast pointer to it */
+	values[0] = v != NULL ? PointerGetDatum(PG_DETOAST_DATUM(PointerGetDatum(v))) : (Datum) 0;
+	nulls[0] = (v == NULL);
+	if (e.n < 0)
+		nulls[1] = true;
+	else
+		values[1] = PointerGetDatum(construct_md_array(done, donenull, AARR_NDIM(e.arr),
+													   AARR_DIMS(e.arr), AARR_LBOUND(e.arr),
+													   BOOLOID, 1, true, TYPALIGN_CHAR));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
 /*
@@ -272,7 +342,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all);
 Datum
 cuckoo_add_all(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_many(fcinfo, CFX_ADD);
+	return cfb_modify_result(fcinfo, CFX_ADD);
 }
 
 /* cf_add_all_unique(filter, values anyarray): cf_add_unique of every element */
@@ -280,7 +350,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all_unique);
 Datum
 cuckoo_add_all_unique(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_many(fcinfo, CFX_ADD_UNIQUE);
+	return cfb_modify_result(fcinfo, CFX_ADD_UNIQUE);
 }
 
 /* cf_delete_all(filter, values anyarray): cf_delete of every element */
@@ -288,5 +358,31 @@ PG_FUNCTION_INFO_V1(cuckoo_delete_all);
 Datum
 cuckoo_delete_all(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_many(fcinfo, CFX_DELETE);
+	return cfb_modify_result(fcinfo, CFX_DELETE);
+}
+
+/*
+ * cf_add_all_unique_status(filter, values anyarray): (result, stored), the
+ * result of cf_add_all_unique and, per element, whether it stored it, as
+ * cf_add_unique_status says it (RedisBloom's CF.INSERTNX): false when the
+ * filter already reported the value, also one added earlier in the array.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_add_all_unique_status);
+Datum
+cuckoo_add_all_unique_status(PG_FUNCTION_ARGS)
+{
+	return cfb_modify_status(fcinfo, CFX_ADD_UNIQUE);
+}
+
+/*
+ * cf_delete_all_status(filter, values anyarray): (result, removed), the
+ * result of cf_delete_all and, per element, whether it removed an entry, as
+ * cf_delete_status says it: false when the value was not reported (also
+ * after earlier elements removed its copies) or the delete was retained.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_delete_all_status);
+Datum
+cuckoo_delete_all_status(PG_FUNCTION_ARGS)
+{
+	return cfb_modify_status(fcinfo, CFX_DELETE);
 }

@@ -160,19 +160,50 @@ cfpg_params(cf_params *p, uint64 capacity, double fpr)
 	p->geometry = CF_GEOM_LIST;
 }
 
+/*
+ * A capacity given to cf_create or cf_agg: at least 1 (what fits is
+ * cfpg_check_params's concern).  One message and SQLSTATE for both.
+ */
+void
+cfpg_check_capacity(int64 capacity)
+{
+	if (capacity < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+}
+
+/*
+ * Raises the core's message unless a filter of parameters p can be made;
+ * returns its byte size.  One SQLSTATE per condition, whoever asks (cf_create,
+ * cf_agg, the typed cf_agg overloads): a capacity whose filter would exceed
+ * the 1 GB a value can hold is PROGRAM_LIMIT_EXCEEDED (the same parameters
+ * with capacity 1 are fine), any other bad parameter INVALID_PARAMETER_VALUE.
+ */
+size_t
+cfpg_check_params(const cf_params *p)
+{
+	char		err[CF_ERRLEN];
+	size_t		size = cf_create_size(p, err, sizeof(err));
+	cf_params	one = *p;
+
+	if (size > 0)
+		return size;
+	one.capacity = 1;
+	ereport(ERROR,
+			(errcode(p->capacity > 1 && cf_create_size(&one, NULL, 0) > 0 ?
+					 ERRCODE_PROGRAM_LIMIT_EXCEEDED : ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", err)));
+	return 0;					/* not reached */
+}
+
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
 struct varlena *
 cfpg_create(const cf_params *p)
 {
-	char		err[CF_ERRLEN];
-	size_t		size;
+	size_t		size = cfpg_check_params(p);
 	struct varlena *v;
 
-	size = cf_create_size(p, err, sizeof(err));
-	if (size == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s", err)));
 	v = (struct varlena *) palloc(VARHDRSZ + size);
 	SET_VARSIZE(v, VARHDRSZ + size);
 	cf_create(CF_VARDATA(v), p);
@@ -378,7 +409,8 @@ cfpg_base64_decode(const char *str, size_t len, size_t maxlen, const char *typna
 	if (n > maxlen)
 		ereturn(escontext, NULL,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s text is too long", what)));
+				 errmsg("%s value is too long", what),
+				 errdetail("It has %zu bytes; at most %zu fit in one value.", n, maxlen)));
 	v = (struct varlena *) palloc(VARHDRSZ + n);
 	if (cf_base64_decode(str, len, CF_VARDATA(v), err, sizeof(err)) != n)
 		ereturn(escontext, NULL,

@@ -82,6 +82,8 @@ extern void cfpg_open(cf_filter *f, struct varlena *v);
 /* Fills p with capacity, fpr and the default bucket size, kicks and expansion. */
 extern void cfpg_params(cf_params *p, uint64 capacity, double fpr);
 /* A new varlena holding an empty filter for p (raises on bad parameters). */
+extern void cfpg_check_capacity(int64 capacity);
+extern size_t cfpg_check_params(const cf_params *p);
 extern struct varlena *cfpg_create(const cf_params *p);
 /* The table encoding named by a SQL argument, 'packed' or 'semisorted' (raises). */
 extern int	cfpg_encoding(text *name);

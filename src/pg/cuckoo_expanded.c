@@ -74,7 +74,7 @@ typedef struct CfRecorder
 } CfRecorder;
 
 /*
- * What this backend's expanded objects have done, for cf_debug_state: a
+ * What this backend's expanded objects have done, for cuckoo_debug_state: a
  * test can see an add's in-place path kept or lost without timing it.
  */
 static struct
@@ -516,11 +516,11 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 }
 
 /* ---------------------------------------------------------------------
- * cf_debug_state: a testing aid
+ * cuckoo_debug_state (cf_debug_state before 1.3): a testing aid
  * ------------------------------------------------------------------- */
 
 /*
- * cf_debug_state(filter): how the value reached the function (flat, or an
+ * cuckoo_debug_state(filter): how the value reached the function (flat, or an
  * expanded object by a read-write or read-only pointer, and whether that
  * object is the newest state of its store), and this backend's counters of
  * in-place changes, whole copies and flattenings.  Internal: the regression

@@ -11,8 +11,11 @@
 #include "cuckoo_args.h"
 #include "cuckoo_expanded.h"
 
-/* columns of cf_info in extension version 1.1 (1.0 has the first 9) */
-#define CFPG_INFO_COLUMNS	19
+/*
+ * columns of cf_info_all in extension version 1.3 (layout, list_max); cf_info
+ * has the first 19 (1.1), or the first 9 where a view kept those of 1.0
+ */
+#define CFPG_INFO_COLUMNS	21
 
 /* ---------------------------------------------------------------------
  * SQL functions
@@ -33,10 +36,7 @@ cuckoo_create(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("cf_create parameters must not be null")));
 	capacity = PG_GETARG_INT64(0);
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	cfpg_check_capacity(capacity);
 	p.capacity = (uint64) capacity;
 	p.fpr = PG_GETARG_FLOAT8(1);
 	p.bucket_size = PG_GETARG_INT32(2);
@@ -59,10 +59,7 @@ cuckoo_create_encoding(PG_FUNCTION_ARGS)
 	int64		capacity = PG_GETARG_INT64(0);
 	cf_params	p;
 
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("capacity must be at least 1, not " INT64_FORMAT, capacity)));
+	cfpg_check_capacity(capacity);
 	p.capacity = (uint64) capacity;
 	p.fpr = PG_GETARG_FLOAT8(1);
 	p.encoding = cfpg_encoding(PG_GETARG_TEXT_PP(2));
@@ -366,7 +363,12 @@ cuckoo_union(PG_FUNCTION_ARGS)
 	PG_RETURN_CUCKOOFILTER_P(cfpg_union_args(fcinfo, "cannot combine these cuckoo filters", false));
 }
 
-/* cf_info(filter): its parameters and statistics, as one row */
+/*
+ * cf_info(filter), cf_info_all(filter): its parameters and statistics, as
+ * one row.  A list (a growing filter's start: its values' exact hashes) says
+ * so in layout, and list_max gives the hashes it holds before it becomes a
+ * table; the other columns describe the list as FORMAT.md says.
+ */
 PG_FUNCTION_INFO_V1(cuckoo_info);
 Datum
 cuckoo_info(PG_FUNCTION_ARGS)
@@ -410,6 +412,10 @@ cuckoo_info(PG_FUNCTION_ARGS)
 		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
 	else
 		nulls[18] = true;
+	/* 1.3 */
+	values[19] = CStringGetTextDatum(cf_list_bound(&f) > 0 ? "list" : "table");
+	values[20] = Int64GetDatum((int64) cf_list_bound(&f));
+	nulls[20] = cf_list_bound(&f) == 0;
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 

@@ -53,24 +53,20 @@ cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
  * the state
  * ------------------------------------------------------------------- */
 
-/* raises sqlstate with the core's message unless such a filter can be made */
+/* raises (cfpg_check_params) unless such a filter can be made */
 static void
-cfagg_check_params(uint64 capacity, double fpr, int sqlstate)
+cfagg_check_params(uint64 capacity, double fpr)
 {
-	char		err[CF_ERRLEN];
 	cf_params	p;
 
 	cfpg_params(&p, capacity, fpr);
-	if (cf_create_size(&p, err, sizeof(err)) == 0)
-		ereport(ERROR,
-				(errcode(sqlstate),
-				 errmsg("%s", err)));
+	(void) cfpg_check_params(&p);
 }
 
 void
 cfagg_check_fpr(double fpr)
 {
-	cfagg_check_params(1, fpr, ERRCODE_INVALID_PARAMETER_VALUE);
+	cfagg_check_params(1, fpr);
 }
 
 CfAggState *
@@ -90,11 +86,8 @@ cfagg_new(MemoryContext cxt, double fpr, uint64 capacity)
 void
 cfagg_check_capacity(int64 capacity, double fpr)
 {
-	if (capacity < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cf_agg capacity must be at least 1, not " INT64_FORMAT, capacity)));
-	cfagg_check_params((uint64) capacity, fpr, ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	cfpg_check_capacity(capacity);
+	cfagg_check_params((uint64) capacity, fpr);
 }
 
 /* ---- ARRAY ---- */

@@ -107,7 +107,8 @@ cuckoofilter_recv(PG_FUNCTION_ARGS)
 	if (n > CF_MAX_SIZE)
 		ereturn(escontext, (Datum) 0,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cuckoo filter binary value is too long")));
+				 errmsg("%s value is too long", "cuckoo filter"),
+				 errdetail("It has %zu bytes; at most %zu fit in one value.", n, (size_t) CF_MAX_SIZE)));
 	if (!cfpg_validate((const uint8 *) buf->data + buf->cursor, n, true, escontext))
 		return (Datum) 0;
 	v = (struct varlena *) palloc(VARHDRSZ + n);

@@ -177,7 +177,9 @@ cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
 /*
  * cf_describe(filter): one line for people, for example
  * "cuckoo filter: 1234 items, capacity 10000 (12% full), expected fpr
- * 0.096% (target 0.78%), 1 sub-filter, 13 kB"
+ * 0.096% (target 0.78%), 1 sub-filter, 13 kB"; a list, for example
+ * "cuckoo filter: list of 3 hashes (exact up to 213 items, then a table at
+ * target fpr 1.0%), capacity 1000, 68 bytes"
  */
 PG_FUNCTION_INFO_V1(cuckoo_describe);
 Datum
@@ -194,6 +196,21 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 	size = text_to_cstring(DatumGetTextPP(DirectFunctionCall1(pg_size_pretty,
 															  Int64GetDatum((int64) (s.bytes + VARHDRSZ)))));
 	initStringInfo(&buf);
+	if (cf_list_bound(&f) > 0)
+	{
+		/*
+		 * a list (a growing filter's start): its values' 64-bit hashes, exact
+		 * but for hash collisions, until an add past its bound makes it the
+		 * table its header describes
+		 */
+		appendStringInfo(&buf, "cuckoo filter: list of %llu hash%s (exact up to %u items, then a%s table at target fpr ",
+						 (unsigned long long) s.items, s.items == 1 ? "" : "es",
+						 cf_list_bound(&f), s.semisorted > 0 ? " semisorted" : "");
+		cfpg_append_percent(&buf, cfpg_target_fpr(&f));
+		appendStringInfo(&buf, "), capacity %llu, %s",
+						 (unsigned long long) s.capacity, size);
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(buf.data, buf.len));
+	}
 	appendStringInfo(&buf, "cuckoo filter: %llu item%s, capacity %llu (",
 					 (unsigned long long) s.items, s.items == 1 ? "" : "s",
 					 (unsigned long long) s.capacity);
