@@ -73,3 +73,92 @@ AS 'MODULE_PATHNAME', 'cuckoo_delete_all_status'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cf_delete_all_status(cuckoofilter, anyarray) IS
 '(result, removed): cf_delete_all and, per element, whether it removed an entry (CF.DEL 1/0): false when the value was not reported (also after earlier elements removed its copies) or the delete was retained; NULL for a NULL element';
+-- issue 34: cf_union_agg in linear time.  Its state is internal: the lists
+-- among the parts give their hashes to one hash set (cf_agg's), the other
+-- parts are united in a binary counter, and the final function builds the
+-- union once (before, the executor copied the whole union on every row).
+-- An aggregate cannot be altered, only replaced: where a view or function
+-- uses it, it stays as it was (it then keeps 1.2's quadratic time).
+CREATE FUNCTION cuckoo_union_agg_acc(internal, cuckoofilter) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_acc' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_acc(internal, cuckoofilter) IS
+	'cf_union_agg transition function: absorbs one filter into the state';
+CREATE FUNCTION cuckoo_union_agg_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_combine(internal, internal) IS
+	'cf_union_agg combine function: the union of two partial states';
+CREATE FUNCTION cuckoo_union_agg_finish(internal) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cf_union_agg_finish' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_finish(internal) IS
+	'cf_union_agg final function: builds the union once, with a NOTICE if its expected false-positive rate is over twice its target';
+CREATE FUNCTION cuckoo_union_agg_serial(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'cf_union_agg_serial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_serial(internal) IS
+	'cf_union_agg serialize function: the state as bytes, for parallel workers';
+CREATE FUNCTION cuckoo_union_agg_deserial(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cf_union_agg_deserial' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_union_agg_deserial(bytea, internal) IS
+	'cf_union_agg deserialize function: checks and reads a serialized state';
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM pg_depend
+	            WHERE refclassid = 'pg_proc'::regclass
+	              AND refobjid = 'cf_union_agg(cuckoofilter)'::regprocedure
+	              AND deptype = 'n') THEN
+		RAISE WARNING 'cf_union_agg is used by a view or function, so it is kept as it was: it takes time quadratic in the number of filters it unites'
+			USING HINT = 'Drop those objects before ALTER EXTENSION cuckoo UPDATE and re-create them after it to get the new cf_union_agg.';
+	ELSE
+		DROP AGGREGATE cf_union_agg(cuckoofilter);
+		CREATE AGGREGATE cf_union_agg(cuckoofilter) (
+			SFUNC = cuckoo_union_agg_acc,
+			STYPE = internal,
+			SSPACE = 4096,
+			FINALFUNC = cuckoo_union_agg_finish,
+			COMBINEFUNC = cuckoo_union_agg_combine,
+			SERIALFUNC = cuckoo_union_agg_serial,
+			DESERIALFUNC = cuckoo_union_agg_deserial,
+			PARALLEL = SAFE
+		);
+		COMMENT ON AGGREGATE cf_union_agg(cuckoofilter) IS
+			'the union of the non-NULL filters (same bucket size and false-positive rate): lists unite into one filter of their distinct values, tables keep every entry of each; a NOTICE if the result''s expected false-positive rate is over twice its target';
+	END IF;
+END $$;
+-- issue 34: the seen recipe in two columns (docs/seen.md).  base is a filter
+-- a mark leaves untouched (the same toast pointer: none of it is written
+-- again); delta is an array of the newest marks, folded into base when it
+-- outgrows a limit set by base's size.  Every function takes the old values
+-- of both columns, so one UPDATE sets both.  Not strict: a NULL base or
+-- delta is empty; a NULL item changes nothing.
+CREATE FUNCTION cf_mark_base(base cuckoofilter, delta anyarray, item anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_mark_base' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_mark_delta(base cuckoofilter, delta anyarray, item anyelement) RETURNS anyarray
+	AS 'MODULE_PATHNAME', 'cuckoo_mark_delta' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_mark_all_base(base cuckoofilter, delta anyarray, items anyarray) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_mark_all_base' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_mark_all_delta(base cuckoofilter, delta anyarray, items anyarray) RETURNS anyarray
+	AS 'MODULE_PATHNAME', 'cuckoo_mark_all_delta' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_unsee_base(base cuckoofilter, delta anyarray, item anyelement) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_unsee_base' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_unsee_delta(base cuckoofilter, delta anyarray, item anyelement) RETURNS anyarray
+	AS 'MODULE_PATHNAME', 'cuckoo_unsee_delta' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_seen(base cuckoofilter, delta anyarray, item anyelement) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cuckoo_seen' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION cf_unseen(base cuckoofilter, delta anyarray, candidates anyarray) RETURNS anyarray
+	AS 'MODULE_PATHNAME', 'cuckoo_unseen' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION cf_mark_base(cuckoofilter, anyarray, anyelement) IS
+	'seen recipe: base after marking item (base itself, not rewritten, unless delta is folded into it); set delta = cf_mark_delta(base, delta, item) in the same UPDATE';
+COMMENT ON FUNCTION cf_mark_delta(cuckoofilter, anyarray, anyelement) IS
+	'seen recipe: delta after marking item (item prepended; NULL after a fold into base); set base = cf_mark_base(base, delta, item) in the same UPDATE';
+COMMENT ON FUNCTION cf_mark_all_base(cuckoofilter, anyarray, anyarray) IS
+	'seen recipe: base after marking every non-NULL element of items, in order (one fold at most)';
+COMMENT ON FUNCTION cf_mark_all_delta(cuckoofilter, anyarray, anyarray) IS
+	'seen recipe: delta after marking every non-NULL element of items, in order';
+COMMENT ON FUNCTION cf_unsee_base(cuckoofilter, anyarray, anyelement) IS
+	'seen recipe: base after one unsee of item (changed only if delta does not hold it); only for an item that was marked';
+COMMENT ON FUNCTION cf_unsee_delta(cuckoofilter, anyarray, anyelement) IS
+	'seen recipe: delta after one unsee of item (its newest copy removed, if delta holds it)';
+COMMENT ON FUNCTION cf_seen(cuckoofilter, anyarray, anyelement) IS
+	'seen recipe: whether item is in delta or reported present by base (false positives possible, false negatives not)';
+COMMENT ON FUNCTION cf_unseen(cuckoofilter, anyarray, anyarray) IS
+	'seen recipe: the candidates neither in delta nor reported present by base, in order (NULL elements dropped)';

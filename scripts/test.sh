@@ -114,6 +114,7 @@ run "docs: every sql block of README.md is in sql/cuckoo_readme.sql" bash test/r
 
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
+	run "core: layering (includes acyclic, calls in the Makefile's order, no circle)" python3 test/layering.py
 	run "core: unit and model tests" make -s -C test/core check
 	if full; then
 		run "core: tests under ASan+UBSan" make -s -C test/core check-asan
@@ -172,6 +173,9 @@ for major in $PG_VERSIONS; do
 	b=$(builddir "$major")
 	run "PG $major: build with -Wall -Wextra -Werror (clean copy)" in_major "$major" bash test/pg/build.sh "$b" &&
 	run "PG $major: install" in_major "$major" bash test/pg/build.sh "$b" install || continue
+	if [ "${how[$major]}" != chroot ]; then
+		run "PG $major: cuckoo.so exports no core symbol" python3 test/layering.py "$b/cuckoo.so"
+	fi
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
 	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1 and 1.2 -> 1.3 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh

@@ -68,7 +68,11 @@ SELECT cf_contains('zwIABA0BAgL0AQIA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAAB
        cf_contains('zwIABA0BAgL0AQEA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAAD0xGbNETZlHQ=='::cuckoofilter,
                    9007199254740992::float8) AS old_big,
        cf_contains('zwIABA0BAgL0AQ4A6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAADMGBdRQxUWfQ=='::cuckoofilter,
-                   '10.0.0.0/8'::inet) AS old_cidr;
+                   '10.0.0.0/8'::inet) AS old_cidr,
+       cf_seen('zwIABA0BAgL0AQIA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAACvPq0u6b/xmQ=='::cuckoofilter,
+               NULL::text[], 'abc '::text) AS old_text_seen,
+       cf_unseen('zwIABA0BAgL0AQIA6AMAAHsUrkfheoQ/AAAAAAAAAAAAAAAAAAAAAAEAAAABAAAAQAQAAAAAAACvPq0u6b/xmQ=='::cuckoofilter,
+                 NULL::text[], ARRAY['abc ', 'x']) AS old_text_unseen;
 
 -- 4. citext: refused wherever PostgreSQL hands it over as citext: a column,
 --    a PL/pgSQL variable, an expression, cf_agg of a column, a generic-plan

@@ -144,7 +144,11 @@ typedef struct cf_journal
 	void		(*save) (struct cf_journal *j, const uint8_t *p, size_t n);
 } cf_journal;
 
-/* one sub-filter: a table of nbuckets buckets of bucket_size slots */
+/*
+ * one sub-filter: a table of nbuckets buckets of bucket_size slots, as
+ * cf_open reads it from its descriptor (FORMAT.md, "Table descriptor")
+ */
+#define CF_STAGE_ENGINE_WORDS 12
 typedef struct cf_stage
 {
 	uint32_t    nbuckets;
@@ -154,37 +158,20 @@ typedef struct cf_stage
 								 * CF_GEOM_LIST (table: nbuckets hashes of 8 bytes) */
 	uint32_t    level;          /* chain, split: nbuckets = base_nbuckets << level */
 	uint32_t    basebits;       /* chain, split: width f0 of the family's base key */
-	uint32_t    base_nbuckets;  /* chain: buckets of the family's level 0 */
+	uint32_t    base_nbuckets;  /* chain, split: buckets of the family's level 0 */
 	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
-	uint32_t    bucket_bits;    /* bucket_size * fpbits */
-	uint32_t    lowmask;        /* chain: (1 << level) - 1 */
-	uint32_t    fp_shift;       /* chain: 32 - fpbits (fp = g' >> fp_shift) */
-	uint32_t    base_shift;     /* chain: 32 - basebits */
-	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
-	uint32_t    mask_shift;     /* chain: key_shift - level */
-	bool        swar;           /* one 64-bit load reads a whole bucket */
-	bool        rekey;          /* chain: first of a run of one family in lookup
-								 * order (newest first): computes what the run
-								 * shares (g, H(fp0), the primary bucket) */
-	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
-	uint32_t    drop;           /* chain: run_level - level (primary bucket =
-								 * the run's top-level one >> drop) */
-	uint32_t    bucket_bytes;   /* swar, whole-byte buckets: bytes a bucket
-								 * takes; 0 otherwise */
-	uint32_t    word_shift;     /* with bucket_bytes: 64 - bucket_bits */
-	const uint8_t *word_base;   /* with bucket_bytes: table + bucket_bytes - 8 */
-	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
-	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
-	uint64_t    bucket_mask;    /* low bucket_bits bits */
+	uint32_t    bucket_bits;    /* bits a bucket takes */
 	uint32_t    extbits;        /* split: R = fpbits - 1 - basebits, the longest
 								 * extension a slot holds */
 	uint32_t    nstash;         /* split: stash records after the table */
+	uint32_t    enc;            /* table encoding: CF_ENC_PACKED or CF_ENC_SEMISORT */
 	uint8_t    *stash;          /* split: the first of them (NULL if none) */
 	uint8_t    *desc;           /* this stage's descriptor in the buffer */
 	uint8_t    *table;
 	size_t      table_bytes;
 	cf_journal *journal;        /* NULL unless cf_set_journal */
-	uint32_t    enc;            /* table encoding: CF_ENC_PACKED or CF_ENC_SEMISORT */
+	/* the lookup engine's state, set up by cf_open: the core's own */
+	uint64_t    engine[CF_STAGE_ENGINE_WORDS];
 } cf_stage;
 
 /* a parsed view of a filter's bytes; all pointers point into buf */
@@ -332,6 +319,9 @@ typedef struct cf_probe
 	uint64_t    lanes_hi;
 	uint32_t    bucket_bytes;   /* 0: not inline, use cf_contains */
 	uint32_t    fp_shift;       /* 32 - fingerprint width */
+	/* cf_contains and cf_contains_int64, for filters not inlined */
+	bool		(*contains) (const cf_filter *f, uint64_t h);
+	bool		(*contains_int64) (const cf_filter *f, int64_t v);
 } cf_probe;
 
 cf_probe	cf_probe_of(const cf_filter *f);
@@ -360,7 +350,7 @@ cf_probe_hash(const cf_probe *p, uint64_t h)
 				fpl;
 
 	if (p->bucket_bytes == 0)
-		return cf_contains(p->f, h);
+		return p->contains(p->f, h);
 	fp = (uint32_t) h >> p->fp_shift;
 	fp += fp == 0;
 	i1 = (uint32_t) (((h >> 32) * p->nbuckets) >> 32);
@@ -380,7 +370,7 @@ static inline bool
 cf_probe_int64(const cf_probe *p, int64_t v)
 {
 	if (p->bucket_bytes == 0)
-		return cf_contains_int64(p->f, v);
+		return p->contains_int64(p->f, v);
 	return cf_probe_hash(p, cf_hash_int64_inline(v));
 }
 

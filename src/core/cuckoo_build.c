@@ -2,7 +2,7 @@
  * cuckoo_build.c - the bulk build: many sorted hashes into one empty table
  * in bucket order, with no step waiting on a random memory access.
  */
-#include "cuckoo_table.h"
+#include "cuckoo_split.h"
 
 /* ---------------------------------------------------------------------
  * bulk build

@@ -3,7 +3,8 @@
  * validating versions 1 and 2, rewriting version 1 as 2, and base64.
  */
 #include "cuckoo_lookup.h"
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,16 +56,44 @@ split_wanted(const cf_params *p)
 		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
 }
 
+/*
+ * The base buckets (odd) of the split table a list of these header
+ * parameters converts into: cf_create's m0 halved k times (rounded up, made
+ * odd) for the largest k whose table still takes at least the bytes of a
+ * full list (8 * CF_LIST_MAX), else m0 itself.  Doubling it k times gives
+ * at least m0 buckets, so the filter reaches its capacity at level k; a
+ * list of a large capacity converts into a table about its own size instead
+ * of one sized for the capacity.  0 when they give no split table.
+ */
 uint32_t
-cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 {
 	uint64_t	m0 = cf_nbuckets_for(capacity, (int) bucket_size) | 1;
 	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
-	uint64_t	n;
+	uint64_t	best = m0;
 
 	if (w == 0 || m0 > UINT32_MAX)
 		return 0;
-	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
+	for (uint32_t k = 1; k < 32; k++)
+	{
+		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
+
+		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
+			break;
+		best = m;
+	}
+	return (uint32_t) best;
+}
+
+uint32_t
+cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+{
+	uint32_t	m = cfi_list_base(capacity, fpr, bucket_size, enc);
+	uint64_t	n;
+
+	if (m == 0)
+		return 0;
+	n = table_bytes_for(m, bucket_size, cf_split_width(fpr, bucket_size, 0), enc) / 8;
 	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
 }
 
@@ -189,35 +218,35 @@ void
 cfi_write_desc(uint8_t *d, const cf_stage *st)
 {
 	put_le32(d, st->nbuckets);
-	put_le32(d + 4, st->nitems);
-	d[8] = (uint8_t) st->fpbits;
-	d[9] = (uint8_t) st->geom;
-	d[10] = (uint8_t) st->level;
-	d[11] = (uint8_t) st->basebits;
-	d[12] = (uint8_t) st->enc;
-	d[13] = d[14] = d[15] = 0;
+	put_le32(d + DESC_NITEMS, st->nitems);
+	d[DESC_FPBITS] = (uint8_t) st->fpbits;
+	d[DESC_GEOM] = (uint8_t) st->geom;
+	d[DESC_LEVEL] = (uint8_t) st->level;
+	d[DESC_BASEBITS] = (uint8_t) st->basebits;
+	d[DESC_ENC] = (uint8_t) st->enc;
+	d[DESC_NSTASH] = d[DESC_NSTASH + 1] = d[DESC_RESERVED] = 0;
 	if (st->geom == CF_GEOM_SPLIT)
-		put_le16(d + 13, (uint16_t) st->nstash);
+		put_le16(d + DESC_NSTASH, (uint16_t) st->nstash);
 }
 
 /* the version-2 header of f, except nstages (byte 5) */
 void
 cfi_write_header(uint8_t *buf, const cf_filter *f)
 {
-	buf[0] = CF_MAGIC;
-	buf[1] = 2;
-	buf[2] = 0;
-	buf[3] = (uint8_t) f->bucket_size;
-	buf[4] = (uint8_t) f->fpbits;
-	buf[6] = (uint8_t) f->expansion;
-	buf[7] = (uint8_t) f->hashing;
-	put_le16(buf + 8, (uint16_t) f->max_kicks);
-	buf[10] = (uint8_t) f->kind;
-	buf[11] = 0;
-	put_le32(buf + 12, f->capacity);
-	put_le64(buf + 16, double_bits(f->target_fpr));
-	put_le64(buf + 24, f->deletes);
-	put_le64(buf + 32, f->retained);
+	buf[HDR_MAGIC] = CF_MAGIC;
+	buf[HDR_VERSION] = 2;
+	buf[HDR_FLAGS] = 0;
+	buf[HDR_BUCKET_SIZE] = (uint8_t) f->bucket_size;
+	buf[HDR_FPBITS] = (uint8_t) f->fpbits;
+	buf[HDR_EXPANSION] = (uint8_t) f->expansion;
+	buf[HDR_HASHING] = (uint8_t) f->hashing;
+	put_le16(buf + HDR_MAX_KICKS, (uint16_t) f->max_kicks);
+	buf[HDR_KIND] = (uint8_t) f->kind;
+	buf[HDR_RESERVED] = 0;
+	put_le32(buf + HDR_CAPACITY, f->capacity);
+	put_le64(buf + HDR_TARGET_FPR, double_bits(f->target_fpr));
+	put_le64(buf + HDR_DELETES, f->deletes);
+	put_le64(buf + HDR_RETAINED, f->retained);
 }
 
 void
@@ -252,7 +281,7 @@ cf_create(uint8_t *buf, const cf_params *p)
 		st.fpbits = f.fpbits = cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
 	}
 	cfi_write_header(buf, &f);
-	buf[5] = 1;
+	buf[HDR_NSTAGES] = 1;
 	if (list_wanted(p))
 	{
 		/* a list of one free slot, the header of the split table it becomes */
@@ -275,7 +304,8 @@ static void
 list_table_stage(const cf_filter *f, cf_stage *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->nbuckets = (uint32_t) (cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1);
+	st->nbuckets = cfi_list_base(f->capacity, f->target_fpr, f->bucket_size,
+								 f->stages[0].enc);
 	st->fpbits = f->fpbits;
 	st->geom = CF_GEOM_SPLIT;
 	st->basebits = CF_SPLIT_F0;
@@ -300,7 +330,7 @@ cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
 
 	list_table_stage(f, &st);
 	memcpy(out, f->buf, CF_V2_HEADER_SIZE);
-	out[5] = 1;
+	out[HDR_NSTAGES] = 1;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
 	if (!cf_open(r, out, len, NULL, 0))
@@ -516,17 +546,17 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		short_header_err(err, errlen, len);
 		return false;
 	}
-	if (buf[2] != 0 || buf[7] != 0 || get_le16(buf + 10) != 0)
+	if (buf[HDR_FLAGS] != 0 || buf[HDR_HASHING] != 0 || get_le16(buf + HDR_KIND) != 0)
 	{
 		cfi_set_err(err, errlen, "reserved header fields are not zero");
 		return false;
 	}
-	f->bucket_size = buf[3];
-	f->fpbits = buf[4];
-	f->nstages = buf[5];
-	f->expansion = buf[6];
-	f->max_kicks = get_le16(buf + 8);
-	f->capacity = get_le32(buf + 12);
+	f->bucket_size = buf[HDR_BUCKET_SIZE];
+	f->fpbits = buf[HDR_FPBITS];
+	f->nstages = buf[HDR_NSTAGES];
+	f->expansion = buf[HDR_EXPANSION];
+	f->max_kicks = get_le16(buf + HDR_MAX_KICKS);
+	f->capacity = get_le32(buf + HDR_CAPACITY);
 	f->hashing = CF_HASHING_V1;
 	f->kind = CF_KIND_NONE;
 	f->target_fpr = fmin(ldexp(2.0 * f->bucket_size, -(int) f->fpbits), 1.0);
@@ -541,14 +571,14 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 
 		st->desc = d;
 		st->nbuckets = get_le32(d);
-		st->nitems = get_le32(d + 4);
-		st->fpbits = st->basebits = d[8];
+		st->nitems = get_le32(d + DESC_NITEMS);
+		st->fpbits = st->basebits = d[DESC_FPBITS];
 		st->geom = CF_GEOM_LEGACY;
 		st->level = 0;
 		st->enc = CF_ENC_PACKED;
 		st->nstash = 0;
 		st->stash = NULL;
-		if (d[9] != 0 || d[10] != 0 || d[11] != 0)
+		if (d[DESC_GEOM] != 0 || d[DESC_LEVEL] != 0 || d[DESC_BASEBITS] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
@@ -568,22 +598,22 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		short_header_err(err, errlen, len);
 		return false;
 	}
-	if (buf[2] != 0 || buf[11] != 0)
+	if (buf[HDR_FLAGS] != 0 || buf[HDR_RESERVED] != 0)
 	{
 		cfi_set_err(err, errlen, "reserved header fields are not zero");
 		return false;
 	}
-	f->bucket_size = buf[3];
-	f->fpbits = buf[4];
-	f->nstages = buf[5];
-	f->expansion = buf[6];
-	f->hashing = buf[7];
-	f->max_kicks = get_le16(buf + 8);
-	f->kind = buf[10];
-	f->capacity = get_le32(buf + 12);
-	f->target_fpr = bits_double(get_le64(buf + 16));
-	f->deletes = get_le64(buf + 24);
-	f->retained = get_le64(buf + 32);
+	f->bucket_size = buf[HDR_BUCKET_SIZE];
+	f->fpbits = buf[HDR_FPBITS];
+	f->nstages = buf[HDR_NSTAGES];
+	f->expansion = buf[HDR_EXPANSION];
+	f->hashing = buf[HDR_HASHING];
+	f->max_kicks = get_le16(buf + HDR_MAX_KICKS);
+	f->kind = buf[HDR_KIND];
+	f->capacity = get_le32(buf + HDR_CAPACITY);
+	f->target_fpr = bits_double(get_le64(buf + HDR_TARGET_FPR));
+	f->deletes = get_le64(buf + HDR_DELETES);
+	f->retained = get_le64(buf + HDR_RETAINED);
 	f->hdrlen = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE * f->nstages;
 	if (!check_header(f, len, err, errlen))
 		return false;
@@ -609,27 +639,27 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 
 		st->desc = d;
 		st->nbuckets = get_le32(d);
-		st->nitems = get_le32(d + 4);
-		st->fpbits = d[8];
-		st->geom = d[9];
-		st->level = d[10];
-		st->basebits = d[11];
-		st->enc = d[12];
-		if (d[12] != CF_ENC_PACKED && d[12] != CF_ENC_SEMISORT)
+		st->nitems = get_le32(d + DESC_NITEMS);
+		st->fpbits = d[DESC_FPBITS];
+		st->geom = d[DESC_GEOM];
+		st->level = d[DESC_LEVEL];
+		st->basebits = d[DESC_BASEBITS];
+		st->enc = d[DESC_ENC];
+		if (d[DESC_ENC] != CF_ENC_PACKED && d[DESC_ENC] != CF_ENC_SEMISORT)
 		{
 			cfi_set_err(err, errlen, "sub-filter %u uses table encoding %u, which this version does not read",
-					k, d[12]);
+					k, d[DESC_ENC]);
 			return false;
 		}
-		if (d[12] == CF_ENC_SEMISORT && f->bucket_size != CF_SEMI_SLOTS)
+		if (d[DESC_ENC] == CF_ENC_SEMISORT && f->bucket_size != CF_SEMI_SLOTS)
 		{
 			cfi_set_err(err, errlen, "sub-filter %u is semi-sorted (encoding 1), which needs bucket size %d, not %u",
 					k, CF_SEMI_SLOTS, f->bucket_size);
 			return false;
 		}
-		st->nstash = st->geom == CF_GEOM_SPLIT ? get_le16(d + 13) : 0;
+		st->nstash = st->geom == CF_GEOM_SPLIT ? get_le16(d + DESC_NSTASH) : 0;
 		st->stash = NULL;
-		if ((st->geom != CF_GEOM_SPLIT && (d[13] != 0 || d[14] != 0)) || d[15] != 0)
+		if ((st->geom != CF_GEOM_SPLIT && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || d[DESC_RESERVED] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
@@ -651,7 +681,7 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 		short_header_err(err, errlen, len);
 		return false;
 	}
-	if (buf[0] != CF_MAGIC)
+	if (buf[HDR_MAGIC] != CF_MAGIC)
 	{
 		cfi_set_err(err, errlen, "value does not start with the cuckoo filter magic byte");
 		return false;
@@ -659,15 +689,15 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	f->buf = buf;
 	f->len = len;
 	f->journal = NULL;
-	f->version = buf[1];
-	if (buf[1] == 1)
+	f->version = buf[HDR_VERSION];
+	if (buf[HDR_VERSION] == 1)
 		ok = open_v1(f, buf, len, err, errlen);
-	else if (buf[1] == 2)
+	else if (buf[HDR_VERSION] == 2)
 		ok = open_v2(f, buf, len, err, errlen);
 	else
 	{
 		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
-				buf[1]);
+				buf[HDR_VERSION]);
 		return false;
 	}
 	if (!ok)
@@ -834,7 +864,7 @@ cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
 	size_t		hdr = CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
 
 	cfi_write_header(out, f);
-	out[5] = (uint8_t) f->nstages;
+	out[HDR_NSTAGES] = (uint8_t) f->nstages;
 	/* version 1 allows any expansion up to 16; version 2 powers of two */
 	if (!expansion_valid(f->expansion))
 	{
@@ -842,7 +872,7 @@ cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
 
 		while (e < f->expansion)
 			e <<= 1;
-		out[6] = (uint8_t) e;
+		out[HDR_EXPANSION] = (uint8_t) e;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
 		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);

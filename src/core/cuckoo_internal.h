@@ -34,6 +34,75 @@ design_load_permille(uint32_t bucket_size)
 }
 
 /* ---------------------------------------------------------------------
+ * the lookup engine's state of a sub-filter (cf_stage.engine, which the
+ * public header leaves opaque), derived from its descriptor by
+ * cfi_stage_setup and cfi_setup_lookup; read through ENG(st)
+ * ------------------------------------------------------------------- */
+typedef struct
+#if defined(__GNUC__)
+__attribute__((may_alias))
+#endif
+cf_engine
+{
+	uint32_t    lowmask;        /* chain: (1 << level) - 1 */
+	uint32_t    fp_shift;       /* chain: 32 - fpbits (fp = g' >> fp_shift) */
+	uint32_t    base_shift;     /* chain: 32 - basebits */
+	uint32_t    key_shift;      /* chain: fpbits - basebits (fp0 = fp >> key_shift) */
+	uint32_t    mask_shift;     /* chain: key_shift - level */
+	bool        swar;           /* one 64-bit load reads a whole bucket */
+	bool        rekey;          /* chain: first of a run of one family in lookup
+								 * order (newest first): computes what the run
+								 * shares (g, H(fp0), the primary bucket) */
+	uint32_t    run_level;      /* chain, rekey: the highest level of its run */
+	uint32_t    drop;           /* chain: run_level - level (primary bucket =
+								 * the run's top-level one >> drop) */
+	uint32_t    bucket_bytes;   /* swar, whole-byte buckets: bytes a bucket
+								 * takes; 0 otherwise */
+	uint32_t    word_shift;     /* with bucket_bytes: 64 - bucket_bits */
+	const uint8_t *word_base;   /* with bucket_bytes: table + bucket_bytes - 8 */
+	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
+	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
+	uint64_t    bucket_mask;    /* low bucket_bits bits */
+} cf_engine;
+
+/* the engine state fits cf_stage.engine (a negative array size if not) */
+typedef char cf_engine_fits[sizeof(cf_engine) <= sizeof(((cf_stage *) 0)->engine) ? 1 : -1];
+
+#define ENG(st)		((cf_engine *) (st)->engine)
+
+/* ---------------------------------------------------------------------
+ * byte offsets of the header fields (FORMAT.md "Header"; version 1 uses
+ * the same offsets for the fields it has) and of a version-2 sub-filter
+ * descriptor's fields ("Table descriptor"): every reader and writer of the
+ * core names them here
+ * ------------------------------------------------------------------- */
+#define HDR_MAGIC			0
+#define HDR_VERSION			1
+#define HDR_FLAGS			2
+#define HDR_BUCKET_SIZE		3
+#define HDR_FPBITS			4
+#define HDR_NSTAGES			5
+#define HDR_EXPANSION		6
+#define HDR_HASHING			7		/* version 1: reserved */
+#define HDR_MAX_KICKS		8		/* 2 bytes */
+#define HDR_KIND			10		/* version 1: reserved (2 bytes with 11) */
+#define HDR_RESERVED		11
+#define HDR_CAPACITY		12		/* 4 bytes */
+#define HDR_TARGET_FPR		16		/* 8 bytes, version 2 on */
+#define HDR_DELETES			24		/* 8 bytes */
+#define HDR_RETAINED		32		/* 8 bytes */
+
+#define DESC_NBUCKETS		0		/* 4 bytes */
+#define DESC_NITEMS			4		/* 4 bytes */
+#define DESC_FPBITS			8
+#define DESC_GEOM			9		/* version 1: reserved */
+#define DESC_LEVEL			10		/* version 1: reserved */
+#define DESC_BASEBITS		11		/* version 1: reserved */
+#define DESC_ENC			12
+#define DESC_NSTASH			13		/* 2 bytes; else reserved */
+#define DESC_RESERVED		15
+
+/* ---------------------------------------------------------------------
  * little-endian helpers: every multi-byte field and table word goes through
  * these, so the bytes are the same on every platform
  * ------------------------------------------------------------------- */
@@ -154,7 +223,7 @@ chain_bits(const cf_stage *st, uint64_t h)
 {
 	uint32_t	g = (uint32_t) h;
 
-	return g | ((uint32_t) ((g >> st->base_shift) == 0) << st->base_shift);
+	return g | ((uint32_t) ((g >> ENG(st)->base_shift) == 0) << ENG(st)->base_shift);
 }
 
 /* fingerprint in 1 .. fpmax */
@@ -162,7 +231,7 @@ static inline uint32_t
 fingerprint(const cf_stage *st, uint64_t h)
 {
 	if (st->geom == CF_GEOM_CHAIN)
-		return (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
+		return (uint32_t) ((uint64_t) chain_bits(st, h) >> ENG(st)->fp_shift);
 	return (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
 }
 
@@ -190,98 +259,8 @@ alt_bucket(const cf_stage *st, uint32_t i, uint32_t fp)
 
 	if (st->geom != CF_GEOM_CHAIN)
 		return reflect(i, fp, st->nbuckets);
-	a0 = reflect(i >> st->level, fp >> st->key_shift, st->base_nbuckets);
-	return (a0 << st->level) | ((i ^ (fp >> st->mask_shift)) & st->lowmask);
-}
-
-/*
- * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
- * buckets, m0 odd.  With prod = H * m0, top = prod div 2^32 and the 64-bit
- * address stream S = (prod mod 2^32) * 2^32 + (g * 2^F0 mod 2^32), read
- * from its top bit down, and K = kk(f0) = mix64(f0 + seed) the key of the
- * base fingerprint f0 = g div 2^(32 - F0):
- *   i1 = top * 2^L + S[1..L]
- *   i2 = ((hm - top) mod m0) * 2^L + (S[1..L] xor K[1..L]),  hm = (low32(kk) * m0) div 2^32
- *   a slot of width W = F0 + 1 + R holds f0 | e (r bits) | 1 | 0^(R - r); 0 is empty
- *   in i1 it matches when e is a prefix of S[L+1..L+R], in i2 of that xor K[L+1..L+R].
- * The pair at level L + 1 refines the pair at level L (drop the last digit),
- * so an entry can trade its first extension bit for an address digit: the
- * table doubles in place and never needs a kick to do it.
- */
-
-/* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
-extern const uint64_t cfi_split_keys[64];
-
-/* h's bucket pair and the slot values it matches in each bucket */
-typedef struct split_probe
-{
-	uint32_t	i1,
-				i2;
-	uint32_t	q1,				/* f0 | S[L+1..L+R] | 1: the full entry for i1 */
-				q2;				/* the same for i2 */
-} split_probe;
-
-/*
- * h's probe at level L of a split table with m0 base buckets, base width
- * F0 and extension width R (1 <= R, L + R <= 64 - F0, L <= 31).
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void
-split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, split_probe *p)
-{
-	uint64_t	prod = (h >> 32) * m0;
-	uint32_t	top = (uint32_t) (prod >> 32);
-	uint32_t	g = (uint32_t) h;
-	uint32_t	f0 = g >> (32 - F0);
-	uint64_t	kk = cfi_split_keys[f0];
-	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
-	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
-	uint64_t	S = (prod << 32) | (uint32_t) (g << F0);
-	uint32_t	low = (uint32_t) ((S >> 1) >> (63 - L));
-	uint32_t	klow = (uint32_t) ((kk >> 1) >> (63 - L));
-	uint32_t	q = (uint32_t) ((S << L) >> (64 - R));
-	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R));
-
-	p->i1 = (top << L) | low;
-	p->i2 = (a0 << L) | (low ^ klow);
-	p->q1 = (f0 << (R + 1)) | (q << 1) | 1;
-	p->q2 = p->q1 ^ (kap << 1);
-}
-
-static inline void
-split_probe_of(const cf_stage *st, uint64_t h, split_probe *p)
-{
-	split_probe_at(st->base_nbuckets, st->level, st->basebits, st->extbits, h, p);
-}
-
-/* does slot value v (any width) match query q: all bits above v's marker equal */
-static inline bool
-split_slot_matches(uint32_t v, uint32_t q)
-{
-	return v != 0 && (v ^ q) <= (v ^ (v - 1));
-}
-
-/*
- * The other bucket of the entry v sitting in bucket x, and (*v2) the same
- * entry as it reads there: its extension bits xor the key's bits of the
- * levels they stand for.  Its own inverse.
- */
-static inline uint32_t
-split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
-{
-	uint32_t	L = st->level,
-				R = st->extbits,
-				m0 = st->base_nbuckets;
-	uint64_t	kk = cfi_split_keys[v >> (R + 1)];
-	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
-	uint32_t	top = x >> L;
-	uint32_t	a0 = hm >= top ? hm - top : hm + m0 - top;
-	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R)) << 1;
-
-	*v2 = v ^ (kap & ~(v ^ (v - 1)));
-	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & st->lowmask);
+	a0 = reflect(i >> st->level, fp >> ENG(st)->key_shift, st->base_nbuckets);
+	return (a0 << st->level) | ((i ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
 }
 
 /* ---------------------------------------------------------------------
@@ -401,7 +380,7 @@ semi_word(const cf_stage *st, uint32_t i)
 	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
 
 	return (get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3))) &
-		st->bucket_mask;
+		ENG(st)->bucket_mask;
 }
 
 /*
@@ -564,9 +543,9 @@ slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp
 static inline uint64_t
 swar_empty_lanes(const cf_stage *st, uint64_t x)
 {
-	uint64_t	low = ~st->lanes_hi & st->bucket_mask;
+	uint64_t	low = ~ENG(st)->lanes_hi & ENG(st)->bucket_mask;
 
-	return ~(((x & low) + low) | x) & st->lanes_hi;
+	return ~(((x & low) + low) | x) & ENG(st)->lanes_hi;
 }
 
 /*
@@ -583,9 +562,9 @@ __attribute__((always_inline))
 static inline uint64_t
 split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
 {
-	uint64_t	lo = st->lanes_lo,
-				hi = st->lanes_hi,
-				m = st->bucket_mask;
+	uint64_t	lo = ENG(st)->lanes_lo,
+				hi = ENG(st)->lanes_hi,
+				m = ENG(st)->bucket_mask;
 	uint64_t	x = w & m;
 	uint64_t	below = x ^ (((x | hi) - lo) ^ (~x & hi));
 	uint64_t	bad = ((x ^ ql) & ~below & m) | swar_empty_lanes(st, x);
@@ -606,13 +585,13 @@ bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 {
 	if (st->enc != CF_ENC_PACKED)
 		return semi_has(st, i, fp);
-	if (st->swar)
+	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
 		uint64_t	w = load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7);
-		uint64_t	x = (w & st->bucket_mask) ^ (fp * st->lanes_lo);
+		uint64_t	x = (w & ENG(st)->bucket_mask) ^ (fp * ENG(st)->lanes_lo);
 
-		return ((x - st->lanes_lo) & ~x & st->lanes_hi) != 0;
+		return ((x - ENG(st)->lanes_lo) & ~x & ENG(st)->lanes_hi) != 0;
 	}
 	for (uint32_t s = 0; s < bucket_size; s++)
 		if (slot_get(st, bucket_size, i, s) == fp)
@@ -647,9 +626,9 @@ __attribute__((always_inline))
 static inline uint64_t
 bucket_match(const cf_stage *st, uint64_t w, uint64_t fpl)
 {
-	uint64_t	x = (w & st->bucket_mask) ^ fpl;
+	uint64_t	x = (w & ENG(st)->bucket_mask) ^ fpl;
 
-	return (x - st->lanes_lo) & ~x & st->lanes_hi;
+	return (x - ENG(st)->lanes_lo) & ~x & ENG(st)->lanes_hi;
 }
 
 /* does a bucket of h's pair in st hold h's fingerprint fp, first bucket i1? */
@@ -666,44 +645,6 @@ pair_has(const cf_stage *st, uint32_t bucket_size, uint32_t i1, uint32_t i2, uin
 	return bucket_has(st, bucket_size, i1, fp) || bucket_has(st, bucket_size, i2, fp);
 }
 
-/* split tables: does a slot of h's pair or a stash record match h (cuckoo_split.c) */
-bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
-/* split tables: does a stash record match h (the lookup paths read it after a miss) */
-bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
-
-/*
- * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
- * geometry, then straight-line code: a level-0 chain table (every new
- * filter's) needs no low digits.
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool
-stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	fp,
-				i2;
-
-	if (st->geom == CF_GEOM_SPLIT)
-		return cfi_split_has(st, bucket_size, h);
-	if (st->geom == CF_GEOM_CHAIN)
-	{
-		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> st->fp_shift);
-		if (st->level == 0)
-			i2 = reflect(i1, fp >> st->key_shift, st->nbuckets);
-		else
-			i2 = (reflect(i1 >> st->level, fp >> st->key_shift, st->base_nbuckets) << st->level) |
-				((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
-	}
-	else
-	{
-		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
-		i2 = reflect(i1, fp, st->nbuckets);
-	}
-	return pair_has(st, bucket_size, i1, i2, fp);
-}
 
 /*
  * Puts fp into the first free slot of bucket i.  Returns 1 if the bucket
@@ -718,11 +659,11 @@ bucket_fill(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t fp)
 	if (st->enc != CF_ENC_PACKED)
 		return semi_fill(st, i, fp);
 #if defined(__GNUC__)
-	if (st->swar)
+	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
 		uint64_t	x = (load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7)) &
-			st->bucket_mask;
+			ENG(st)->bucket_mask;
 		uint64_t	z = swar_empty_lanes(st, x);
 
 		if (z == 0)
@@ -795,9 +736,9 @@ static inline void
 stage_set_nitems(cf_stage *st, uint32_t n)
 {
 	if (st->journal)
-		st->journal->save(st->journal, st->desc + 4, 4);
+		st->journal->save(st->journal, st->desc + DESC_NITEMS, 4);
 	st->nitems = n;
-	put_le32(st->desc + 4, n);
+	put_le32(st->desc + DESC_NITEMS, n);
 }
 
 /* ---------------------------------------------------------------------
@@ -826,12 +767,6 @@ expansion_valid(uint32_t e)
 {
 	return e <= CF_MAX_EXPANSION && (e & (e - 1)) == 0;
 }
-
-/*
- * The extra slots lifting split table st's entries to level `to` would take
- * (entries whose extension runs out are copied into both children).
- */
-uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to);
 
 /* ---------------------------------------------------------------------
  * lists (geometry 4, FORMAT.md "List sub-filters"): nbuckets slots of 8
@@ -877,24 +812,5 @@ list_has(const cf_stage *st, uint64_t h)
 
 	return i < st->nitems && list_get(st, i) == h;
 }
-
-/*
- * The most hashes a list may hold for these header parameters: the bytes
- * of the level-0 split table cf_create makes for them, over 8, at most
- * CF_LIST_MAX; 0 when they give no split table.
- */
-uint32_t	cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
-/* bytes of the level-0 split table filter a list f becomes */
-size_t		cfi_list_table_len(const cf_filter *f);
-/*
- * Writes the level-0 split table filter of list f (cfi_list_table_len
- * bytes, f's header) into out, empty, and opens it as r.
- */
-void		cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r);
-
-/* Writes a version-2 sub-filter descriptor for st into d (16 bytes). */
-void		cfi_write_desc(uint8_t *d, const cf_stage *st);
-/* Writes the version-2 header of f into buf, all but nstages (byte 5). */
-void		cfi_write_header(uint8_t *buf, const cf_filter *f);
 
 #endif							/* CUCKOO_INTERNAL_H */

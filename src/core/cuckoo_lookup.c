@@ -37,14 +37,14 @@ contains_any(const cf_filter *f, uint64_t h)
 			fam_m0 = st->base_nbuckets;
 			fam_bits = st->basebits;
 			g = chain_bits(st, h);
-			hm = (uint32_t) (((uint64_t) mix32(g >> st->base_shift) * fam_m0) >> 32);
+			hm = (uint32_t) (((uint64_t) mix32(g >> ENG(st)->base_shift) * fam_m0) >> 32);
 		}
 		i1 = primary_bucket(st, h);
-		fp = (uint32_t) ((uint64_t) g >> st->fp_shift);
+		fp = (uint32_t) ((uint64_t) g >> ENG(st)->fp_shift);
 		j = i1 >> st->level;
 		a0 = hm >= j ? hm - j : hm + fam_m0 - j;
 		if (pair_has(st, f->bucket_size, i1,
-					 (a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
+					 (a0 << st->level) | ((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask), fp))
 			return true;
 	}
 	return false;
@@ -76,9 +76,9 @@ chain_key(const cf_stage *st, uint64_t h, run_key *rk)
 				j;
 
 	rk->g = chain_bits(st, h);
-	hm = (uint32_t) (((uint64_t) mix32(rk->g >> st->base_shift) * m0) >> 32);
-	rk->top = (uint32_t) (((h >> 32) * ((uint64_t) m0 << st->run_level)) >> 32);
-	j = rk->top >> st->run_level;
+	hm = (uint32_t) (((uint64_t) mix32(rk->g >> ENG(st)->base_shift) * m0) >> 32);
+	rk->top = (uint32_t) (((h >> 32) * ((uint64_t) m0 << ENG(st)->run_level)) >> 32);
+	j = rk->top >> ENG(st)->run_level;
 	/* (hm - j) mod m0 with a mask, not a branch: it goes either way at random */
 	rk->a0 = hm - j + (m0 & (0u - (uint32_t) (hm < j)));
 }
@@ -94,8 +94,8 @@ __attribute__((always_inline))
 static inline uint64_t
 stage_word(const cf_stage *st, uint32_t i)
 {
-	if (st->bucket_bytes)
-		return get_le64(st->word_base + (size_t) i * st->bucket_bytes) >> st->word_shift;
+	if (ENG(st)->bucket_bytes)
+		return get_le64(ENG(st)->word_base + (size_t) i * ENG(st)->bucket_bytes) >> ENG(st)->word_shift;
 	return bucket_word(st, i);
 }
 
@@ -111,10 +111,10 @@ __attribute__((always_inline))
 static inline uint64_t
 chain_probe(const cf_stage *st, const run_key *rk)
 {
-	uint32_t	i1 = rk->top >> st->drop;
-	uint32_t	fp = rk->g >> st->fp_shift;
-	uint32_t	i2 = (rk->a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask);
-	uint64_t	fpl = fp * st->lanes_lo;
+	uint32_t	i1 = rk->top >> ENG(st)->drop;
+	uint32_t	fp = rk->g >> ENG(st)->fp_shift;
+	uint32_t	i2 = (rk->a0 << st->level) | ((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
+	uint64_t	fpl = fp * ENG(st)->lanes_lo;
 
 	return bucket_match(st, stage_word(st, i1), fpl) |
 		bucket_match(st, stage_word(st, i2), fpl);
@@ -135,7 +135,7 @@ contains_swar(const cf_filter *f, uint64_t h)
 	{
 		const cf_stage *st = &f->stages[k];
 
-		if (st->rekey)
+		if (ENG(st)->rekey)
 			chain_key(st, h, &rk);
 		if (chain_probe(st, &rk))
 			return true;
@@ -259,7 +259,7 @@ split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, c
 	split_probe p;
 	uint64_t	w1,
 				w2,
-				lo = st->lanes_lo;
+				lo = ENG(st)->lanes_lo;
 
 	(void) B;
 	split_probe_at(st->base_nbuckets, st->level, F0, R, h, &p);
@@ -324,11 +324,11 @@ contains_semi(const cf_filter *f, uint64_t h)
 		uint32_t	i1,
 					fp;
 
-		if (st->rekey)
+		if (ENG(st)->rekey)
 			chain_key(st, h, &rk);
-		i1 = rk.top >> st->drop;
-		fp = rk.g >> st->fp_shift;
-		if (semi_probe(st, i1, (rk.a0 << st->level) | ((i1 ^ (fp >> st->mask_shift)) & st->lowmask), fp))
+		i1 = rk.top >> ENG(st)->drop;
+		fp = rk.g >> ENG(st)->fp_shift;
+		if (semi_probe(st, i1, (rk.a0 << st->level) | ((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask), fp))
 			return true;
 	}
 	return false;
@@ -570,9 +570,9 @@ many_block_pairs(const cf_stage *st, const uint64_t *h, size_t m,
 		run_key		rk;
 
 		chain_key(st, h[j], &rk);
-		i1[j] = rk.top >> st->drop;
-		fp[j] = rk.g >> st->fp_shift;
-		i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> st->mask_shift)) & st->lowmask);
+		i1[j] = rk.top >> ENG(st)->drop;
+		fp[j] = rk.g >> ENG(st)->fp_shift;
+		i2[j] = (rk.a0 << st->level) | ((i1[j] ^ (fp[j] >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
 #if defined(__GNUC__)
 		__builtin_prefetch(st->table + (((uint64_t) i1[j] * st->bucket_bits) >> 3));
 		__builtin_prefetch(st->table + (((uint64_t) i2[j] * st->bucket_bits) >> 3));
@@ -601,7 +601,7 @@ contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 		many_block_pairs(st, h + b, m, i1, i2, fp);
 		for (size_t j = 0; j < m; j++)
 		{
-			uint64_t	fpl = fp[j] * st->lanes_lo;
+			uint64_t	fpl = fp[j] * ENG(st)->lanes_lo;
 			bool		in = (bucket_match(st, stage_word(st, i1[j]), fpl) |
 							  bucket_match(st, stage_word(st, i2[j]), fpl)) != 0;
 
@@ -663,8 +663,8 @@ contains_many_split(const cf_filter *f, const uint64_t *h, size_t n, bool *found
 		}
 		for (size_t j = 0; j < m; j++)
 		{
-			bool		in = (split_word_match(st, stage_word(st, p[j].i1), p[j].q1 * st->lanes_lo) |
-							  split_word_match(st, stage_word(st, p[j].i2), p[j].q2 * st->lanes_lo)) != 0;
+			bool		in = (split_word_match(st, stage_word(st, p[j].i1), p[j].q1 * ENG(st)->lanes_lo) |
+							  split_word_match(st, stage_word(st, p[j].i2), p[j].q2 * ENG(st)->lanes_lo)) != 0;
 
 			if (!in && st->nstash != 0)
 				in = cfi_split_stash_has(st, h[b + j]);
@@ -705,6 +705,8 @@ cf_probe_of(const cf_filter *f)
 
 	memset(&p, 0, sizeof(p));
 	p.f = f;
+	p.contains = cf_contains;
+	p.contains_int64 = cf_contains_int64;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return p;
 #endif
@@ -714,8 +716,8 @@ cf_probe_of(const cf_filter *f)
 	p.bucket_bytes = bb / 8;
 	p.base = st->table + (ptrdiff_t) p.bucket_bytes - 8;
 	p.nbuckets = st->nbuckets;
-	p.lanes_lo = st->lanes_lo << (64 - bb);
-	p.lanes_hi = st->lanes_hi << (64 - bb);
+	p.lanes_lo = ENG(st)->lanes_lo << (64 - bb);
+	p.lanes_hi = ENG(st)->lanes_hi << (64 - bb);
 	p.fp_shift = 32 - st->fpbits;
 	return p;
 }
@@ -767,23 +769,23 @@ cfi_setup_lookup(cf_filter *f)
 	{
 		cf_stage   *st = &f->stages[k];
 
-		st->rekey = st->geom == CF_GEOM_CHAIN &&
+		ENG(st)->rekey = st->geom == CF_GEOM_CHAIN &&
 			(first == NULL || first->base_nbuckets != st->base_nbuckets ||
 			 first->basebits != st->basebits);
 		if (st->geom != CF_GEOM_CHAIN)
 			first = NULL;
-		else if (st->rekey)
+		else if (ENG(st)->rekey)
 		{
 			first = st;
-			st->run_level = st->level;
+			ENG(st)->run_level = st->level;
 		}
-		else if (st->level > first->run_level)
-			first->run_level = st->level;
-		swar = swar && st->geom == CF_GEOM_CHAIN && st->swar;
-		st->bucket_bytes = st->swar && st->bucket_bits % 8 == 0 ? st->bucket_bits / 8 : 0;
-		st->word_shift = 64 - st->bucket_bits;
+		else if (st->level > ENG(first)->run_level)
+			ENG(first)->run_level = st->level;
+		swar = swar && st->geom == CF_GEOM_CHAIN && ENG(st)->swar;
+		ENG(st)->bucket_bytes = ENG(st)->swar && st->bucket_bits % 8 == 0 ? st->bucket_bits / 8 : 0;
+		ENG(st)->word_shift = 64 - st->bucket_bits;
 		/* before the table: the header or an earlier table (see bucket_word) */
-		st->word_base = st->bucket_bytes ? st->table + (ptrdiff_t) st->bucket_bytes - 8 : NULL;
+		ENG(st)->word_base = ENG(st)->bucket_bytes ? st->table + (ptrdiff_t) ENG(st)->bucket_bytes - 8 : NULL;
 	}
 	/* each table's shift from its run's highest level */
 	for (uint32_t k = f->nstages; k-- > 0;)
@@ -792,15 +794,15 @@ cfi_setup_lookup(cf_filter *f)
 
 		if (st->geom != CF_GEOM_CHAIN)
 			continue;
-		if (st->rekey)
+		if (ENG(st)->rekey)
 			first = st;
-		st->drop = first->run_level - st->level;
+		ENG(st)->drop = ENG(first)->run_level - st->level;
 	}
 	if (!swar && semi_path(f))
 		f->lookup = f->nstages == 1 && st0->level == 0 && st0->basebits == st0->fpbits &&
 			st0->fpbits >= SEMI_MIN_W ? CFI_LOOKUP_SEMI + 1 + st0->fpbits - SEMI_MIN_W :
 			CFI_LOOKUP_SEMI;
-	else if (f->nstages == 1 && st0->geom == CF_GEOM_SPLIT && st0->swar)
+	else if (f->nstages == 1 && st0->geom == CF_GEOM_SPLIT && ENG(st0)->swar)
 	{
 		/*
 		 * one bit-packed split table: its own path, specialized for the

@@ -5,7 +5,7 @@
 #ifndef CUCKOO_LOOKUP_H
 #define CUCKOO_LOOKUP_H
 
-#include "cuckoo_internal.h"
+#include "cuckoo_split.h"
 
 /* cf_filter.lookup: the path cf_contains takes, chosen once per filter */
 #define CFI_LOOKUP_ANY      0       /* any geometry, slot by slot if need be */

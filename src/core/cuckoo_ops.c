@@ -3,7 +3,8 @@
  * delete rule, growth by chain tables, union and statistics (lookups are
  * in cuckoo_lookup.c).
  */
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,8 +36,8 @@ cf_set_kind(cf_filter *f, uint32_t kind)
 	if (f->version < 2 || f->kind == kind)
 		return;
 	if (f->journal)
-		f->journal->save(f->journal, f->buf + 10, 1);
-	f->buf[10] = (uint8_t) kind;
+		f->journal->save(f->journal, f->buf + HDR_KIND, 1);
+	f->buf[HDR_KIND] = (uint8_t) kind;
 	f->kind = kind;
 }
 
@@ -294,7 +295,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	if (nstash > CF_SPLIT_STASH_MAX)
 		nstash = CF_SPLIT_STASH_MAX;
 	memset(out + tl, 0, (size_t) nstash * CF_SPLIT_STASH_REC);
-	put_le16(out + CF_V2_HEADER_SIZE + 13, (uint16_t) nstash);
+	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nstash);
 	if (!cf_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest && i < nstash; i++)
@@ -906,7 +907,7 @@ list_grow(cf_filter *f, uint8_t *out)
 	list_place(&f->stages[0], &r, rest, &nrest);
 	/* the stash: n records (the descriptor's count), the first nrest used */
 	memset(out + tl, 0, (size_t) n * CF_SPLIT_STASH_REC);
-	put_le16(out + CF_V2_HEADER_SIZE + 13, (uint16_t) n);
+	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) n);
 	if (!cf_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest; i++)
@@ -984,15 +985,15 @@ splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 	if (out != f->buf)
 		memcpy(out, f->buf, hdr);
 	memcpy(out + hdr, descs, (size_t) CF_V2_STAGE_SIZE * extra);
-	out[5] = (uint8_t) (f->nstages + extra);
+	out[HDR_NSTAGES] = (uint8_t) (f->nstages + extra);
 	off += body;
 	for (uint32_t k = 0; k < extra; k++)
 	{
 		const uint8_t *d = descs + (size_t) CF_V2_STAGE_SIZE * k;
-		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[8], d[12]);
+		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[DESC_FPBITS], d[DESC_ENC]);
 
-		if (d[9] == CF_GEOM_SPLIT)
-			tb += (size_t) get_le16(d + 13) * CF_SPLIT_STASH_REC;
+		if (d[DESC_GEOM] == CF_GEOM_SPLIT)
+			tb += (size_t) get_le16(d + DESC_NSTASH) * CF_SPLIT_STASH_REC;
 
 		if (tables)
 			memcpy(out + off, tables[k], tb);
@@ -1260,7 +1261,7 @@ split_union_at(const cf_filter *r, const cf_filter *o, uint32_t Lt, uint8_t *out
 	}
 	/* the header: the receiver's, then the counts merged by the caller */
 	memcpy(out, r->buf, CF_V2_HEADER_SIZE);
-	out[5] = 1;
+	out[HDR_NSTAGES] = 1;
 	cfi_write_desc(nw.desc, &nw);
 	return hdr + stage_data_bytes(&nw);
 }
@@ -1334,7 +1335,7 @@ list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v)
 	uint32_t	n = l->stages[0].nitems;
 
 	*v = *l;
-	st->nbuckets = (uint32_t) (cf_nbuckets_for(l->capacity, (int) l->bucket_size) | 1) << L;
+	st->nbuckets = cfi_list_base(l->capacity, l->target_fpr, l->bucket_size, l->stages[0].enc) << L;
 	st->fpbits = W;
 	st->geom = CF_GEOM_SPLIT;
 	st->level = L;
@@ -1369,7 +1370,7 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	size_t		tl = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + st.table_bytes;
 
 	memcpy(out, l->buf, CF_V2_HEADER_SIZE);
-	out[5] = 1;
+	out[HDR_NSTAGES] = 1;
 	st.nitems = 0;
 	st.nstash = 0;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
@@ -1379,7 +1380,7 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	list_place(&l->stages[0], r, rest, &nrest);
 	if (nrest == 0)
 		return tl;
-	put_le16(out + CF_V2_HEADER_SIZE + 13, (uint16_t) nrest);
+	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nrest);
 	memset(out + tl, 0, (size_t) nrest * CF_SPLIT_STASH_REC);
 	if (!cf_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, NULL, 0))
 		abort();				/* cannot happen: room for every record */
@@ -1454,9 +1455,9 @@ union_counters(const cf_filter *a, const cf_filter *b, uint8_t *out, cf_filter *
 	r->kind = a->kind == CF_KIND_NONE || b->kind == CF_KIND_ANY ? b->kind : a->kind;
 	r->deletes = a->deletes + b->deletes;
 	r->retained = a->retained + b->retained;
-	out[10] = (uint8_t) r->kind;
-	put_le64(out + 24, r->deletes);
-	put_le64(out + 32, r->retained);
+	out[HDR_KIND] = (uint8_t) r->kind;
+	put_le64(out + HDR_DELETES, r->deletes);
+	put_le64(out + HDR_RETAINED, r->retained);
 }
 
 /*
@@ -1475,14 +1476,45 @@ list_views_bound(const cf_filter *a, const cf_filter *b, cf_filter *va, cf_filte
 							 filter_is_list(a), filter_is_list(b), err, errlen);
 }
 
+/*
+ * Two lists of one family but for their capacities: the one of the smaller
+ * capacity (returned), relabelled with the larger, joins the other's family
+ * (a list's hashes do not depend on its capacity, and its bound only grows
+ * with it), so that their union is one list or one table, whose deletes
+ * are exact.  NULL if a and b are not such lists.
+ */
+static const cf_filter *
+list_to_relabel(const cf_filter *a, const cf_filter *b)
+{
+	cf_filter	x = *a;
+
+	if (!filter_is_list(a) || !filter_is_list(b) || a->capacity == b->capacity)
+		return NULL;
+	x.capacity = b->capacity;
+	if (!list_family(&x, b))
+		return NULL;
+	return a->capacity < b->capacity ? a : b;
+}
+
 static size_t
 list_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
 {
+	const cf_filter *s = list_to_relabel(a, b);
 	cf_filter	va,
 				vb;
 	size_t		len;
-	uint32_t	slots = list_merged_slots(a, b);
+	uint32_t	slots;
 
+	if (s != NULL)
+	{
+		/* the union of the relabelled view, and room for its bytes */
+		cf_filter	x = *s;
+
+		x.capacity = (s == a ? b : a)->capacity;
+		len = s == a ? list_union_size(&x, b, err, errlen) : list_union_size(a, &x, err, errlen);
+		return len == 0 ? 0 : len + s->len;
+	}
+	slots = list_merged_slots(a, b);
 	if (slots != 0)
 		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + (size_t) slots * 8;
 	len = list_views_bound(a, b, &va, &vb, err, errlen);
@@ -1506,10 +1538,25 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 				vb,
 				ta,
 				tb;
-	uint32_t	slots = list_merged_slots(a, b);
+	uint32_t	slots;
 	size_t		rb,
 				off;
+	const cf_filter *s = list_to_relabel(a, b);
 
+	if (s != NULL)
+	{
+		/* s relabelled in the tail of out, then the union of one family */
+		cf_filter	c;
+		uint8_t    *tail = out + outcap - s->len;
+
+		memcpy(tail, s->buf, s->len);
+		put_le32(tail + 12, (s == a ? b : a)->capacity);
+		if (!cf_open(&c, tail, s->len, NULL, 0))
+			abort();			/* cannot happen: a list's bound grows with its capacity */
+		return s == a ? list_union(&c, b, out, outcap - s->len, result, err, errlen) :
+			list_union(a, &c, out, outcap - s->len, result, err, errlen);
+	}
+	slots = list_merged_slots(a, b);
 	if (slots != 0)
 	{
 		const cf_stage *sa = &a->stages[0],
@@ -1534,7 +1581,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		}
 		memset(out + hdr + (size_t) 8 * k, 0, (size_t) (slots - k) * 8);
 		put_le32(out + CF_V2_HEADER_SIZE, slots);
-		put_le32(out + CF_V2_HEADER_SIZE + 4, k);
+		put_le32(out + CF_V2_HEADER_SIZE + DESC_NITEMS, k);
 		if (!cf_open(&r, out, hdr + (size_t) slots * 8, err, errlen))
 			abort();			/* cannot happen: built from valid lists */
 		union_counters(a, b, out, &r);
@@ -1716,9 +1763,9 @@ side_by_side:
 		r.kind = b->kind;
 	r.deletes += b->deletes;
 	r.retained += b->retained;
-	out[10] = (uint8_t) r.kind;
-	put_le64(out + 24, r.deletes);
-	put_le64(out + 32, r.retained);
+	out[HDR_KIND] = (uint8_t) r.kind;
+	put_le64(out + HDR_DELETES, r.deletes);
+	put_le64(out + HDR_RETAINED, r.retained);
 
 	/*
 	 * Fold each sub-filter of b into one of a's sub-filters of the same

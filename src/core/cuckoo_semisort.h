@@ -23,11 +23,12 @@
  * The multiset of each index, its sorted nibbles a <= b <= c <= d as
  * a | b << 4 | c << 8 | d << 12; indexes 3876 .. 4095 (never written,
  * refused by validation) read as 0, so decoding any 12 bits is safe.
+ * Generated at load time (cuckoo_semisort.c); read-only after that.
  */
-extern const uint16_t cf_semi_nibbles[1 << CF_SEMI_INDEX_BITS];
+extern uint16_t cf_semi_nibbles[1 << CF_SEMI_INDEX_BITS];
 
 /* the multiset of each index as four 16-bit lanes, nibble k at bits 16k + 12 */
-extern const uint64_t cf_semi_lanes[1 << CF_SEMI_INDEX_BITS];
+extern uint64_t cf_semi_lanes[1 << CF_SEMI_INDEX_BITS];
 
 /* bits a bucket of width w takes */
 static inline uint32_t

@@ -4,7 +4,7 @@
  * deletes of the finest match, and placing entries of another table of the
  * family (unions).  Plain C99.
  */
-#include "cuckoo_table.h"
+#include "cuckoo_split.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -239,12 +239,12 @@ bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 		return (int) split_slot_matches(v[0], q) | (int) split_slot_matches(v[1], q) |
 			(int) split_slot_matches(v[2], q) | (int) split_slot_matches(v[3], q);
 	}
-	if (st->swar)
+	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
 		uint64_t	w = load_window(st->table, st->table_bytes, bit >> 3) >> (bit & 7);
 
-		return split_word_match(st, w, q * st->lanes_lo) != 0;
+		return split_word_match(st, w, q * ENG(st)->lanes_lo) != 0;
 	}
 	for (uint32_t s = 0; s < bucket_size; s++)
 		if (split_slot_matches(slot_get(st, bucket_size, i, s), q))
@@ -523,7 +523,7 @@ cfi_split_double(const cf_stage *src, cf_stage *dst, uint32_t bucket_size)
 		}
 	}
 	dst->nitems = n;
-	put_le32(dst->desc + 4, n);
+	put_le32(dst->desc + DESC_NITEMS, n);
 	if (src->nstash)
 		memcpy(dst->stash, src->stash, (size_t) src->nstash * CF_SPLIT_STASH_REC);
 }

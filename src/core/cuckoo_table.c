@@ -112,11 +112,11 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	st->fpmax = (uint32_t) ((UINT64_C(1) << f) - 1);
 	st->bucket_bits = bucket_size * f;
 	st->base_nbuckets = st->nbuckets >> st->level;
-	st->lowmask = (uint32_t) ((UINT64_C(1) << st->level) - 1);
-	st->fp_shift = 32 - f;
-	st->base_shift = 32 - st->basebits;
-	st->key_shift = f - st->basebits;
-	st->mask_shift = st->key_shift - st->level;
+	ENG(st)->lowmask = (uint32_t) ((UINT64_C(1) << st->level) - 1);
+	ENG(st)->fp_shift = 32 - f;
+	ENG(st)->base_shift = 32 - st->basebits;
+	ENG(st)->key_shift = f - st->basebits;
+	ENG(st)->mask_shift = ENG(st)->key_shift - st->level;
 	st->extbits = st->geom == CF_GEOM_SPLIT ? f - 1 - st->basebits : 0;
 	/*
 	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
@@ -126,21 +126,21 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	{
 		uint32_t	g = st->bucket_bits & (~st->bucket_bits + 1);
 
-		st->swar = st->bucket_bits + 8 - (g < 8 ? g : 8) <= 64;
+		ENG(st)->swar = st->bucket_bits + 8 - (g < 8 ? g : 8) <= 64;
 	}
-	st->lanes_lo = 0;
+	ENG(st)->lanes_lo = 0;
 	for (uint32_t s = 0; s < bucket_size && s * f < 64; s++)
-		st->lanes_lo |= UINT64_C(1) << (s * f);
-	st->lanes_hi = st->lanes_lo << (f - 1);
-	st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
+		ENG(st)->lanes_lo |= UINT64_C(1) << (s * f);
+	ENG(st)->lanes_hi = ENG(st)->lanes_lo << (f - 1);
+	ENG(st)->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 		(UINT64_C(1) << st->bucket_bits) - 1;
 	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f, st->enc);
 	if (st->enc == CF_ENC_SEMISORT)
 	{
 		/* whole buckets through the codec: no lane tricks */
 		st->bucket_bits = cf_semi_bucket_bits(f);
-		st->swar = false;
-		st->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
+		ENG(st)->swar = false;
+		ENG(st)->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 			(UINT64_C(1) << st->bucket_bits) - 1;
 	}
 }

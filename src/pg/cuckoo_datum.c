@@ -326,9 +326,12 @@ cfpg_items_of(const cf_filter *f)
  * unions
  * ------------------------------------------------------------------- */
 
-/* what a union that stacks sub-filters should have done instead */
+/*
+ * What works instead of a union of tables that loses precision: the rule,
+ * in numbers, and the path that works (docs/unions.md).
+ */
 #define CFPG_UNION_HINT \
-	"Give the parts one capacity, the total number of items expected (cf_create(capacity) or cf_agg(value, fpr, capacity)), so that they fold into one table; or build the filter with cf_agg over the union of the values."
+	"A union of tables cannot be more precise than its parts: k tables side by side at rate r each answer about k times r, and entries folded into one table keep the fingerprint bits their part wrote them with. Build the filter from the values with cf_agg(value): one table sized for all of them at the target rate. Parts that are still lists (up to 256 values each) unite exactly in cf_union_agg."
 
 /*
  * A new varlena holding the union of a and b; errors carry errmsg_text and
@@ -381,10 +384,9 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errmsg_text),
-				 errdetail("%s Parts of one capacity fold into one table as far as the precision their entries were written with tells their values apart; parts of different capacities each keep their own.",
-						   cfpg_sentence(err)),
-				 errhint("Build every part with one capacity, at least the items of all the parts together (a union keeps a value once for each part that holds it; more than " UINT64_FORMAT " here), with cf_agg(value, fpr, capacity) or cf_create(capacity, fpr); or build the union from the values themselves with cf_agg(value).",
-						 cfpg_items_of(a) + cfpg_items_of(b))));
+				 errdetail("%s A union of tables keeps each part's entries at the precision the part wrote them with: parts of one capacity fold into one table while their entries tell their values apart, and the others stand side by side, at most %d in one filter.",
+						   cfpg_sentence(err), CF_MAX_STAGES),
+				 errhint(CFPG_UNION_HINT)));
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return v;
 }
@@ -511,9 +513,9 @@ cfpg_union_notice(const cf_filter *r)
 			(errmsg("union of cuckoo filters has an expected false-positive rate of %s, more than twice its target of %s",
 					rate.data, trate.data),
 			 s.subfilters == 1 ?
-			 errdetail("The union holds %llu items in one table, and each entry keeps the precision its part wrote it with: parts much smaller than the union add more false positives than one filter built for all the items.",
+			 errdetail("The union holds %llu items in one table, and each entry keeps the fingerprint bits its part wrote it with: parts much smaller than the union give more false positives than one filter built for all the items.",
 					   (unsigned long long) s.items) :
-			 errdetail("The union holds %llu items in %u sub-filters: tables that do not fit into one another are kept side by side, and each adds its own false positives.",
+			 errdetail("The union holds %llu items in %u sub-filters side by side: a lookup checks each, so their false-positive rates add up.",
 					   (unsigned long long) s.items, s.subfilters),
 			 errhint(CFPG_UNION_HINT)));
 	return true;

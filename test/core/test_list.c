@@ -7,7 +7,8 @@
 
 #include "harness.h"
 #include "tests.h"
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 static uint8_t *
 list_new(uint64_t cap, double fpr, int enc, cf_filter *f)
@@ -385,13 +386,19 @@ test_list_union_other(void)
 		for (uint32_t i = 0; i < 2 * nl; i++)
 			CHECK(cf_contains(&r, splitmix64(&rng)));
 		/* two lists of one family: a list while they fit, else a split table */
+		/* another capacity: relabelled into the larger one's family (issue 33) */
 		if (g == 2)
-			CHECK(r.stages[0].geom == CF_GEOM_SPLIT);	/* another capacity: another family */
+			CHECK(r.nstages == 1 && r.stages[0].geom == CF_GEOM_LIST && r.capacity == 3000);
 		if (g == 3)
 			CHECK(r.nstages == 1 && r.stages[0].geom == CF_GEOM_SPLIT && r.stages[0].level == 0);
 		rng = 5 + g;
 		for (uint32_t i = 0; i < 2 * nl; i++)
-			CHECK(cf_delete(&r, splitmix64(&rng)) != CF_NOT_FOUND);
+		{
+			cf_status	st = cf_delete(&r, splitmix64(&rng));
+
+			/* lists of one family, whatever their capacities: exact deletes */
+			CHECK(g >= 2 ? st == CF_OK : st != CF_NOT_FOUND);
+		}
 		free(out);
 		free(l.buf);
 		free(o.buf);
@@ -427,6 +434,42 @@ test_list_union_other(void)
 		free(out);
 		free(l.buf);
 		free(o.buf);
+	}
+	/*
+	 * two lists of capacities 5000 and 3000, 200 values each (beyond one
+	 * list), both orders: one split table of capacity 5000, every delete
+	 * exact (issue 33: they were two tables side by side, deletes retained)
+	 */
+	for (int order = 0; order < 2; order++)
+	{
+		cf_filter	a,
+					b,
+					r;
+		size_t		len;
+		uint8_t    *out;
+		char		err[CF_ERRLEN] = "";
+
+		(void) list_new(5000, 0.01, 0, &a);
+		(void) list_new(3000, 0.01, 0, &b);
+		for (int i = 0; i < 200; i++)
+			CHECK(ins(&a, cf_hash_int64(i), &ac) == CF_OK);
+		for (int i = 100; i < 300; i++)
+			CHECK(ins(&b, cf_hash_int64(i), &ac) == CF_OK);
+		len = order ? cf_union_size(&b, &a, err, sizeof(err)) : cf_union_size(&a, &b, err, sizeof(err));
+		CHECKF(len != 0, "%s", err);
+		out = malloc(len);
+		CHECKF((order ? cf_union(&b, &a, out, len, &r, err, sizeof(err)) :
+				cf_union(&a, &b, out, len, &r, err, sizeof(err))) != 0, "%s", err);
+		CHECK(cf_validate(r.buf, r.len, err, sizeof(err)));
+		CHECK(r.nstages == 1 && r.capacity == 5000 && cf_item_count(&r) == 400);
+		for (int i = 0; i < 300; i++)
+			CHECK(cf_count(&r, cf_hash_int64(i)) >= (i >= 100 && i < 200 ? 2u : 1u));
+		for (int i = 100; i < 200; i++)
+			CHECK(cf_delete(&r, cf_hash_int64(i)) == CF_OK && cf_delete(&r, cf_hash_int64(i)) == CF_OK);
+		CHECK(r.retained == 0 && cf_item_count(&r) == 200);
+		free(out);
+		free(a.buf);
+		free(b.buf);
 	}
 	/* two small lists: one merged list, counters summed */
 	{
@@ -554,4 +597,94 @@ test_list_hostile(void)
 	}
 	free(good);
 #undef BAD
+}
+
+/*
+ * No size cliff: a list of a large capacity converts into a split table
+ * about its own size (at least the list's bytes, under twice them), which
+ * then doubles; at its capacity it is the size cf_create gives and within
+ * its rate.  Small capacities convert into cf_create's level-0 table.
+ */
+void
+test_list_no_cliff(void)
+{
+	static const uint32_t caps[] = {1000, 5000, 100000, 1000000};
+
+	for (int enc = 0; enc <= CF_ENC_SEMISORT; enc++)
+		for (size_t ci = 0; ci < sizeof(caps) / sizeof(caps[0]) && !BAILED(); ci++)
+		{
+			cf_filter	f;
+			alloc_ctx	ac = {0, 0};
+			uint64_t	rng = 99 + ci,
+						check = 4242,
+						hits = 0,
+						dhits = 0;
+			uint32_t	cap = caps[ci],
+						max,
+						n = (uint32_t) (cap * (t_scale < 1.0 ? t_scale : 1.0));
+			size_t		list_len = 0,
+						table_len,
+						create_len;
+			cf_params	p = t_params(cap, 0.01, 4, 500, 2);
+			char		err[CF_ERRLEN];
+
+			p.encoding = enc;
+			p.geometry = CF_GEOM_SPLIT;
+			create_len = cf_create_size(&p, err, sizeof(err));
+			(void) list_new(cap, 0.01, enc, &f);
+			max = cfi_list_max(cap, 0.01, 4, (uint32_t) enc);
+			CHECKF(max == (cap == 1000 ? (enc ? 197u : 213u) : 256u), "bound %u", max);
+			for (uint32_t i = 0; i < max; i++)
+				CHECK(ins(&f, splitmix64(&rng), &ac) == CF_OK);
+			CHECK(is_list(&f));
+			list_len = f.len;
+			CHECK(ins(&f, splitmix64(&rng), &ac) == CF_OK);
+			CHECK(!is_list(&f) && f.stages[0].level == 0);
+			table_len = f.len;
+			if (cap == 1000)
+				CHECKF(table_len == create_len, "capacity %u: table of %zu bytes, cf_create %zu",
+					   cap, table_len, create_len);
+			else
+				CHECKF(table_len >= list_len && table_len < 2 * list_len,
+					   "capacity %u: list of %zu bytes became a table of %zu", cap, list_len, table_len);
+			for (uint32_t i = max + 1; i < n; i++)
+				if (ins(&f, splitmix64(&rng), &ac) != CF_OK)
+				{
+					CHECKF(false, "capacity %u: add %u failed", cap, i);
+					break;
+				}
+			rng = 99 + ci;
+			for (uint32_t i = 0; i < n; i++)
+				if (!cf_contains(&f, splitmix64(&rng)))
+				{
+					CHECKF(false, "capacity %u: false negative at %u", cap, i);
+					break;
+				}
+			for (int i = 0; i < 200000; i++)
+				hits += cf_contains(&f, splitmix64(&check) | 1);
+			{
+				/* the same items in a split table cf_create sized for them */
+				uint8_t    *db = t_create(&p, &create_len);
+				cf_filter	d;
+
+				if (!db || !cf_open(&d, db, create_len, NULL, 0))
+					abort();
+				rng = 99 + ci;
+				for (uint32_t i = 0; i < n; i++)
+					CHECK(ins(&d, splitmix64(&rng), &ac) == CF_OK);
+				check = 4242;
+				for (int i = 0; i < 200000; i++)
+					dhits += cf_contains(&d, splitmix64(&check) | 1);
+				free(d.buf);
+			}
+			CHECKF(hits < 200000 * 0.02, "capacity %u: rate %.4f%%", cap, hits / 2000.0);
+			if (n == cap)
+				CHECKF(f.len <= create_len + create_len / 50 + f.stages[0].nstash * CF_SPLIT_STASH_REC,
+					   "capacity %u: %zu bytes at capacity, cf_create %zu", cap, f.len, create_len);
+			t_note("capacity %u enc %d: list %zu -> table %zu bytes (level 0 of %u buckets); at %u items %zu bytes, level %u (cf_create: %zu), rate %.4f%% (cf_create's table: %.4f%%)",
+				   cap, enc, list_len, table_len,
+				   cfi_list_base(cap, 0.01, 4, (uint32_t) enc), n, f.len,
+				   f.stages[0].level, create_len, hits / 2000.0, dhits / 2000.0);
+			free(f.buf);
+		}
 }

@@ -8,7 +8,8 @@
 #include "harness.h"
 #include "ref.h"
 #include "tests.h"
-#include "cuckoo_table.h"
+#include "cuckoo_format.h"
+#include "cuckoo_split.h"
 
 static uint8_t *
 split_new(uint64_t cap, double fpr, size_t *len, cf_filter *f)

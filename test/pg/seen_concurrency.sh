@@ -3,10 +3,14 @@
 # (issue 24 item 2): pgbench clients mark and unsee random items of 3 users
 # at once (each mark and unsee one transaction, with an exact record of what
 # is marked), then every item whose last operation was a mark must still be
-# reported seen.  Prints the counts; fails if one is lost.
+# reported seen.  Prints the counts; fails if one is lost.  Then the same
+# for the two-column recipe of docs/seen.md (issue 34: cf_mark_base /
+# cf_mark_delta upserts, single items and pages of 5, and cf_unsee_base /
+# cf_unsee_delta), whose folds of delta into base run all the time with
+# users of 3,000 items.
 #
 # Usage: PG_CONFIG=... bash test/pg/seen_concurrency.sh   (after make install)
-#   SECONDS_RUN (default 20), CLIENTS (default 4).
+#   SECONDS_RUN (default 10, per recipe), CLIENTS (default 4).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -49,7 +53,7 @@ CREATE TABLE seen (user_id bigint PRIMARY KEY, items cuckoofilter, unstored bigi
 -- the exact record: whether each (user, item) was last marked or unseen
 CREATE TABLE state (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
 EOF
-pgbench -n -c "${CLIENTS:-4}" -j 2 -T "${SECONDS_RUN:-20}" -f "$work/mark.sql@3" -f "$work/unsee.sql@2" \
+pgbench -n -c "${CLIENTS:-4}" -j 2 -T "${SECONDS_RUN:-10}" -f "$work/mark.sql@3" -f "$work/unsee.sql@2" \
 	> "$work/pgbench.log" 2>&1 || { cat "$work/pgbench.log"; exit 1; }
 grep -E "processed|failed transactions" "$work/pgbench.log" | head -2
 lost=$(psql -X -At -c "SELECT count(*) FILTER (WHERE st.seen) || ' seen, ' ||
@@ -57,7 +61,59 @@ lost=$(psql -X -At -c "SELECT count(*) FILTER (WHERE st.seen) || ' seen, ' ||
 	count(*) FILTER (WHERE NOT st.seen AND s.items @> st.item) || ' of them still reported), lost: ' ||
 	count(*) FILTER (WHERE st.seen AND NOT s.items @> st.item)
 	FROM state st JOIN seen s USING (user_id)") || exit 1
-echo "seen_concurrency: $lost"
+echo "seen_concurrency (1.2's recipe): $lost"
+case "$lost" in
+	*"lost: 0") ;;
+	*) echo "seen_concurrency: FAILED, marked items reported unseen"; exit 1 ;;
+esac
+
+# the two-column recipe (docs/seen.md)
+cat > "$work/mark2.sql" <<'EOF2'
+\set item random(1, 3000)
+\set user random(1, 3)
+BEGIN;
+INSERT INTO seen2 AS s VALUES (:user, NULL, ARRAY[:item::bigint])
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_base(s.base, s.delta, :item::bigint), delta = cf_mark_delta(s.base, s.delta, :item::bigint);
+INSERT INTO state2 VALUES (:user, :item, true) ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF2
+cat > "$work/page2.sql" <<'EOF2'
+\set item random(1, 2996)
+\set user random(1, 3)
+BEGIN;
+INSERT INTO seen2 AS s VALUES (:user, NULL, ARRAY(SELECT :item::bigint + g FROM generate_series(4, 0, -1) g))
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_all_base(s.base, s.delta, ARRAY(SELECT :item::bigint + g FROM generate_series(0, 4) g)),
+    delta = cf_mark_all_delta(s.base, s.delta, ARRAY(SELECT :item::bigint + g FROM generate_series(0, 4) g));
+INSERT INTO state2 SELECT :user, :item + g, true FROM generate_series(0, 4) g
+ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF2
+cat > "$work/unsee2.sql" <<'EOF2'
+\set item random(1, 3000)
+\set user random(1, 3)
+BEGIN;
+SELECT 1 FROM seen2 WHERE user_id = :user FOR UPDATE;
+WITH st AS (UPDATE state2 SET seen = false WHERE user_id = :user AND item = :item AND seen RETURNING 1)
+UPDATE seen2 SET base = cf_unsee_base(base, delta, :item::bigint), delta = cf_unsee_delta(base, delta, :item::bigint)
+ WHERE user_id = :user AND EXISTS (SELECT 1 FROM st);
+COMMIT;
+EOF2
+psql -X -q -v ON_ERROR_STOP=1 <<'EOF2' || exit 1
+CREATE TABLE seen2 (user_id bigint PRIMARY KEY, base cuckoofilter, delta bigint[]);
+CREATE TABLE state2 (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
+EOF2
+pgbench -n -c "${CLIENTS:-4}" -j 2 -T "${SECONDS_RUN:-10}" -f "$work/mark2.sql@2" -f "$work/page2.sql@1" -f "$work/unsee2.sql@2" \
+	> "$work/pgbench2.log" 2>&1 || { cat "$work/pgbench2.log"; exit 1; }
+grep -E "processed|failed transactions" "$work/pgbench2.log" | head -2
+lost=$(psql -X -At -c "SELECT count(*) FILTER (WHERE st.seen) || ' seen, ' ||
+	count(*) FILTER (WHERE NOT st.seen) || ' unseen (' ||
+	count(*) FILTER (WHERE NOT st.seen AND cf_seen(s.base, s.delta, st.item)) || ' of them still reported), folded into base: ' ||
+	(SELECT sum(cf_items(base)) FROM seen2) || ', in delta: ' || (SELECT sum(cardinality(delta)) FROM seen2) || ', lost: ' ||
+	count(*) FILTER (WHERE st.seen AND NOT coalesce(cf_seen(s.base, s.delta, st.item), false))
+	FROM state2 st LEFT JOIN seen2 s USING (user_id)") || exit 1
+echo "seen_concurrency (two columns): $lost"
 case "$lost" in
 	*"lost: 0") echo "seen_concurrency: no marked item was lost"; exit 0 ;;
 	*) echo "seen_concurrency: FAILED, marked items reported unseen"; exit 1 ;;

@@ -1,0 +1,179 @@
+/*
+ * cuckoo_split.h - split tables (geometry 3, cuckoo_split.c): the address
+ * and entry arithmetic every reader of a split table inlines, the split
+ * table's operations, and stage_has, the one-table lookup over geometries.
+ */
+#ifndef CUCKOO_SPLIT_H
+#define CUCKOO_SPLIT_H
+
+#include "cuckoo_table.h"
+
+/*
+ * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
+ * buckets, m0 odd.  With prod = H * m0, top = prod div 2^32 and the 64-bit
+ * address stream S = (prod mod 2^32) * 2^32 + (g * 2^F0 mod 2^32), read
+ * from its top bit down, and K = kk(f0) = mix64(f0 + seed) the key of the
+ * base fingerprint f0 = g div 2^(32 - F0):
+ *   i1 = top * 2^L + S[1..L]
+ *   i2 = ((hm - top) mod m0) * 2^L + (S[1..L] xor K[1..L]),  hm = (low32(kk) * m0) div 2^32
+ *   a slot of width W = F0 + 1 + R holds f0 | e (r bits) | 1 | 0^(R - r); 0 is empty
+ *   in i1 it matches when e is a prefix of S[L+1..L+R], in i2 of that xor K[L+1..L+R].
+ * The pair at level L + 1 refines the pair at level L (drop the last digit),
+ * so an entry can trade its first extension bit for an address digit: the
+ * table doubles in place and never needs a kick to do it.
+ */
+
+/* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
+extern const uint64_t cfi_split_keys[64];
+
+/* h's bucket pair and the slot values it matches in each bucket */
+typedef struct split_probe
+{
+	uint32_t	i1,
+				i2;
+	uint32_t	q1,				/* f0 | S[L+1..L+R] | 1: the full entry for i1 */
+				q2;				/* the same for i2 */
+} split_probe;
+
+/*
+ * h's probe at level L of a split table with m0 base buckets, base width
+ * F0 and extension width R (1 <= R, L + R <= 64 - F0, L <= 31).
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, split_probe *p)
+{
+	uint64_t	prod = (h >> 32) * m0;
+	uint32_t	top = (uint32_t) (prod >> 32);
+	uint32_t	g = (uint32_t) h;
+	uint32_t	f0 = g >> (32 - F0);
+	uint64_t	kk = cfi_split_keys[f0];
+	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
+	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
+	uint64_t	S = (prod << 32) | (uint32_t) (g << F0);
+	uint32_t	low = (uint32_t) ((S >> 1) >> (63 - L));
+	uint32_t	klow = (uint32_t) ((kk >> 1) >> (63 - L));
+	uint32_t	q = (uint32_t) ((S << L) >> (64 - R));
+	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R));
+
+	p->i1 = (top << L) | low;
+	p->i2 = (a0 << L) | (low ^ klow);
+	p->q1 = (f0 << (R + 1)) | (q << 1) | 1;
+	p->q2 = p->q1 ^ (kap << 1);
+}
+
+static inline void
+split_probe_of(const cf_stage *st, uint64_t h, split_probe *p)
+{
+	split_probe_at(st->base_nbuckets, st->level, st->basebits, st->extbits, h, p);
+}
+
+/* does slot value v (any width) match query q: all bits above v's marker equal */
+static inline bool
+split_slot_matches(uint32_t v, uint32_t q)
+{
+	return v != 0 && (v ^ q) <= (v ^ (v - 1));
+}
+
+/*
+ * The other bucket of the entry v sitting in bucket x, and (*v2) the same
+ * entry as it reads there: its extension bits xor the key's bits of the
+ * levels they stand for.  Its own inverse.
+ */
+static inline uint32_t
+split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
+{
+	uint32_t	L = st->level,
+				R = st->extbits,
+				m0 = st->base_nbuckets;
+	uint64_t	kk = cfi_split_keys[v >> (R + 1)];
+	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
+	uint32_t	top = x >> L;
+	uint32_t	a0 = hm >= top ? hm - top : hm + m0 - top;
+	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R)) << 1;
+
+	*v2 = v ^ (kap & ~(v ^ (v - 1)));
+	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & ENG(st)->lowmask);
+}
+
+/* ---- split tables (cuckoo_split.c) ---- */
+/* Kick-out insertion of entry v1 (as it reads in bucket i1); undone on failure. */
+bool		cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
+							uint32_t i1, uint32_t v1, uint64_t seed);
+/* Inserts h's full entry; false (st unchanged) if the walk fails. */
+bool		cfi_split_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks, uint64_t h);
+/* Removes h's match of the highest virtual level (slots and stash); false if none. */
+bool		cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h);
+/* Copies of h's matches in its pair and the stash. */
+uint32_t	cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h);
+/* Does every slot of h's pair hold an entry matching h? */
+bool		cfi_split_pair_jammed(const cf_stage *st, uint32_t bucket_size, uint64_t h);
+/* A free stash record, or -1. */
+int			cfi_split_stash_free(const cf_stage *st);
+/* Writes stash record k (journaled); all zero frees it. */
+void		cfi_split_stash_put(cf_stage *st, uint32_t k, uint32_t x, uint32_t lev, uint32_t e);
+/* The stash record of h: its primary bucket at st's level and its full entry (32-bit form). */
+void		cfi_split_stash_entry(const cf_stage *st, uint64_t h, uint32_t *x, uint32_t *e);
+/* Writes src doubled into dst (set up by the caller: level + 1, zeroed table, stash room). */
+void		cfi_split_double(const cf_stage *src, cf_stage *dst, uint32_t bucket_size);
+/* Places a 32-bit entry of bucket x at st's level; false (st unchanged) if it does not fit. */
+bool		cfi_split_place32(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
+							  uint32_t x, uint32_t e);
+/* Lifts a 32-bit entry one level; false if it has no extension bits (copies to 2x and 2x+1). */
+bool		cfi_split_lift(uint32_t F0, uint32_t *x, uint32_t *e);
+/* A 32-bit entry as a slot of st (cut to its width). */
+uint32_t	cfi_split_entry_as(const cf_stage *st, uint32_t e);
+/* Slot s of bucket x as a 32-bit entry (0 if empty). */
+uint32_t	cfi_split_entry32(const cf_stage *st, uint32_t bucket_size, uint32_t x, uint32_t s);
+/* Expected false-positive rate of a split table (scans it). */
+double		cfi_split_fpr(const cf_stage *st, uint32_t bucket_size);
+
+
+/*
+ * The extra slots lifting split table st's entries to level `to` would take
+ * (entries whose extension runs out are copied into both children).
+ */
+uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_t to);
+
+/* split tables: does a slot of h's pair or a stash record match h (cuckoo_split.c) */
+bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
+/* split tables: does a stash record match h (the lookup paths read it after a miss) */
+bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
+
+/*
+ * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
+ * geometry, then straight-line code: a level-0 chain table (every new
+ * filter's) needs no low digits.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	i1 = primary_bucket(st, h);
+	uint32_t	fp,
+				i2;
+
+	if (st->geom == CF_GEOM_SPLIT)
+		return cfi_split_has(st, bucket_size, h);
+	if (st->geom == CF_GEOM_CHAIN)
+	{
+		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> ENG(st)->fp_shift);
+		if (st->level == 0)
+			i2 = reflect(i1, fp >> ENG(st)->key_shift, st->nbuckets);
+		else
+			i2 = (reflect(i1 >> st->level, fp >> ENG(st)->key_shift, st->base_nbuckets) << st->level) |
+				((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
+	}
+	else
+	{
+		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
+		i2 = reflect(i1, fp, st->nbuckets);
+	}
+	return pair_has(st, bucket_size, i1, i2, fp);
+}
+
+#endif							/* CUCKOO_SPLIT_H */

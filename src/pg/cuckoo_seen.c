@@ -1,0 +1,633 @@
+/*
+ * cuckoo_seen.c - the "seen" recipe in two columns: a large filter (base)
+ * that a mark leaves untouched, and a small array of the newest marks
+ * (delta) that a mark prepends to and that is folded into base when full.
+ *
+ * Every function takes (base, delta, ...) and sees the old values of both,
+ * so that one UPDATE sets both columns:
+ *
+ *     UPDATE seen SET base  = cf_mark_base(base, delta, $2),
+ *                     delta = cf_mark_delta(base, delta, $2) WHERE ...
+ *
+ * cf_mark_base returns its base argument itself (an on-disk toast pointer
+ * stays the same pointer, so PostgreSQL writes none of the filter again)
+ * unless the mark folds; both functions decide to fold from the same facts
+ * (delta's new size, base's size read from its toast pointer without
+ * fetching it), so they always agree.  docs/seen.md is the guide.
+ *
+ * Semantics: a multiset, like cf_add and cf_delete.  A mark stores one
+ * copy of the item (in delta; a fold adds delta's items to base with
+ * cf_add, oldest first, so base is byte for byte what one cf_add per mark
+ * gives).  An unsee removes one copy: the newest one in delta if delta has
+ * the item (exact: no other item loses anything), else one from base with
+ * cf_delete, which is safe because a copy of the item was stored there.
+ * An item that base already reports twice stays in delta at the fold,
+ * after a NULL element that separates such items from the newest marks
+ * (only the newest marks count towards the fold limit): nothing is lost,
+ * nothing is refused, and repeated marks of one item do not pile up copies
+ * in base.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "cuckoo_args.h"
+
+/*
+ * When delta is folded: when the array would take more bytes than
+ * base's bytes / CF_SEEN_FOLD_RATIO, kept between CF_SEEN_FOLD_MIN and
+ * CF_SEEN_FOLD_MAX.  A fold writes base again (its size B) every
+ * (limit / item size) marks, and a mark writes the row with delta
+ * (PostgreSQL's update record logs only the bytes that changed when the
+ * row stays on its page, and a prepend changes only the array's head), so
+ * a larger limit is cheaper in WAL until the row no longer fits inline:
+ * CF_SEEN_FOLD_MAX keeps the row (key, toast pointer, delta) under
+ * PostgreSQL's 2 kB toast threshold, so delta itself is never toasted.
+ */
+#define CF_SEEN_FOLD_RATIO	16
+#define CF_SEEN_FOLD_MIN	256
+#define CF_SEEN_FOLD_MAX	1600
+
+/* what a call knows about its arguments */
+typedef struct SeenArgs
+{
+	CfCallCache *c;
+	Datum		base;			/* argument 0, untouched (maybe a toast pointer) */
+	bool		basenull;
+	Oid			elemtype;		/* the items' type */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	CfHashInfo *hi;
+	/* delta's elements, newest first (NULL elements are never stored) */
+	Datum	   *elems;
+	bool	   *enulls;
+	int			n;
+} SeenArgs;
+
+/*
+ * Reads base (untouched) and delta (argument 1, deconstructed); elemtype is
+ * the items' type, known from the call even when delta is NULL.
+ */
+static void
+seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
+{
+	a->c = cfpg_call_cache(fcinfo);
+	a->basenull = PG_ARGISNULL(0);
+	a->base = a->basenull ? (Datum) 0 : PG_GETARG_DATUM(0);
+	if (!OidIsValid(elemtype))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("could not determine the type of the seen items")));
+	a->elemtype = elemtype;
+	get_typlenbyvalalign(elemtype, &a->elmlen, &a->elmbyval, &a->elmalign);
+	/* one item: refused if it reached the call through a relabeling cast */
+	if (!isarray && fcinfo->flinfo->fn_expr != NULL)
+		a->hi = cfpg_arg_hashinfo(fcinfo, a->c, 2);
+	else
+		a->hi = cfpg_type_hashinfo(fcinfo, a->c, elemtype);
+	a->elems = NULL;
+	a->enulls = NULL;
+	a->n = 0;
+	if (!PG_ARGISNULL(1))
+	{
+		ArrayType  *d = PG_GETARG_ARRAYTYPE_P(1);
+
+		if (ARR_ELEMTYPE(d) != elemtype)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("delta holds %s values, not %s", format_type_be(ARR_ELEMTYPE(d)),
+							format_type_be(elemtype))));
+		if (ARR_NDIM(d) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("delta must be a one-dimensional array"),
+					 errdetail("It has %d dimensions.", ARR_NDIM(d))));
+		deconstruct_array(d, elemtype, a->elmlen, a->elmbyval, a->elmalign,
+						  &a->elems, &a->enulls, &a->n);
+	}
+}
+
+/*
+ * base unchanged: the argument itself (an on-disk toast pointer stays the
+ * same pointer, so nothing of it is written again), but an expanded object
+ * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
+ */
+static Datum
+seen_same_base(SeenArgs *a)
+{
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
+		return PointerGetDatum(PG_DETOAST_DATUM(a->base));
+	return a->base;
+}
+
+/* the item type of a call's argument argno (an element or an array) */
+static Oid
+seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
+{
+	Oid			t = get_fn_expr_argtype(fcinfo->flinfo, argno);
+
+	if (isarray && OidIsValid(t))
+		t = get_element_type(t);
+	if (!OidIsValid(t))
+	{
+		/* no call expression: delta's own element type */
+		t = get_fn_expr_argtype(fcinfo->flinfo, 1);
+		if (OidIsValid(t))
+			t = get_element_type(t);
+	}
+	return t;
+}
+
+/*
+ * A one-dimensional array of the n elements (nulls[i]: the separator; nulls
+ * may be NULL for none), or NULL when it would hold no item.
+ */
+static ArrayType *
+seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
+{
+	int			dims[1];
+	int			lbs[1] = {1};
+	bool		any = false;
+
+	for (int i = 0; i < n && !any; i++)
+		any = nulls == NULL || !nulls[i];
+	if (!any)
+		return NULL;
+	dims[0] = n;
+	return construct_md_array(elems, nulls, 1, dims, lbs, a->elemtype, a->elmlen,
+							  a->elmbyval, a->elmalign);
+}
+
+/*
+ * The marks of a call: argument 2, one item or (isarray) an array of them,
+ * in the order marked; NULL items are skipped.  Sets *items to a palloc'd
+ * array, returns how many.
+ */
+static int
+seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
+{
+	int			n = 0;
+
+	*items = NULL;
+	if (PG_ARGISNULL(2))
+		return 0;
+	if (!isarray)
+	{
+		*items = palloc(sizeof(Datum));
+		(*items)[0] = PG_GETARG_DATUM(2);
+		return 1;
+	}
+	else
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(2);
+		Datum	   *el;
+		bool	   *nulls;
+		int			m;
+
+		deconstruct_array(arr, a->elemtype, a->elmlen, a->elmbyval, a->elmalign,
+						  &el, &nulls, &m);
+		*items = palloc(sizeof(Datum) * Max(m, 1));
+		for (int i = 0; i < m; i++)
+			if (!nulls[i])
+				(*items)[n++] = el[i];
+	}
+	return n;
+}
+
+/*
+ * delta after the marks items[0 .. k): the newest first, so items in
+ * reverse, then the old elements as they are (the separator included);
+ * *nout gets its length, *nulls its separator flags.
+ */
+static Datum *
+seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
+{
+	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
+	bool	   *nl = palloc(sizeof(bool) * Max(k + a->n, 1));
+	int			n = 0;
+
+	for (int i = k - 1; i >= 0; i--)
+	{
+		nl[n] = false;
+		out[n++] = items[i];
+	}
+	for (int i = 0; i < a->n; i++)
+	{
+		nl[n] = a->enulls[i];
+		out[n++] = a->elems[i];
+	}
+	*nout = n;
+	*nulls = nl;
+	return out;
+}
+
+/* how many elements come before the separator (all, if there is none) */
+static int
+seen_fresh(const bool *nulls, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (nulls[i])
+			return i;
+	return n;
+}
+
+/*
+ * Whether a delta of deltabytes bytes is folded into base.  Reads base's
+ * size from its toast pointer (or header) without fetching its data.
+ */
+static bool
+seen_must_fold(SeenArgs *a, Size deltabytes)
+{
+	Size		b = a->basenull ? 0 : toast_raw_datum_size(a->base);
+	Size		limit = b / CF_SEEN_FOLD_RATIO;
+
+	limit = Max(limit, CF_SEEN_FOLD_MIN);
+	limit = Min(limit, CF_SEEN_FOLD_MAX);
+	return deltabytes > limit;
+}
+
+/*
+ * The fold: base with one cf_add of each item of elems[0 .. n) (newest
+ * first; nulls[i] marks the separator), oldest first.  An item that base
+ * already reports CF_SEEN_MAX_COPIES times (its own copies, or another
+ * item's entries) is not added, nor one whose copies fill its bucket pair:
+ * left[i] is set and it stays in delta, so a value marked again and again
+ * does not pile up copies in base (a split table cannot spread the copies
+ * of one value: they would make it grow for nothing).  Returns the new base
+ * (a new varlena), or NULL if no item was added.
+ */
+#define CF_SEEN_MAX_COPIES	2
+
+static struct varlena *
+seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
+{
+	struct varlena *v;
+	cf_filter	f;
+	int			added = 0;
+
+	if (a->basenull)
+	{
+		cf_params	p;
+
+		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
+		v = cfpg_create(&p);
+	}
+	else
+		v = cfpg_writable_copy(a->base);
+	cfpg_open(&f, v);
+	cfpg_check_kind(&f, a->hi);
+	for (int i = n - 1; i >= 0; i--)
+	{
+		cf_status	st;
+		uint64		h;
+
+		left[i] = false;
+		if (nulls[i])
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		h = cf_hash_datum(a->hi, elems[i], (int) f.hashing);
+		if (cf_count(&f, h) >= CF_SEEN_MAX_COPIES)
+		{
+			left[i] = true;
+			continue;
+		}
+		st = cfpg_insert(&f, &v, h);
+		left[i] = (st == CF_TOO_MANY_COPIES);
+		if (st != CF_OK && st != CF_TOO_MANY_COPIES)
+			cfpg_report_insert_failure(&f, st);
+		added += (st == CF_OK);
+	}
+	if (added == 0)
+	{
+		pfree(v);
+		return NULL;
+	}
+	/* an add records the kind of value in a filter that has none yet */
+	if (f.hashing >= CF_HASHING_V2 && f.kind == CF_KIND_NONE && cfpg_items_of(&f) > 0)
+		cf_set_kind(&f, (uint32) a->hi->vkind);
+	return v;
+}
+
+/*
+ * A mark (isarray: of a page of items) for column which (0: base, 1:
+ * delta): the new value of that column.
+ */
+static Datum
+seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
+{
+	SeenArgs	a;
+	Datum	   *items;
+	Datum	   *nd;
+	int			k,
+				nn;
+	bool	   *nulls;
+	ArrayType  *newdelta;
+	ArrayType  *fresh;
+	bool	   *left;
+	struct varlena *nb;
+	Datum	   *nd2;
+	bool	   *nulls2;
+	int			nl = 0;
+
+	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, isarray), isarray);
+	k = seen_new_items(fcinfo, &a, isarray, &items);
+	if (k == 0)
+	{
+		/* nothing to mark: the column as it is */
+		if (PG_ARGISNULL(which))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
+	}
+	nd = seen_prepend(&a, items, k, &nn, &nulls);
+	newdelta = seen_array(&a, nd, nulls, nn);
+	/* the limit applies to the items marked since the last fold */
+	fresh = seen_array(&a, nd, NULL, seen_fresh(nulls, nn));
+	if (!seen_must_fold(&a, VARSIZE(fresh)))
+	{
+		if (which == 1)
+			PG_RETURN_ARRAYTYPE_P(newdelta);
+		/* base itself: the same toast pointer, nothing of it written again */
+		if (a.basenull)
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(seen_same_base(&a));
+	}
+	left = palloc(sizeof(bool) * nn);
+	nb = seen_fold(&a, nd, nulls, nn, left);
+	if (which == 0)
+	{
+		if (nb != NULL)
+			PG_RETURN_POINTER(nb);
+		if (a.basenull)
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(seen_same_base(&a));
+	}
+	/* delta keeps what the fold did not add, after the separator, in its order */
+	nd2 = palloc(sizeof(Datum) * (nn + 1));
+	nulls2 = palloc(sizeof(bool) * (nn + 1));
+	nd2[0] = (Datum) 0;
+	nulls2[0] = true;
+	for (int i = 0; i < nn; i++)
+		if (left[i])
+		{
+			nd2[++nl] = nd[i];
+			nulls2[nl] = false;
+		}
+	if (nl == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(seen_array(&a, nd2, nulls2, nl + 1));
+}
+
+/* cf_mark_base(base, delta, item): base after marking item (see cf_mark_delta) */
+PG_FUNCTION_INFO_V1(cuckoo_mark_base);
+Datum
+cuckoo_mark_base(PG_FUNCTION_ARGS)
+{
+	return seen_mark(fcinfo, false, 0);
+}
+
+/* cf_mark_delta(base, delta, item): delta after marking item */
+PG_FUNCTION_INFO_V1(cuckoo_mark_delta);
+Datum
+cuckoo_mark_delta(PG_FUNCTION_ARGS)
+{
+	return seen_mark(fcinfo, false, 1);
+}
+
+/* cf_mark_all_base(base, delta, items): base after marking every item */
+PG_FUNCTION_INFO_V1(cuckoo_mark_all_base);
+Datum
+cuckoo_mark_all_base(PG_FUNCTION_ARGS)
+{
+	return seen_mark(fcinfo, true, 0);
+}
+
+/* cf_mark_all_delta(base, delta, items): delta after marking every item */
+PG_FUNCTION_INFO_V1(cuckoo_mark_all_delta);
+Datum
+cuckoo_mark_all_delta(PG_FUNCTION_ARGS)
+{
+	return seen_mark(fcinfo, true, 1);
+}
+
+/* the position of the newest element of delta equal to value (by hash), or -1 */
+static int
+seen_in_delta(SeenArgs *a, Datum value)
+{
+	uint64		h;
+
+	if (a->n == 0)
+		return -1;
+	h = cf_hash_datum(a->hi, value, CF_HASHING_V2);
+	for (int i = 0; i < a->n; i++)
+		if (!a->enulls[i] && cf_hash_datum(a->hi, a->elems[i], CF_HASHING_V2) == h)
+			return i;
+	return -1;
+}
+
+/*
+ * An unsee of argument 2 for column which: one copy less, from delta if it
+ * holds the item, else from base.
+ */
+static Datum
+seen_unsee(FunctionCallInfo fcinfo, int which)
+{
+	SeenArgs	a;
+	int			pos;
+	Datum		d;
+	cf_filter	f;
+	uint64		h;
+	struct varlena *v;
+
+	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, false), false);
+	if (PG_ARGISNULL(2))
+	{
+		if (PG_ARGISNULL(which))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
+	}
+	pos = seen_in_delta(&a, PG_GETARG_DATUM(2));
+	if (which == 1)
+	{
+		int			n = 0;
+		Datum	   *nd;
+		bool	   *nn;
+		ArrayType  *r;
+
+		if (pos < 0)
+		{
+			if (PG_ARGISNULL(1))
+				PG_RETURN_NULL();
+			PG_RETURN_DATUM(PG_GETARG_DATUM(1));
+		}
+		nd = palloc(sizeof(Datum) * a.n);
+		nn = palloc(sizeof(bool) * a.n);
+		for (int i = 0; i < a.n; i++)
+			if (i != pos)
+			{
+				nd[n] = a.elems[i];
+				nn[n++] = a.enulls[i];
+			}
+		r = seen_array(&a, nd, nn, n);
+		if (r == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_ARRAYTYPE_P(r);
+	}
+	/* base: unchanged when delta had the item, or base does not report it */
+	if (pos >= 0 || a.basenull)
+	{
+		if (a.basenull)
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(seen_same_base(&a));
+	}
+	d = a.base;
+	cfpg_open_datum(&d, &f);
+	cfpg_check_kind(&f, a.hi);
+	if (!cfpg_find_value(&f, a.hi, PG_GETARG_DATUM(2), &h))
+		PG_RETURN_DATUM(seen_same_base(&a));
+	v = cfpg_writable_copy(a.base);
+	cfpg_open(&f, v);
+	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
+	PG_RETURN_POINTER(v);
+}
+
+/* cf_unsee_base(base, delta, item): base after one unsee of item */
+PG_FUNCTION_INFO_V1(cuckoo_unsee_base);
+Datum
+cuckoo_unsee_base(PG_FUNCTION_ARGS)
+{
+	return seen_unsee(fcinfo, 0);
+}
+
+/* cf_unsee_delta(base, delta, item): delta after one unsee of item */
+PG_FUNCTION_INFO_V1(cuckoo_unsee_delta);
+Datum
+cuckoo_unsee_delta(PG_FUNCTION_ARGS)
+{
+	return seen_unsee(fcinfo, 1);
+}
+
+/* ascending uint64, for bsearch */
+static int
+seen_cmp_u64(const void *x, const void *y)
+{
+	uint64		a = *(const uint64 *) x,
+				b = *(const uint64 *) y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* delta's hashes (value hashing 2), sorted; *n gets how many */
+static uint64 *
+seen_delta_hashes(SeenArgs *a, int *n)
+{
+	uint64	   *hs = palloc(sizeof(uint64) * Max(a->n, 1));
+	int			k = 0;
+
+	for (int i = 0; i < a->n; i++)
+		if (!a->enulls[i])
+			hs[k++] = cf_hash_datum(a->hi, a->elems[i], CF_HASHING_V2);
+	qsort(hs, k, sizeof(uint64), seen_cmp_u64);
+	*n = k;
+	return hs;
+}
+
+/* cf_seen(base, delta, item): whether item is reported seen (NULL item: NULL) */
+PG_FUNCTION_INFO_V1(cuckoo_seen);
+Datum
+cuckoo_seen(PG_FUNCTION_ARGS)
+{
+	SeenArgs	a;
+	const cf_filter *f;
+
+	if (PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, false), false);
+	if (seen_in_delta(&a, PG_GETARG_DATUM(2)) >= 0)
+		PG_RETURN_BOOL(true);
+	if (a.basenull)
+		PG_RETURN_BOOL(false);
+	f = cfpg_read_filter(fcinfo, a.c, a.base);
+	cfpg_check_kind(f, a.hi);
+	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
+	{
+		uint64		h;
+
+		PG_RETURN_BOOL(cfpg_find_value(f, a.hi, PG_GETARG_DATUM(2), &h));
+	}
+}
+
+#define SEEN_BLOCK	64			/* candidates probed together */
+
+/*
+ * cf_unseen(base, delta, candidates): the candidates not reported seen, in
+ * their order (repeats kept, NULL elements dropped); NULL candidates: NULL.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_unseen);
+Datum
+cuckoo_unseen(PG_FUNCTION_ARGS)
+{
+	SeenArgs	a;
+	const cf_filter *f = NULL;
+	ArrayType  *arr;
+	Datum	   *el;
+	bool	   *nulls;
+	int			m,
+				nd,
+				nout = 0;
+	uint64	   *dh;
+	Datum	   *out;
+	ArrayType  *r;
+	int			dims[1];
+	int			lbs[1] = {1};
+
+	if (PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, true), true);
+	arr = PG_GETARG_ARRAYTYPE_P(2);
+	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
+	dh = seen_delta_hashes(&a, &nd);
+	if (!a.basenull)
+	{
+		f = cfpg_read_filter(fcinfo, a.c, a.base);
+		cfpg_check_kind(f, a.hi);
+	}
+	out = palloc(sizeof(Datum) * Max(m, 1));
+	for (int i0 = 0; i0 < m; i0 += SEEN_BLOCK)
+	{
+		uint64		hs[SEEN_BLOCK];
+		bool		found[SEEN_BLOCK];
+		int			pos[SEEN_BLOCK];
+		int			nb = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		for (int i = i0; i < m && i < i0 + SEEN_BLOCK; i++)
+		{
+			uint64		h2;
+
+			if (nulls[i])
+				continue;
+			h2 = cf_hash_datum(a.hi, el[i], CF_HASHING_V2);
+			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), seen_cmp_u64) != NULL)
+				continue;		/* in delta: seen */
+			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
+			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a.hi, el[i]);
+			pos[nb++] = i;
+		}
+		if (f != NULL && nb > 0)
+			cf_contains_many(f, hs, (size_t) nb, found);
+		for (int k = 0; k < nb; k++)
+			if (f == NULL || !found[k])
+				out[nout++] = el[pos[k]];
+	}
+	dims[0] = nout;
+	if (nout == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a.elemtype));
+	r = construct_md_array(out, NULL, 1, dims, lbs, a.elemtype, a.elmlen, a.elmbyval, a.elmalign);
+	PG_RETURN_ARRAYTYPE_P(r);
+}

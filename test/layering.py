@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""layering.py - checks the layering the Makefile and CONTRIBUTING state.
+
+  python3 test/layering.py [path/to/cuckoo.so]
+
+1. The include graph of src/core and src/pg ("..." includes) has no cycle,
+   and no src/core file includes a PostgreSQL header (or a src/pg one).
+2. Calls between the core objects follow CORE_OBJS in the Makefile: each
+   object uses (nm: its undefined symbols) only objects listed before it.
+   The objects are compiled into a temporary directory (cc -c).
+3. No circle of core units (a unit: cuckoo_x.c with its cuckoo_x.h; a
+   header without a .c is a unit of its own): a unit's includes, its
+   object's calls and its header's inline code's calls (the header compiled
+   with -fkeep-inline-functions, then nm) point only to units below it.
+4. With a built cuckoo.so: no symbol of the core is exported (nm -D), while
+   _PG_init, Pg_magic_func and the pg_finfo_* records are.
+Prints what it checked; exits 1 on the first kind of failure it finds.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+CC = os.environ.get('CC', 'cc')
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print('  FAIL ' + msg)
+
+
+def core_objs():
+    text = open(os.path.join(TOP, 'Makefile')).read().replace('\\\n', ' ')
+    m = re.search(r'^CORE_OBJS\s*=(.*)$', text, re.M)
+    return [os.path.basename(o)[:-2] for o in m.group(1).split()]
+
+
+def includes():
+    graph = {}
+    for d in ('src/core', 'src/pg'):
+        for name in sorted(os.listdir(os.path.join(TOP, d))):
+            if not name.endswith(('.c', '.h')):
+                continue
+            path = d + '/' + name
+            src = open(os.path.join(TOP, path)).read()
+            graph[path] = []
+            for kind, inc in re.findall(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', src, re.M):
+                quoted = kind == '"'
+                if d == 'src/core' and (inc in ('postgres.h', 'fmgr.h', 'c.h') or
+                                        inc.split('/')[0] in ('utils', 'access', 'catalog', 'nodes', 'lib')):
+                    fail('%s includes the PostgreSQL header %s' % (path, inc))
+                if not quoted:
+                    continue
+                for cand in (d + '/' + inc, 'src/core/' + inc, 'src/pg/' + inc):
+                    if os.path.exists(os.path.join(TOP, cand)):
+                        if d == 'src/core' and cand.startswith('src/pg/'):
+                            fail('%s includes the glue header %s' % (path, cand))
+                        graph[path].append(cand)
+                        break
+    return graph
+
+
+def find_cycle(graph):
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in graph.get(n, []):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in state:
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def nm(path, *args):
+    out = subprocess.run(['nm'] + list(args) + [path], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines() if line.strip()]
+
+
+def main():
+    objs = core_objs()
+    print('core objects, in the Makefile\'s order (CORE_OBJS): ' + ' '.join(objs))
+
+    graph = includes()
+    cycle = find_cycle(graph)
+    nedges = sum(len(v) for v in graph.values())
+    if cycle:
+        fail('include cycle: ' + ' -> '.join(cycle))
+    else:
+        print('include graph: %d files, %d includes, acyclic' % (len(graph), nedges))
+
+    defined, undefined = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for o in objs:
+            out = os.path.join(tmp, o + '.o')
+            subprocess.run([CC, '-std=c99', '-O2', '-c', '-I' + os.path.join(TOP, 'src/core'),
+                            os.path.join(TOP, 'src/core', o + '.c'), '-o', out], check=True)
+            defined[o] = {r[2] for r in nm(out, '--defined-only') if len(r) == 3 and r[1].isupper()}
+            undefined[o] = {r[1] for r in nm(out, '--undefined-only') if len(r) == 2}
+    owner = {s: o for o in objs for s in defined[o]}
+    print('calls between core objects (each may use only the ones above it):')
+    for i, o in enumerate(objs):
+        uses = sorted({owner[s] for s in undefined[o] if s in owner}, key=objs.index)
+        up = [u for u in uses if objs.index(u) >= i]
+        print('  %-16s uses %s' % (o, ', '.join(uses) if uses else '(nothing of the core)'))
+        for u in up:
+            names = sorted(s for s in undefined[o] if owner.get(s) == u)
+            fail('%s uses %s, listed after it: %s' % (o, u, ', '.join(names)))
+
+
+    # units: the include edges of src/core, the objects' calls, the headers' inline calls
+    def unit(path):
+        return os.path.splitext(os.path.basename(path))[0]
+    units = {}
+    for path, incs in graph.items():
+        if path.startswith('src/core/'):
+            units.setdefault(unit(path), set()).update(unit(i) for i in incs if unit(i) != unit(path))
+    for o in objs:
+        units.setdefault(o, set()).update(owner[s] for s in undefined[o] if s in owner and owner[s] != o)
+    with tempfile.TemporaryDirectory() as tmp:
+        for h in sorted(os.listdir(os.path.join(TOP, 'src/core'))):
+            if not h.endswith('.h'):
+                continue
+            out = os.path.join(tmp, h + '.o')
+            subprocess.run([CC, '-std=c99', '-O0', '-fkeep-inline-functions', '-w', '-x', 'c', '-c',
+                            '-I' + os.path.join(TOP, 'src/core'), os.path.join(TOP, 'src/core', h),
+                            '-o', out], check=True)
+            calls = {r[1] for r in nm(out, '--undefined-only') if len(r) == 2}
+            up = {owner[s] for s in calls if s in owner and owner[s] != unit(h)}
+            units.setdefault(unit(h), set()).update(up)
+            if up:
+                print('  %-16s (header inline code) calls %s' % (h, ', '.join(sorted(up, key=objs.index))))
+    cyc = find_cycle({u: sorted(v) for u, v in units.items()})
+    if cyc:
+        fail('circle of core units: ' + ' -> '.join(cyc))
+    else:
+        print('core units (a .c with its .h): %d units, %d edges (includes, calls, inline calls), no circle'
+              % (len(units), sum(len(v) for v in units.values())))
+
+    if len(sys.argv) > 1:
+        so = sys.argv[1]
+        exported = {r[2] for r in nm(so, '-D', '--defined-only') if len(r) == 3}
+        core = sorted(s for s in exported if s in owner)
+        finfo = [s for s in exported if s.startswith('pg_finfo_')]
+        print('%s: %d exported symbols, %d of the core (cfi_*: %d), %d pg_finfo_* records, _PG_init %s'
+              % (os.path.basename(so), len(exported), len(core),
+                 sum(s.startswith('cfi_') for s in core), len(finfo),
+                 'exported' if '_PG_init' in exported else 'MISSING'))
+        if core:
+            fail('core symbols exported: ' + ', '.join(core[:10]) + (' ...' if len(core) > 10 else ''))
+        if '_PG_init' not in exported or 'Pg_magic_func' not in exported or not finfo:
+            fail('entry points not exported')
+
+    print('layering: %s' % ('ok' if not failures else '%d failure(s)' % len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
