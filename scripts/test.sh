@@ -187,7 +187,8 @@ for major in $PG_VERSIONS; do
 		run "PG 15: pg_regress under valgrind + UBSan" in_major 15 bash test/pg/sanitize.sh \
 			cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg \
 			cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes \
-			cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate_types
+			cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate_types cuckoo_equality_cross \
+			cuckoo_equality_audit
 		run "PG 15: logical replication with REPLICA IDENTITY FULL" in_major 15 bash test/pg/replica_identity.sh
 		run "PG 15: physical streaming standby answers as the primary" in_major 15 bash test/pg/streaming.sh
 		run "PG 15: sharded with postgres_fdw (coordinator + 2 shards)" in_major 15 bash test/fdw/run.sh

@@ -134,7 +134,7 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 			}
 			continue;
 		}
-		hs[nb] = cf_hash_datum(hi, value, (int) f->hashing);
+		hs[nb] = cfpg_value_hash(f, hi, value);
 		pos[nb++] = e.i - 1;
 		if (nb == CFB_BLOCK)
 		{
@@ -249,7 +249,8 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 			continue;
 		}
 		CHECK_FOR_INTERRUPTS();
-		h = cf_hash_datum(hi, value, (int) f.hashing);
+		h = op == CFX_ADD ? cf_hash_datum(hi, value, (int) f.hashing) :
+			cfpg_value_hash(&f, hi, value);
 		/* add_unique: already reported present; delete: certainly absent */
 		if (op != CFX_ADD && cf_contains(&f, h) == (op == CFX_ADD_UNIQUE))
 			continue;

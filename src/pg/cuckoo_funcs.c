@@ -110,7 +110,9 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 
 		cfpg_open_datum(&d, &f);
 		cfpg_check_kind(&f, hi);
-		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+		/* add_unique: the hash an equal value is stored under, if any (cfpg_find_value) */
+		h = op == CFX_ADD_UNIQUE ? cfpg_value_hash(&f, hi, PG_GETARG_DATUM(1)) :
+			cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 		/* a value already present leaves a flat filter as it is: return it uncopied */
 		if (op == CFX_ADD_UNIQUE &&
 			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
@@ -222,8 +224,7 @@ cuckoo_add_unique_status(PG_FUNCTION_ARGS)
 		/* already reported: the filter as it is, not even rewritten */
 		cfpg_open_datum(&d, &f);
 		cfpg_check_kind(&f, hi);
-		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
-		if (cf_contains(&f, h))
+		if (cfpg_find_value(&f, hi, PG_GETARG_DATUM(1), &h))
 			return cfpg_status_row(fcinfo, (struct varlena *) DatumGetPointer(d), false);
 		v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 		cfpg_open(&f, v);
@@ -262,8 +263,7 @@ cuckoo_delete_status(PG_FUNCTION_ARGS)
 	hi = cfpg_arg_hashinfo(fcinfo, c, 1);
 	cfpg_open(&f, v);
 	cfpg_check_kind(&f, hi);
-	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
-	if (!cf_contains(&f, h))
+	if (!cfpg_find_value(&f, hi, PG_GETARG_DATUM(1), &h))
 		return cfpg_status_row(fcinfo, v, false);
 	v = cfpg_writable_copy(PG_GETARG_DATUM(0));
 	cfpg_open(&f, v);
@@ -276,35 +276,38 @@ cuckoo_delete_status(PG_FUNCTION_ARGS)
  * Raises if the value is of another kind than the filter holds.
  */
 static inline const cf_filter *
-cfpg_probe_args(FunctionCallInfo fcinfo, uint64 *h)
+cfpg_probe_args(FunctionCallInfo fcinfo, CfHashInfo **hi)
 {
-	CfHashInfo *hi;
-	const cf_filter *f = cfpg_probe_filter(fcinfo, PG_GETARG_DATUM(0), 1, &hi);
+	const cf_filter *f = cfpg_probe_filter(fcinfo, PG_GETARG_DATUM(0), 1, hi);
 
-	cfpg_check_kind(f, hi);
-	*h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f->hashing);
+	cfpg_check_kind(f, *hi);
 	return f;
 }
 
-/* cf_contains(filter, value) and the @> operator: is value (probably) in it */
+/*
+ * cf_contains(filter, value) and the @> operator: is value (probably) in
+ * it, under its own hash or one an equal value of another type has
+ * (cfpg_find_value)
+ */
 PG_FUNCTION_INFO_V1(cuckoo_contains);
 Datum
 cuckoo_contains(PG_FUNCTION_ARGS)
 {
+	CfHashInfo *hi;
+	const cf_filter *f = cfpg_probe_args(fcinfo, &hi);
 	uint64		h;
-	const cf_filter *f = cfpg_probe_args(fcinfo, &h);
 
-	PG_RETURN_BOOL(cf_contains(f, h));
+	PG_RETURN_BOOL(cfpg_find_value(f, hi, PG_GETARG_DATUM(1), &h));
 }
 
-/* cf_count(filter, value): how many copies of value's fingerprint it holds */
+/* cf_count(filter, value): how many copies of value's fingerprints it holds */
 PG_FUNCTION_INFO_V1(cuckoo_count);
 Datum
 cuckoo_count(PG_FUNCTION_ARGS)
 {
-	uint64		h;
-	const cf_filter *f = cfpg_probe_args(fcinfo, &h);
-	uint32		n = cf_count(f, h);
+	CfHashInfo *hi;
+	const cf_filter *f = cfpg_probe_args(fcinfo, &hi);
+	uint32		n = cfpg_count_value(f, hi, PG_GETARG_DATUM(1));
 
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
@@ -334,9 +337,9 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	cfpg_open_datum(&d, &f);
 
 	cfpg_check_kind(&f, hi);
-	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 	/* a flat filter without the value: keep it as it is */
-	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) && !cf_contains(&f, h))
+	if (!cfpg_find_value(&f, hi, PG_GETARG_DATUM(1), &h) &&
+		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
 }

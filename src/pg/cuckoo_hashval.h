@@ -51,6 +51,7 @@ extern int	cf_type_value_kind(Oid typid);
 typedef struct CfHashInfo
 {
 	Oid			typid;			/* type this info was built for */
+	Oid			basetype;		/* its base type (typid, or a domain's base) */
 	int			kind;			/* CfHashKind: how the type is hashed */
 	int			vkind;			/* CfValueKind of the type */
 	bool		typbyval;
@@ -108,6 +109,35 @@ cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 			return cf_hash_datum_any(hi, value, hashing);
 	}
 }
+
+/*
+ * The most alternates a probe tries (cf_hash_alternates); a value with more
+ * is refused.
+ */
+#define CF_MAX_ALTERNATES 4096
+
+/*
+ * The hashes, besides cf_hash_datum's, under which a value SQL calls equal
+ * to this one may be stored in a filter of value hashing hashing (integers
+ * above 2^53 and floats, inet and cidr, text with trailing blanks, and parts
+ * of composites, arrays and ranges: docs/hashing.md).  Returns their number,
+ * 0 for most values, with *alts set (palloc'd) if there are any; raises a
+ * clear error if there are more than CF_MAX_ALTERNATES.
+ */
+extern int	cf_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts);
+
+/*
+ * Whether f holds value (under its own hash or an alternate); *h is set to
+ * the hash f holds, or the value's own: the one to delete, or to add.
+ */
+extern bool cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h);
+/*
+ * The hash to act on for value in f: cfpg_find_value's, with no extra cost
+ * for a value that cannot have alternates (most).
+ */
+extern uint64 cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value);
+/* cf_count of value in f: its own hash's and its alternates' copies */
+extern uint32 cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value);
 
 /*
  * Raises a clear error if a value of hi's kind cannot be looked up in (or

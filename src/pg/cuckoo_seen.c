@@ -488,8 +488,7 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	d = a.base;
 	cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, a.hi);
-	h = cf_hash_datum(a.hi, PG_GETARG_DATUM(2), (int) f.hashing);
-	if (!cf_contains(&f, h))
+	if (!cfpg_find_value(&f, a.hi, PG_GETARG_DATUM(2), &h))
 		PG_RETURN_DATUM(seen_same_base(&a));
 	v = cfpg_writable_copy(a.base);
 	cfpg_open(&f, v);
@@ -555,7 +554,12 @@ cuckoo_seen(PG_FUNCTION_ARGS)
 		PG_RETURN_BOOL(false);
 	f = cfpg_read_filter(fcinfo, a.c, a.base);
 	cfpg_check_kind(f, a.hi);
-	PG_RETURN_BOOL(cf_contains(f, cf_hash_datum(a.hi, PG_GETARG_DATUM(2), (int) f->hashing)));
+	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
+	{
+		uint64		h;
+
+		PG_RETURN_BOOL(cfpg_find_value(f, a.hi, PG_GETARG_DATUM(2), &h));
+	}
 }
 
 #define SEEN_BLOCK	64			/* candidates probed together */
@@ -611,8 +615,8 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 			h2 = cf_hash_datum(a.hi, el[i], CF_HASHING_V2);
 			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), seen_cmp_u64) != NULL)
 				continue;		/* in delta: seen */
-			hs[nb] = f == NULL || f->hashing == CF_HASHING_V2 ? h2 :
-				cf_hash_datum(a.hi, el[i], (int) f->hashing);
+			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
+			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a.hi, el[i]);
 			pos[nb++] = i;
 		}
 		if (f != NULL && nb > 0)
