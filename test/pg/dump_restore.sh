@@ -34,7 +34,7 @@ fail=0
 # leave both sides of a comparison empty, and empty equals empty)
 setup() {	# setup WHAT COMMAND...: runs COMMAND, exits the test if it fails
 	local what=$1; shift
-	if ! "$@"; then echo "dump_restore: FAILED: could not $what"; exit 1; fi
+	if ! "$@"; then echo "dump_restore: FAILED: could not $what" >&2; exit 1; fi
 }
 setup "create cf_src" psql -d postgres -c 'CREATE DATABASE cf_src'
 psql -d cf_src <<'EOF'
