@@ -41,7 +41,9 @@ SELECT name FROM gx g JOIN gx_bin b USING (name)
 -- the bytes read by hand (FORMAT.md, "Header", "Table descriptor", "Split
 -- tables"): each table as g<geometry> L<level> w<width> F<base width>
 -- e<encoding> s<stash records>; the stash records in use (entry non-zero)
--- and their highest level; and the length the descriptors add up to
+-- and their highest level; and the length the descriptors add up to (a
+-- table: its slots, then 12 bytes per stash record; a list: 8 bytes per
+-- hash slot, "List sub-filters")
 CREATE FUNCTION gx_le(b bytea, o int, n int) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
 SELECT sum(get_byte(b, o + k)::bigint << (8 * k))::bigint FROM generate_series(0, n - 1) k $$;
 CREATE FUNCTION gx_layout(b bytea, OUT tables text, OUT stash_used int, OUT stash_level int,
@@ -60,8 +62,13 @@ BEGIN
 		ns := gx_le(b, d + 13, 2);
 		tables := concat_ws(', ', tables, format('g%s L%s w%s F%s e%s s%s', get_byte(b, d + 9),
 			get_byte(b, d + 10), w, get_byte(b, d + 11), get_byte(b, d + 12), ns));
-		off := off + CASE get_byte(b, d + 12) WHEN 0 THEN (nb * bs * w + 7) / 8
-		                                     ELSE (nb * (4 * w - 4) + 7) / 8 END;
+		off := off + CASE WHEN get_byte(b, d + 9) = 4 THEN 8 * nb  -- a list: nbuckets hashes
+		                  WHEN get_byte(b, d + 12) = 0 THEN (nb * bs * w + 7) / 8
+		                  ELSE (nb * (4 * w - 4) + 7) / 8 END;
+		IF off + 12 * ns > length(b) THEN
+			length_ok := false;  -- the stash records would run past the end
+			RETURN;
+		END IF;
 		FOR j IN 0 .. ns - 1 LOOP
 			IF gx_le(b, (off + 12 * j + 4)::int, 4) <> 0 THEN
 				stash_used := stash_used + 1;
@@ -75,6 +82,13 @@ END $$;
 SELECT name, get_byte(b, 1) AS version, get_byte(b, 3) AS b, get_byte(b, 5) AS nstages,
        get_byte(b, 6) AS expansion, (gx_layout(b)).*, cf_encoding(f) AS encoding, length(b) AS bytes
   FROM (SELECT name, f, cuckoofilter_send(f) AS b FROM gx) s
+ ORDER BY name;
+-- the walker can say f: a list or a table with 8 bytes more, or 8 fewer,
+-- than its descriptors give
+SELECT name, (gx_layout(b || '\x0000000000000000'::bytea)).length_ok AS longer_ok,
+       (gx_layout(substr(b, 1, length(b) - 8))).length_ok AS shorter_ok
+  FROM (SELECT name, cuckoofilter_send(f) AS b FROM gx) s
+ WHERE name IN ('x_list1', 'x_list_full', 'x_list_semi', 'x_cap10', 'x_agg_cap_grown')
  ORDER BY name;
 SELECT name, note FROM gx_spec ORDER BY name;
 

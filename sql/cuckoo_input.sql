@@ -60,7 +60,9 @@ SELECT cf_b64(set_byte(cf_v1(), 5, 0))::cuckoofilter;        -- no sub-filter
 SELECT cf_b64(set_byte(cf_v1(), 5, 2))::cuckoofilter;        -- 2 sub-filters claimed
 SELECT cf_b64(set_byte(cf_v1(), 5, 255))::cuckoofilter;
 SELECT cf_b64(set_byte(cf_v1(), 6, 17))::cuckoofilter;       -- expansion
-SELECT cf_b64(set_byte(cf_v1(), 6, 3))::cuckoofilter @> 'x' AS v1_expansion_3_ok; -- any up to 16 in version 1
+-- any expansion up to 16 in version 1: reads, and writes back the same text
+SELECT t::cuckoofilter::text = t AS reads_back_same, (cf_info(t::cuckoofilter)).expansion
+  FROM (SELECT cf_b64(set_byte(cf_v1(), 6, 3)) AS t) s;
 SELECT cf_b64(set_byte(cf_v1(), 7, 1))::cuckoofilter;        -- reserved
 SELECT cf_b64(set_byte(cf_v1(), 11, 128))::cuckoofilter;     -- reserved
 SELECT cf_b64(cf_put32(cf_v1(), 12, 0))::cuckoofilter;       -- capacity 0
@@ -84,9 +86,11 @@ SELECT cf_b64(set_byte(cf_v1_b2(), 30, 240))::cuckoofilter; -- unused bits
 SELECT cf_b64(cf_v1_x())::cuckoofilter @> 'x' AS one_item_ok;
 SELECT cf_b64(cf_put32(cf_v1_x(), 20, 0))::cuckoofilter; -- count too low
 -- a second sub-filter glued on by hand: valid when empty, checked like the first
-SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000000000009000000'::bytea
-              || substring(b FROM 29) || '\x0000000000'::bytea)::cuckoofilter @> 'x' AS two_stages_ok
-  FROM (SELECT cf_v1() AS b) s;
+SELECT t::cuckoofilter::text = t AS reads_back_same, (cf_info(t::cuckoofilter)).subfilters,
+       (cf_info(t::cuckoofilter)).items
+  FROM (SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000000000009000000'::bytea
+                      || substring(b FROM 29) || '\x0000000000'::bytea) AS t
+          FROM (SELECT cf_v1() AS b) s) s;
 SELECT cf_b64(substring(set_byte(b, 5, 2) FROM 1 FOR 28) || '\x010000000100000009000000'::bytea
               || substring(b FROM 29) || '\x0000000000'::bytea)::cuckoofilter
   FROM (SELECT cf_v1() AS b) s;
@@ -126,8 +130,10 @@ SELECT get_byte(cuckoofilter_send(cf_create(1)), 49) AS growing_geometry,
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 49, 0))::cuckoofilter;   -- geometry 0
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 51, 11))::cuckoofilter;  -- base wider than the slots
 SELECT cf_b64(set_byte(cuckoofilter_send(cf_create(1, expansion => 0)), 53, 1))::cuckoofilter;   -- stash count in a chain table
--- the counters are free: any value reads
-SELECT cf_b64(cf_put32(cf_put32(cuckoofilter_send(cf_create(1)), 24, 7), 32, 3))::cuckoofilter @> 'x' AS counters_ok;
+-- the counters are free: any value reads, is reported and written back
+SELECT t::cuckoofilter::text = t AS reads_back_same, (cf_info(t::cuckoofilter)).deletes,
+       (cf_info(t::cuckoofilter)).retained
+  FROM (SELECT cf_b64(cf_put32(cf_put32(cuckoofilter_send(cf_create(1)), 24, 7), 32, 3)) AS t) s;
 
 -- binary input, through COPY BINARY: a bytea column's binary form is the
 -- raw bytes, so a bytea table copied out loads into a cuckoofilter table

@@ -1,6 +1,7 @@
 /*
  * ref.h - an independent, deliberately simple reading of FORMAT.md, used to
- * check the core against the written contract.  Header-only, slow, no core calls.
+ * check the core against the written contract.  Header-only, slow, no core
+ * calls (cuckoo.h only for its constants: CF_MAGIC, CF_MAX_STAGES...).
  */
 #ifndef CF_TEST_REF_H
 #define CF_TEST_REF_H
@@ -42,7 +43,17 @@ typedef struct ref_filter
 	uint64_t	deletes;
 	uint64_t	retained;
 	ref_stage	st[CF_MAX_STAGES];
-	/* set when the verdict rests on a point FORMAT.md leaves open */
+
+	/*
+	 * Set when the verdict rests on the one point FORMAT.md leaves open: the
+	 * header's fpbits differs from the first table's width (version 2 calls
+	 * it "fingerprint width of the filter's first table", but a split table
+	 * doubled to level L is W(L) wide under a header of W(0); version 1 calls
+	 * it the "base" width).  This reading accepts the filter then (it checks
+	 * everything else); a reader that holds the header to the first table's
+	 * width would reject it.  So where it is set, only that disagreement is
+	 * allowed: ref_agrees().
+	 */
 	int			ambiguous;
 } ref_filter;
 
@@ -343,6 +354,31 @@ ref_split_match(uint32_t v, uint32_t W, uint32_t F0, uint32_t L, uint32_t m0, ui
 	return in1 || in2;
 }
 
+/*
+ * W(0), the level-0 width of the split schedule (FORMAT.md, "Split tables",
+ * "Width schedule"): 1 + Fa of the lexicographically smallest (Fa, Fb, Fc),
+ * 11 <= Fa <= Fb <= Fc <= 31, with c * (12 * 2^-Fa + 10 * 2^-Fb + 11 * 2^-Fc)
+ * <= 1.9 * target_fpr, c = b * design load (850, 955, 980 per mille for b =
+ * 2, 4, 8); 0 when there is none.  The smallest Fa for which some (Fb, Fc)
+ * works is the smallest for which (31, 31), the smallest sum, works.  (Sums
+ * of these powers of two are exact; the inequality is tested divided by c.)
+ */
+static inline uint32_t
+ref_split_width0(double target_fpr, uint32_t b)
+{
+	double		c = (double) (b * (b == 2 ? 850 : b == 4 ? 955 : 980)) / 1000.0;
+	double		budget = 1.9 * target_fpr / c;
+
+	for (uint32_t fa = 11; fa <= 31; fa++)
+	{
+		double		sum = 12.0 / (double) (UINT64_C(1) << fa) + 21.0 / (double) (UINT64_C(1) << 31);
+
+		if (sum <= budget)
+			return 1 + fa;
+	}
+	return 0;
+}
+
 /* version 1's header (FORMAT.md, "Version 1") */
 static inline int
 ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
@@ -478,8 +514,8 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 			if (r->nstages != 1 || s->fpbits != 64 || s->level != 0 || s->basebits != 0 ||
 				r->expansion == 0)
 				return *why = "list descriptor", 0;
-			/* the header width is the schedule's W(0) (the core's pure function of it) */
-			if (cf_split_width(r->target_fpr, r->bucket_size, 0) != r->fpbits)
+			/* the header width is the schedule's W(0); it must exist */
+			if (ref_split_width0(r->target_fpr, r->bucket_size) != r->fpbits)
 				return *why = "list header width", 0;
 			if (56 + tb > CF_MAX_SIZE)
 				return *why = "list table too large", 0;

@@ -30,7 +30,13 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 psql() { "$bindir/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 fail=0
 
-psql -d postgres -c 'CREATE DATABASE cf_src'
+# setup: every step must succeed (a step whose failure went unseen would
+# leave both sides of a comparison empty, and empty equals empty)
+setup() {	# setup WHAT COMMAND...: runs COMMAND, exits the test if it fails
+	local what=$1; shift
+	if ! "$@"; then echo "dump_restore: FAILED: could not $what" >&2; exit 1; fi
+}
+setup "create cf_src" psql -d postgres -c 'CREATE DATABASE cf_src'
 psql -d cf_src <<'EOF'
 CREATE SCHEMA cf;
 CREATE EXTENSION cuckoo SCHEMA cf;
@@ -112,6 +118,23 @@ SELECT 'index', count(*) FROM filters WHERE f @> 'b1'::text;
 EOF
 }
 snapshot cf_src > "$work/src.txt" || { echo "dump_restore: snapshot of the source failed"; exit 1; }
+# the source snapshot must be complete: 12 filters (one NULL), 9 value
+# sets of at least 7 values each, a non-empty digest of every filter but
+# the NULL one and of every materialized view row, and the index answer
+# (b4_fpr0.01 and union hold b1)
+src_ok=$(awk -F'|' '
+	$1 == "filter" { nf++; if ($2 != "null" && ($3 == "" || $4 == "" || $5 == "")) bad = bad " empty filter " $2 }
+	$1 == "values" { nv++; if ($3 < 7 || $4 == "" || $5 == "") bad = bad " values " $2 }
+	$1 == "probes" { np++; if ($3 == "") bad = bad " probes " $2 }
+	$1 == "matview" { nm++; if ($3 == "") bad = bad " matview " $2 }
+	$1 == "index" { ni++; if ($2 != 2) bad = bad " index answer " $2 }
+	END { if (nf != 12 || nv != 9 || np != 12 || nm < 5 || ni != 1)
+	          bad = bad " lines: " nf " filters, " nv " value sets, " np " probes, " nm " matview rows, " ni " index"
+	      print bad == "" ? "ok" : bad }' "$work/src.txt")
+if [ "$src_ok" != ok ]; then
+	echo "dump_restore: FAILED: the source snapshot is incomplete:$src_ok"
+	exit 1
+fi
 # the source itself must be right: every added value present
 if awk -F'|' '$1 == "values" && ($3 != $4 || $3 != $5) { bad = 1 } END { exit !bad }' "$work/src.txt"; then
 	echo "dump_restore: the source database already has false negatives"
@@ -135,21 +158,21 @@ check() {
 t0=$SECONDS
 # plain SQL
 "$bindir/pg_dump" -d cf_src -Fp -f "$work/plain.sql" || fail=1
-psql -d postgres -c 'CREATE DATABASE cf_plain'
+setup "create cf_plain" psql -d postgres -c 'CREATE DATABASE cf_plain'
 psql -d cf_plain -f "$work/plain.sql" > /dev/null || { echo "FAIL plain: restore failed"; fail=1; }
 check cf_plain
 # custom format, restored with pg_restore
 "$bindir/pg_dump" -d cf_src -Fc -f "$work/custom.dump" || fail=1
-psql -d postgres -c 'CREATE DATABASE cf_custom'
+setup "create cf_custom" psql -d postgres -c 'CREATE DATABASE cf_custom'
 "$bindir/pg_restore" --exit-on-error -d cf_custom "$work/custom.dump" || { echo "FAIL custom: pg_restore failed"; fail=1; }
 check cf_custom
 # directory format, dumped and restored with two jobs
 "$bindir/pg_dump" -d cf_src -Fd -j 2 -f "$work/dir.dump" || fail=1
-psql -d postgres -c 'CREATE DATABASE cf_dir'
+setup "create cf_dir" psql -d postgres -c 'CREATE DATABASE cf_dir'
 "$bindir/pg_restore" --exit-on-error -j 2 -d cf_dir "$work/dir.dump" || { echo "FAIL dir: pg_restore failed"; fail=1; }
 check cf_dir
 # data only, into a database whose schema was restored first (the COPY path alone)
-psql -d postgres -c 'CREATE DATABASE cf_data'
+setup "create cf_data" psql -d postgres -c 'CREATE DATABASE cf_data'
 "$bindir/pg_restore" --exit-on-error --schema-only -d cf_data "$work/custom.dump" || fail=1
 "$bindir/pg_restore" --exit-on-error --data-only -d cf_data "$work/custom.dump" || { echo "FAIL data-only: pg_restore failed"; fail=1; }
 psql -d cf_data -c 'REFRESH MATERIALIZED VIEW agg_by_prefix' || fail=1
@@ -159,7 +182,7 @@ echo "dump_restore: dumps and restores took $((SECONDS - t0)) s"
 # Values of user-defined types get new OIDs in a restored database, so their
 # hash must not depend on OIDs (it once did: array_send and record_send embed
 # them).  The target database shifts every OID by creating a type first.
-psql -d cf_src <<'EOF2' > /dev/null
+setup "create the filters of user-defined types" psql -d cf_src <<'EOF2' > /dev/null
 SET search_path = public, cf;
 CREATE TYPE mood AS ENUM ('sad', 'ok');
 CREATE TYPE moody AS (m mood, n int);
@@ -172,9 +195,13 @@ INSERT INTO user_types VALUES
 	('composite[]',     cf_add(cf_create(10), ARRAY[ROW('ok', 1)::moody])),
 	('domain over enum', cf_add(cf_create(10), 'ok'::mood_d));
 EOF2
-psql -d postgres -c 'CREATE DATABASE cf_oid'
-psql -d cf_oid -c 'CREATE TYPE shift_oids AS (x int)'
-"$bindir/pg_dump" -d cf_src | psql -d cf_oid > /dev/null 2>&1
+setup "create cf_oid" psql -d postgres -c 'CREATE DATABASE cf_oid'
+setup "shift cf_oid's OIDs" psql -d cf_oid -c 'CREATE TYPE shift_oids AS (x int)'
+if ! "$bindir/pg_dump" -d cf_src -f "$work/oid.sql" || ! psql -d cf_oid -f "$work/oid.sql" > "$work/oid.log" 2>&1; then
+	echo "FAIL user-defined types: the dump or its restore into cf_oid failed"
+	tail -5 "$work/oid.log"
+	fail=1
+fi
 user_types_query="SET search_path = public, cf;
 SELECT name, CASE name
 	WHEN 'enum' THEN f @> 'ok'::mood
@@ -183,11 +210,16 @@ SELECT name, CASE name
 	WHEN 'composite[]' THEN f @> ARRAY[ROW('ok', 1)::moody]
 	WHEN 'domain over enum' THEN f @> 'ok'::mood_d END
   FROM user_types ORDER BY name"
-psql -d cf_src -At -c "$user_types_query" > "$work/user_src.txt"
-psql -d cf_oid -At -c "$user_types_query" > "$work/user_oid.txt"
-if grep -q '|f$' "$work/user_src.txt" || ! diff -u "$work/user_src.txt" "$work/user_oid.txt"; then
+# the answer of every filter: present ('t'), in both databases; an error, a
+# missing row, NULL ('') or 'f' fails
+user_types_want=$'composite|t\ncomposite[]|t\ndomain over enum|t\nenum|t\nenum[]|t'
+psql -d cf_src -At -c "$user_types_query" > "$work/user_src.txt" || echo "(query failed in cf_src)" >> "$work/user_src.txt"
+psql -d cf_oid -At -c "$user_types_query" > "$work/user_oid.txt" || echo "(query failed in cf_oid)" >> "$work/user_oid.txt"
+if [ "$(cat "$work/user_src.txt")" != "$user_types_want" ] || [ "$(cat "$work/user_oid.txt")" != "$user_types_want" ]; then
 	echo "FAIL user-defined types: a value is absent after restore into a database with other OIDs"
-	cat "$work/user_oid.txt"
+	echo "--- expected"; echo "$user_types_want"
+	echo "--- cf_src"; cat "$work/user_src.txt"
+	echo "--- cf_oid"; cat "$work/user_oid.txt"
 	fail=1
 else
 	echo "ok   cf_oid: enum, enum[], composite, composite[] and domain values present after restore"
@@ -196,12 +228,13 @@ fi
 # Text is hashed as UTF-8 whatever the database encoding, so a filter of
 # non-ASCII text restored from a LATIN1 database into a UTF8 one still
 # answers true for the values it holds.
-psql -d postgres -c "CREATE DATABASE cf_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'"
-psql -d postgres -c "CREATE DATABASE cf_utf8 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
-PGCLIENTENCODING=UTF8 psql -d cf_latin1 -c "CREATE EXTENSION cuckoo;
-	CREATE TABLE enc AS SELECT cf_add(cf_create(10), 'café'::text) AS f" > /dev/null
-"$bindir/pg_dump" -d cf_latin1 -f "$work/latin1.sql"
-PGCLIENTENCODING=UTF8 psql -d cf_utf8 -f "$work/latin1.sql" > /dev/null 2>&1
+setup "create cf_latin1" psql -d postgres -c "CREATE DATABASE cf_latin1 TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'"
+setup "create cf_utf8" psql -d postgres -c "CREATE DATABASE cf_utf8 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+setup "fill cf_latin1" env PGCLIENTENCODING=UTF8 "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d cf_latin1 -c "CREATE EXTENSION cuckoo;
+	CREATE TABLE enc AS SELECT cf_add(cf_create(10), 'café'::text) AS f"
+setup "dump cf_latin1" "$bindir/pg_dump" -d cf_latin1 -f "$work/latin1.sql"
+setup "restore cf_latin1 into cf_utf8" env PGCLIENTENCODING=UTF8 "$bindir/psql" -X -q -v ON_ERROR_STOP=1 \
+	-d cf_utf8 -o /dev/null -f "$work/latin1.sql"
 before=$(PGCLIENTENCODING=UTF8 psql -d cf_latin1 -At -c "SELECT f @> 'café'::text FROM enc")
 after=$(PGCLIENTENCODING=UTF8 psql -d cf_utf8 -At -c "SELECT f @> 'café'::text FROM enc")
 if [ "$before" = "t" ] && [ "$after" = "t" ]; then

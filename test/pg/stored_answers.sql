@@ -1,7 +1,8 @@
 -- stored_answers.sql - every answer the filters of stored_filters.sql give:
 -- each filter's text, send bytes and cf_info; for each filter, a digest of
--- the cf_contains / cf_count / @> answers of all its values, and how many
--- added values it misses (must be 0: no false negatives).
+-- the cf_contains / cf_count / @> answers of all its values, how many
+-- added values it misses (must be 0: no false negatives) and how many
+-- answers are NULL (must be 0).
 SET timezone = 'UTC';
 -- (cf_info's 1.0 columns: 1.1 appends more where no view uses cf_info)
 SELECT 'filter', name, origin, md5(f::text), md5(cuckoofilter_send(f)),
@@ -11,7 +12,8 @@ SELECT 'filter', name, origin, md5(f::text), md5(cuckoofilter_send(f)),
 SELECT 'answers', x.fname, count(*),
        md5(string_agg(x.kind || ':' || x.v || '=' || cf_ask(f, x.kind, x.v), ','
                       ORDER BY x.kind, x.v, x.copies)),
-       count(*) FILTER (WHERE x.copies > 0 AND cf_ask(f, x.kind, x.v) NOT LIKE 'true/%') AS missed
+       count(*) FILTER (WHERE x.copies > 0 AND cf_ask(f, x.kind, x.v) NOT LIKE 'true/%') AS missed,
+       count(*) FILTER (WHERE cf_ask(f, x.kind, x.v) IS NULL) AS null_answers
   FROM cf_values x JOIN filters ON name = x.fname
  GROUP BY x.fname ORDER BY x.fname;
 SELECT 'view', name, items FROM filter_sizes ORDER BY name;

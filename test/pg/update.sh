@@ -6,10 +6,26 @@
 # is updated to the default version; every answer (test/pg/stored_answers.sql:
 # text, send bytes, cf_info, cf_contains / cf_count / @> of every value) and
 # the stored bytes must be identical afterwards, in the same session and in
-# a new one.  The same filters built in a database created directly at the
-# default version must be byte-identical too.  Expects `make install` done.
-# Runs in a throw-away cluster (test/pg/tmpcluster.sh).  Exits non-zero on
-# any difference.
+# a new one.  The same filters built through the default version's SQL
+# functions must be byte-identical too (one library: this compares the SQL
+# wrappers).
+#
+# Then the released code: the previous release's sources (git commit
+# $RELEASE_COMMIT of this checkout's history, extension 1.2) are built into a
+# private copy of the server's installation, a cluster is created there and
+# the same filters are stored under 1.2 by the released library; the
+# cluster is then started with this build's installation (the same data
+# directory: what a package upgrade does), and the answers must be those the
+# released library gave, before and after ALTER EXTENSION cuckoo UPDATE,
+# and the filters the released library wrote byte-identical to those this
+# build writes.  Without that commit (a shallow clone) this part prints a
+# SKIP line and is not run.  CUCKOO_RELEASE_VERSIONS (default "1.2") lists
+# the versions stored by the released library ("1.0 1.1 1.2" for all).
+#
+# Every setup step's exit code is checked, and every answers file must be
+# complete (its filter and answer lines all there, no NULL answer): an empty
+# file fails.  Expects `make install` done.  Runs in a throw-away cluster
+# (test/pg/tmpcluster.sh).  Exits non-zero on any difference.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
@@ -17,11 +33,43 @@ if [ -z "${CUCKOO_UPDATE_INNER:-}" ]; then
 	CUCKOO_UPDATE_INNER=1 PG_CONFIG="$PG_CONFIG" exec bash "$top/test/pg/tmpcluster.sh" bash "$0" "$@"
 fi
 
+RELEASE_COMMIT=175b22d	# cuckoo 1.2, the previous release
+RELEASE_VERSION=1.2
 work=$(mktemp -d -t cuckoo-update.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+chmod 755 "$work"
+rel_started=""
+cleanup() {
+	[ -n "$rel_started" ] && as_owner "$rel_started/pg_ctl" -D "$work/rel-data" -m immediate -w stop > /dev/null 2>&1
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
 psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+if [ "$(id -u)" -eq 0 ]; then
+	owner=postgres
+	as_owner() { (cd / && runuser -u postgres -- "$@"); }
+else
+	owner=$(id -un)
+	as_owner() { "$@"; }
+fi
 fail=0
 cd "$top" || exit 1
+
+# check_answers FILE WHAT: FILE (stored_answers.sql's output) is complete:
+# 49 filter lines (the 38 golden ones and 11 built), an answers line for
+# every value set with values, a digest, no miss and no NULL answer
+check_answers() {
+	local problems
+	problems=$(awk -F'|' '
+		$1 == "filter" { nf++; if ($2 != "null" && ($4 == "" || $5 == "" || $6 == "")) bad = bad " empty filter " $2 }
+		$1 == "answers" { na++; n += $3
+		                  if ($3 < 10 || $4 == "" || $5 != 0 || $6 != 0) bad = bad " answers " $2 "(" $3 " values, " $5 " missed, " $6 " NULL)" }
+		END { if (nf != 49 || na != 48 || n < 50000) bad = bad " " nf + 0 " filter lines, " na + 0 " answer lines, " n + 0 " answers"
+		      print bad }' "$1")
+	if [ -n "$problems" ]; then
+		echo "FAIL: the answers $2 are incomplete or wrong:$problems"
+		return 1
+	fi
+}
 
 new=$(psql -At -d postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'cuckoo'")
 if [ -z "$new" ]; then echo "update: the cuckoo extension is not installed"; exit 1; fi
@@ -33,19 +81,17 @@ fi
 # update_from OLD: a database created at OLD, filled, updated to $new
 update_from() {
 	local old=$1 tag=${1//./_}
-	psql -d postgres -c "CREATE DATABASE cf_update_$tag" -c "CREATE DATABASE cf_fresh_$tag" || return 1
+	psql -d postgres -c "CREATE DATABASE cf_update_$tag" -c "CREATE DATABASE cf_fresh_$tag" ||
+		{ echo "FAIL: could not create the databases for $old"; return 1; }
 	psql -d cf_update_$tag -c "CREATE EXTENSION cuckoo VERSION '$old'" -f test/pg/stored_filters.sql > /dev/null ||
 		{ echo "update: could not store the filters under $old"; return 1; }
 	psql -d cf_fresh_$tag -c "CREATE EXTENSION cuckoo" -f test/pg/stored_filters.sql > /dev/null ||
 		{ echo "update: could not store the filters under $new"; return 1; }
 
-	psql -d cf_update_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-before.txt" || return 1
+	psql -d cf_update_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-before.txt" ||
+		{ echo "FAIL: could not record the answers under $old"; return 1; }
 	echo "update: $(grep -c '^filter' "$work/$tag-before.txt") filters, $(awk -F'|' '$1 == "answers" { n += $3 } END { print n }' "$work/$tag-before.txt") value answers recorded under $old"
-	if awk -F'|' '$1 == "answers" && $5 != 0 { bad = 1 } END { exit !bad }' "$work/$tag-before.txt"; then
-		echo "FAIL: false negatives before the update"
-		grep '^answers' "$work/$tag-before.txt" | awk -F'|' '$5 != 0'
-		fail=1
-	fi
+	check_answers "$work/$tag-before.txt" "recorded under $old" || fail=1
 
 	# the update, and the answers in the same session right after it
 	psql -d cf_update_$tag -At -c "ALTER EXTENSION cuckoo UPDATE" -f test/pg/stored_answers.sql > "$work/$tag-same_session.txt" ||
@@ -57,7 +103,8 @@ update_from() {
 	else
 		echo "ok   ALTER EXTENSION cuckoo UPDATE: $old -> $version"
 	fi
-	psql -d cf_update_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-after.txt" || return 1
+	psql -d cf_update_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-after.txt" ||
+		{ echo "FAIL: could not record the answers after the update"; return 1; }
 	for f in same_session after; do
 		if diff -u "$work/$tag-before.txt" "$work/$tag-$f.txt" > "$work/$tag-$f.diff"; then
 			echo "ok   $f: $(wc -l < "$work/$tag-$f.txt") answer lines identical after the update"
@@ -72,21 +119,28 @@ update_from() {
 	objects="SELECT pg_describe_object(classid, objid, 0) FROM pg_depend
 	          WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
 	            AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'cuckoo') ORDER BY 1"
-	psql -d cf_update_$tag -At -c "$objects" > "$work/$tag-objects_updated.txt"
-	psql -d cf_fresh_$tag -At -c "$objects" > "$work/$tag-objects_fresh.txt"
-	if diff -u "$work/$tag-objects_fresh.txt" "$work/$tag-objects_updated.txt"; then
+	if ! psql -d cf_update_$tag -At -c "$objects" > "$work/$tag-objects_updated.txt" ||
+	   ! psql -d cf_fresh_$tag -At -c "$objects" > "$work/$tag-objects_fresh.txt"; then
+		echo "FAIL: could not list the extension's objects"
+		fail=1
+	elif [ "$(wc -l < "$work/$tag-objects_fresh.txt")" -lt 100 ]; then
+		echo "FAIL: a fresh $new install lists $(wc -l < "$work/$tag-objects_fresh.txt") objects (fewer than 100)"
+		fail=1
+	elif diff -u "$work/$tag-objects_fresh.txt" "$work/$tag-objects_updated.txt"; then
 		echo "ok   the updated extension has the $(wc -l < "$work/$tag-objects_fresh.txt") objects of a fresh $new install"
 	else
 		echo "FAIL: the updated extension's objects differ from a fresh $new install"
 		fail=1
 	fi
 
-	# filters built the same way under $new: byte-identical (determinism across versions)
-	psql -d cf_fresh_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-fresh.txt" || return 1
+	# filters built the same way through the $new SQL functions, by the same
+	# library: byte-identical (the wrappers; the released library is compared below)
+	psql -d cf_fresh_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-fresh.txt" ||
+		{ echo "FAIL: could not record the answers of a fresh $new install"; return 1; }
 	if diff -u "$work/$tag-before.txt" "$work/$tag-fresh.txt" > "$work/$tag-fresh.diff"; then
-		echo "ok   the same filters built under $new are identical to those built under $old"
+		echo "ok   the same filters built through the $new SQL functions are identical to those built through $old's (one library)"
 	else
-		echo "FAIL: filters built under $new differ from those built under $old"
+		echo "FAIL: filters built through the $new SQL functions differ from those built through $old's"
 		head -50 "$work/$tag-fresh.diff"
 		fail=1
 	fi
@@ -99,6 +153,103 @@ for old in 1.0 1.1 1.2; do
 	[ "$old" = "$new" ] && continue
 	update_from "$old" || fail=1
 done
+
+# The released code.  rel_server BINDIR: starts the release cluster's data
+# directory with BINDIR's server; rel_stop stops it.
+rel_port=$((20000 + RANDOM % 20000))
+rel_server() {
+	as_owner "$1/pg_ctl" -D "$work/rel-data" -l "$work/rel-log/server.log" -w -t 120 \
+		-o "-p $rel_port -k $work/rel-sock -c listen_addresses= -c fsync=off" start > /dev/null ||
+		{ cat "$work/rel-log/server.log"; return 1; }
+	rel_started=$1
+}
+rel_stop() {
+	as_owner "$rel_started/pg_ctl" -D "$work/rel-data" -m fast -w stop > /dev/null && rel_started=""
+}
+rpsql() { psql -h "$work/rel-sock" -p "$rel_port" -U postgres "$@"; }
+released() {
+	local t0=$SECONDS
+	if ! git -C "$top" rev-parse -q --verify "$RELEASE_COMMIT^{commit}" > /dev/null 2>&1; then
+		echo "SKIP the released $RELEASE_VERSION code: commit $RELEASE_COMMIT is not in this checkout's history (a shallow clone? git fetch --unshallow)"
+		return 0
+	fi
+	# a private copy of the server's installation, with the release built into it
+	local libdir sharedir incdir inst=$work/rel-inst
+	libdir=$("$PG_CONFIG" --bindir | sed 's|/bin$||')
+	sharedir=$("$PG_CONFIG" --sharedir)
+	incdir=$(dirname "$("$PG_CONFIG" --includedir-server)")
+	mkdir -p "$inst$(dirname "$libdir")" "$inst$(dirname "$sharedir")" "$inst$(dirname "$incdir")" "$work/rel-src"
+	cp -a "$libdir" "$inst$(dirname "$libdir")/" && cp -a "$sharedir" "$inst$(dirname "$sharedir")/" &&
+		ln -s "$incdir" "$inst$incdir" || { echo "FAIL: could not copy the server's installation"; return 1; }
+	rm -f "$inst$libdir/lib/cuckoo.so" "$inst$sharedir"/extension/cuckoo*
+	local rel_bin=$inst$libdir/bin new_bin
+	new_bin=$("$PG_CONFIG" --bindir)
+	if ! git -C "$top" archive "$RELEASE_COMMIT" | tar -x -C "$work/rel-src" ||
+	   ! make -s -j2 -C "$work/rel-src" PG_CONFIG="$rel_bin/pg_config" with_llvm=no > "$work/rel-build.log" 2>&1 ||
+	   ! make -s -C "$work/rel-src" PG_CONFIG="$rel_bin/pg_config" with_llvm=no install >> "$work/rel-build.log" 2>&1; then
+		echo "FAIL: could not build the released code ($RELEASE_COMMIT)"
+		tail -20 "$work/rel-build.log"
+		return 1
+	fi
+	local relv
+	relv=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$inst$sharedir/extension/cuckoo.control")
+	if [ "$relv" != "$RELEASE_VERSION" ]; then
+		echo "FAIL: commit $RELEASE_COMMIT installs version '$relv', not $RELEASE_VERSION"
+		return 1
+	fi
+	mkdir -p "$work/rel-data" "$work/rel-sock" "$work/rel-log"
+	chown "$owner" "$work/rel-data" "$work/rel-sock" "$work/rel-log" 2> /dev/null
+	as_owner "$rel_bin/initdb" -D "$work/rel-data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
+		> "$work/rel-initdb.log" 2>&1 || { cat "$work/rel-initdb.log"; echo "FAIL: initdb failed"; return 1; }
+	rel_server "$rel_bin" || { echo "FAIL: the released server did not start"; return 1; }
+
+	# the released library stores the filters under each version
+	local old tag versions=${CUCKOO_RELEASE_VERSIONS:-$RELEASE_VERSION}
+	for old in $versions; do
+		tag=rel_${old//./_}
+		if ! rpsql -d postgres -c "CREATE DATABASE cf_$tag" ||
+		   ! rpsql -d cf_$tag -c "CREATE EXTENSION cuckoo VERSION '$old'" -f test/pg/stored_filters.sql > /dev/null ||
+		   ! rpsql -d cf_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-released.txt"; then
+			echo "FAIL: the released library could not store the filters under $old"
+			return 1
+		fi
+		check_answers "$work/$tag-released.txt" "the released library gave under $old" || fail=1
+	done
+	rel_stop || { echo "FAIL: the released server did not stop"; return 1; }
+
+	# the same data directory under this build's installation
+	rel_server "$new_bin" || { echo "FAIL: this build's server did not start on the released data"; return 1; }
+	for old in $versions; do
+		tag=rel_${old//./_}
+		rpsql -d cf_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-newlib.txt" ||
+			echo "(stored_answers.sql failed)" >> "$work/$tag-newlib.txt"
+		rpsql -d cf_$tag -At -c "ALTER EXTENSION cuckoo UPDATE" -f test/pg/stored_answers.sql > "$work/$tag-updated.txt" ||
+			echo "(ALTER EXTENSION cuckoo UPDATE or stored_answers.sql failed)" >> "$work/$tag-updated.txt"
+		for f in newlib updated; do
+			if diff -u "$work/$tag-released.txt" "$work/$tag-$f.txt" > "$work/$tag-$f.diff"; then
+				echo "ok   released $old data read by this build ($f): $(wc -l < "$work/$tag-$f.txt") answer lines identical"
+			else
+				echo "FAIL released $old data read by this build ($f): answers differ from the released library's"
+				head -30 "$work/$tag-$f.diff"
+				fail=1
+			fi
+		done
+		# the filters this build writes under $old (update_from's) and those the release wrote
+		if [ ! -s "$work/${old//./_}-before.txt" ]; then
+			echo "FAIL: no filters of this build under $old to compare with the released ones"
+			fail=1
+		elif diff -u "$work/$tag-released.txt" "$work/${old//./_}-before.txt" > "$work/$tag-bytes.diff"; then
+			echo "ok   the filters this build writes under $old are byte-identical to those the released library wrote"
+		else
+			echo "FAIL: the filters this build writes under $old differ from those the released library wrote"
+			head -30 "$work/$tag-bytes.diff"
+			fail=1
+		fi
+	done
+	rel_stop
+	echo "update: the released $RELEASE_VERSION code ($RELEASE_COMMIT) compared in $((SECONDS - t0)) s"
+}
+released || fail=1
 if [ "$fail" -ne 0 ]; then
 	KEEP=1; echo "update: FAILED (files kept in $work)"; exit 1
 fi
