@@ -270,6 +270,20 @@ cfu_set_header(const CfUnionState *st, cf_filter *f)
 }
 
 /*
+ * cf_agg's table for the n sorted hashes of runs, at the model's target
+ * rate and encoding (cfagg_build sizes it to n)
+ */
+static struct varlena *
+cfu_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *m,
+				const cf_run *runs, size_t nruns, uint64 n)
+{
+	st->hs->fpr = m->target_fpr;
+	st->hs->capacity = 0;
+	st->hs->encoding = (uint8) m->stages[0].enc;
+	return cfagg_build(st->hs, cache, runs, nruns, n);
+}
+
+/*
  * The filter of the state's distinct hashes.  While they fit one list of
  * the model's parameters, that list (the hashes inserted in ascending
  * order: exact, and of the parts' family).  Beyond, the table cf_agg
@@ -293,10 +307,7 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	runs = cfagg_sorted(st->hs, cache, &nruns, &n);
 	if (n > CF_LIST_MAX && m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
 	{
-		st->hs->fpr = m.target_fpr;
-		st->hs->capacity = 0;
-		st->hs->encoding = (uint8) m.stages[0].enc;
-		v = cfagg_build(st->hs, cache, runs, nruns, n);
+		v = cfu_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
 		cfu_set_header(st, &f);
 		return v;
@@ -333,10 +344,7 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	{
 		/* the hashes outgrew the list: cf_agg's table instead */
 		pfree(v);
-		st->hs->fpr = m.target_fpr;
-		st->hs->capacity = 0;
-		st->hs->encoding = (uint8) m.stages[0].enc;
-		v = cfagg_build(st->hs, cache, runs, nruns, n);
+		v = cfu_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
 	}
 	cfu_set_header(st, &f);
