@@ -5,6 +5,8 @@
 #include "postgres.h"
 
 #include "access/detoast.h"
+#include "access/htup_details.h"
+#include "funcapi.h"
 #include "utils/memutils.h"
 
 #include "cuckoo_args.h"
@@ -460,4 +462,18 @@ cfpg_probe_filter(FunctionCallInfo fcinfo, Datum d, int argno, CfHashInfo **hi)
 
 	*hi = cfpg_arg_hashinfo(fcinfo, c, argno);
 	return cfpg_read_filter(fcinfo, c, d);
+}
+
+Datum
+cfpg_result_pair(FunctionCallInfo fcinfo, Datum first, bool firstnull,
+				 Datum second, bool secondnull)
+{
+	TupleDesc	tupdesc;
+	Datum		values[2] = {first, second};
+	bool		nulls[2] = {firstnull, secondnull};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

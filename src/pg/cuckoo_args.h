@@ -45,6 +45,13 @@ extern CfHashInfo *cfpg_arg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, in
 /* The three above in one call: filter datum d, the hash info of argument argno. */
 extern const cf_filter *cfpg_probe_filter(FunctionCallInfo fcinfo, Datum d, int argno, CfHashInfo **hi);
 
+/*
+ * The two-column row the call's declared result type (OUT parameters) asks
+ * for, of (first, second); the _status functions' (filter, answer) rows.
+ */
+extern Datum cfpg_result_pair(FunctionCallInfo fcinfo, Datum first, bool firstnull,
+							  Datum second, bool secondnull);
+
 CFPG_HIDDEN_END
 
 #endif							/* CUCKOO_ARGS_H */

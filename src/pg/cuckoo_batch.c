@@ -6,9 +6,7 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
 #include "catalog/pg_type.h"
-#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/arrayaccess.h"
@@ -314,23 +312,17 @@ cfb_modify_status(FunctionCallInfo fcinfo, CfxOp op)
 	Datum	   *done = NULL;
 	bool	   *donenull = NULL;
 	struct varlena *v = cfb_modify_many(fcinfo, op, &e, &done, &donenull);
-	TupleDesc	tupdesc;
-	Datum		values[2];
-	bool		nulls[2] = {0};
+	Datum		filter = (Datum) 0;
+	Datum		answers = (Datum) 0;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	tupdesc = BlessTupleDesc(tupdesc);
 	/* the row holds the filter itself, not a toast pointer to it */
-	values[0] = v != NULL ? PointerGetDatum(PG_DETOAST_DATUM(PointerGetDatum(v))) : (Datum) 0;
-	nulls[0] = (v == NULL);
-	if (e.n < 0)
-		nulls[1] = true;
-	else
-		values[1] = PointerGetDatum(construct_md_array(done, donenull, AARR_NDIM(e.arr),
-													   AARR_DIMS(e.arr), AARR_LBOUND(e.arr),
-													   BOOLOID, 1, true, TYPALIGN_CHAR));
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	if (v != NULL)
+		filter = PointerGetDatum(PG_DETOAST_DATUM(PointerGetDatum(v)));
+	if (e.n >= 0)
+		answers = PointerGetDatum(construct_md_array(done, donenull, AARR_NDIM(e.arr),
+													 AARR_DIMS(e.arr), AARR_LBOUND(e.arr),
+													 BOOLOID, 1, true, TYPALIGN_CHAR));
+	return cfpg_result_pair(fcinfo, filter, v == NULL, answers, e.n < 0);
 }
 
 /*

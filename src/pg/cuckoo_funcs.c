@@ -171,17 +171,7 @@ cuckoo_items(PG_FUNCTION_ARGS)
 static Datum
 cfpg_status_row(FunctionCallInfo fcinfo, struct varlena *v, bool changed)
 {
-	TupleDesc	tupdesc;
-	Datum		values[2];
-	bool		nulls[2] = {0};
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	tupdesc = BlessTupleDesc(tupdesc);
-	values[0] = PointerGetDatum(v);
-	nulls[0] = (v == NULL);
-	values[1] = BoolGetDatum(changed);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	return cfpg_result_pair(fcinfo, PointerGetDatum(v), v == NULL, BoolGetDatum(changed), false);
 }
 
 /*

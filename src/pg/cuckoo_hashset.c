@@ -12,7 +12,7 @@
 
 #include "cuckoo_hashset.h"
 
-#define CFAGG_FILL_CHUNK	65536	/* inserts between interrupt checks */
+#define CFAGG_FILL_CHUNK	4096	/* inserts between interrupt checks */
 
 /* cuckoo.agg_probe_limit (cuckoo_hashset.h) */
 int			cfagg_probe_limit = 64;
@@ -653,6 +653,27 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
  * building the filter
  * ------------------------------------------------------------------- */
 
+struct varlena *
+cfagg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns, cf_filter *f, char *err)
+{
+	struct varlena *v = cfpg_create(p);
+
+	cfpg_open(f, v);
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].n; i++)
+		{
+			if ((i & (CFAGG_FILL_CHUNK - 1)) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (cfpg_insert(f, &v, runs[r].h[i]) != CF_OK)
+			{
+				if (cf_grow_size(f, err, CF_ERRLEN) != 0)
+					strlcpy(err, "growth limit reached", CF_ERRLEN);
+				return NULL;
+			}
+		}
+	return v;
+}
+
 /*
  * The one-at-a-time fallback: inserts the n sorted hashes of runs into a
  * filter of the given capacity, which grows as needed, so nothing is lost.
@@ -662,30 +683,18 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 {
 	cf_params	p;
 	cf_filter	f;
+	char		err[CF_ERRLEN];
 	struct varlena *v;
 
 	cfpg_params(&p, capacity, fpr);
 	p.encoding = encoding;
 	p.geometry = CF_GEOM_CHAIN;
-	v = cfpg_create(&p);
-	cfpg_open(&f, v);
-	for (size_t r = 0; r < nruns; r++)
-		for (size_t i = 0; i < runs[r].n; i++)
-		{
-			char		err[CF_ERRLEN];
-
-			if ((i & (CFAGG_FILL_CHUNK - 1)) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (cfpg_insert(&f, &v, runs[r].h[i]) != CF_OK)
-			{
-				if (cf_grow_size(&f, err, sizeof(err)) != 0)
-					strlcpy(err, "growth limit reached", sizeof(err));
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
-						 errdetail("%s", cfpg_sentence(err))));
-			}
-		}
+	v = cfagg_insert_runs(&p, runs, nruns, &f, err);
+	if (v == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
+				 errdetail("%s", cfpg_sentence(err))));
 	return v;
 }
 

@@ -197,6 +197,13 @@ extern void cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, 
 extern void cfagg_fpr_mismatch(double a, double b);
 /* Raises: rows of one cf_agg gave capacities a and b. */
 extern void cfagg_capacity_mismatch(uint64 a, uint64 b);
+/*
+ * A new filter of parameters p with the hashes of runs inserted one at a
+ * time, in order (it grows as p allows), opened in *f; NULL when one cannot
+ * be stored, with why in err (a sentence's start, CF_ERRLEN bytes).
+ */
+extern struct varlena *cfagg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns,
+										 cf_filter *f, char *err);
 /* The filter of n sorted distinct hashes, sized as cf_agg sizes it. */
 extern struct varlena *cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n);
 

@@ -569,6 +569,33 @@ cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
 }
 
 /*
+ * The columns of composite value: its row type's descriptor (pinned, the
+ * caller releases it), hi->cols made that type's, and *values / *nulls
+ * (palloc'd) the deformed columns
+ */
+static TupleDesc
+cf_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
+	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
+	int32		tuptypmod = HeapTupleHeaderGetTypMod(th);
+	TupleDesc	td = lookup_rowtype_tupdesc(tuptype, tuptypmod);
+	HeapTupleData tuple;
+
+	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
+		hi->ncols != td->natts)
+		cf_record_columns(hi, td, tuptype, tuptypmod);
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	*values = palloc(sizeof(Datum) * Max(td->natts, 1));
+	*nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	heap_deform_tuple(&tuple, td, *values, *nulls);
+	return td;
+}
+
+/*
  * A composite value or record: 'R', the number of (not dropped) columns,
  * then every column.  Column names and type OIDs play no part, so a named
  * composite agrees with ROW(...) of the same values.
@@ -576,27 +603,11 @@ cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
 static uint64
 cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 {
-	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
-	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
-	int32		tuptypmod = HeapTupleHeaderGetTypMod(th);
-	TupleDesc	td = lookup_rowtype_tupdesc(tuptype, tuptypmod);
-	HeapTupleData tuple;
 	Datum	   *values;
 	bool	   *nulls;
+	TupleDesc	td = cf_record_open(hi, value, &values, &nulls);
 	int			ncols = 0;
 	StringInfoData buf;
-
-	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
-		hi->ncols != td->natts)
-		cf_record_columns(hi, td, tuptype, tuptypmod);
-
-	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
-	ItemPointerSetInvalid(&tuple.t_self);
-	tuple.t_tableOid = InvalidOid;
-	tuple.t_data = th;
-	values = palloc(sizeof(Datum) * Max(td->natts, 1));
-	nulls = palloc(sizeof(bool) * Max(td->natts, 1));
-	heap_deform_tuple(&tuple, td, values, nulls);
 
 	for (int i = 0; i < td->natts; i++)
 		if (!TupleDescAttr(td, i)->attisdropped)
@@ -1358,25 +1369,13 @@ cf_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 static void
 cf_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 {
-	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
-	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
-	int32		tuptypmod = HeapTupleHeaderGetTypMod(th);
-	TupleDesc	td = lookup_rowtype_tupdesc(tuptype, tuptypmod);
-	HeapTupleData tuple;
-	Datum	   *values = palloc(sizeof(Datum) * Max(td->natts, 1));
-	bool	   *nulls = palloc(sizeof(bool) * Max(td->natts, 1));
+	Datum	   *values;
+	bool	   *nulls;
+	TupleDesc	td = cf_record_open(hi, value, &values, &nulls);
 	CfAltPart  *parts = palloc0(sizeof(CfAltPart) * Max(td->natts, 1));
 	int			ncols = 0;
 	StringInfoData prefix;
 
-	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
-		hi->ncols != td->natts)
-		cf_record_columns(hi, td, tuptype, tuptypmod);
-	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
-	ItemPointerSetInvalid(&tuple.t_self);
-	tuple.t_tableOid = InvalidOid;
-	tuple.t_data = th;
-	heap_deform_tuple(&tuple, td, values, nulls);
 	for (int i = 0; i < td->natts; i++)
 	{
 		if (TupleDescAttr(td, i)->attisdropped)

@@ -270,6 +270,20 @@ cfu_set_header(const CfUnionState *st, cf_filter *f)
 }
 
 /*
+ * cf_agg's table for the n sorted hashes of runs, at the model's target
+ * rate and encoding (cfagg_build sizes it to n)
+ */
+static struct varlena *
+cfu_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *m,
+				const cf_run *runs, size_t nruns, uint64 n)
+{
+	st->hs->fpr = m->target_fpr;
+	st->hs->capacity = 0;
+	st->hs->encoding = (uint8) m->stages[0].enc;
+	return cfagg_build(st->hs, cache, runs, nruns, n);
+}
+
+/*
  * The filter of the state's distinct hashes.  While they fit one list of
  * the model's parameters, that list (the hashes inserted in ascending
  * order: exact, and of the parts' family).  Beyond, the table cf_agg
@@ -288,15 +302,13 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	size_t		nruns;
 	uint64		n;
 	struct varlena *v;
+	char		err[CF_ERRLEN];
 
 	cfpg_open(&m, st->model);
 	runs = cfagg_sorted(st->hs, cache, &nruns, &n);
 	if (n > CF_LIST_MAX && m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
 	{
-		st->hs->fpr = m.target_fpr;
-		st->hs->capacity = 0;
-		st->hs->encoding = (uint8) m.stages[0].enc;
-		v = cfagg_build(st->hs, cache, runs, nruns, n);
+		v = cfu_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
 		cfu_set_header(st, &f);
 		return v;
@@ -307,36 +319,20 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	p.expansion = (int) m.expansion;
 	p.encoding = (int) m.stages[0].enc;
 	p.geometry = CF_GEOM_LIST;
-	v = cfpg_create(&p);
-	cfpg_open(&f, v);
-	for (size_t r = 0; r < nruns; r++)
-		for (size_t i = 0; i < runs[r].n; i++)
-		{
-			char		err[CF_ERRLEN];
-
-			if ((i & 4095) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (cfpg_insert(&f, &v, runs[r].h[i]) != CF_OK)
-			{
-				if (cf_grow_size(&f, err, sizeof(err)) != 0)
-					strlcpy(err, "growth limit reached", sizeof(err));
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("%s", cfu_errmsg),
-						 errdetail("A filter of the parts' parameters cannot hold their " UINT64_FORMAT " distinct values: %s",
-								   n, cfpg_sentence(err)),
-						 errhint("Build the union from the values with cf_agg(value), which sizes one filter for all of them.")));
-			}
-		}
+	v = cfagg_insert_runs(&p, runs, nruns, &f, err);
+	if (v == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", cfu_errmsg),
+				 errdetail("A filter of the parts' parameters cannot hold their " UINT64_FORMAT " distinct values: %s",
+						   n, cfpg_sentence(err)),
+				 errhint("Build the union from the values with cf_agg(value), which sizes one filter for all of them.")));
 	if (!(f.nstages == 1 && f.stages[0].geom == CF_GEOM_LIST) &&
 		m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
 	{
 		/* the hashes outgrew the list: cf_agg's table instead */
 		pfree(v);
-		st->hs->fpr = m.target_fpr;
-		st->hs->capacity = 0;
-		st->hs->encoding = (uint8) m.stages[0].enc;
-		v = cfagg_build(st->hs, cache, runs, nruns, n);
+		v = cfu_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
 	}
 	cfu_set_header(st, &f);
