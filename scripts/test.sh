@@ -2,20 +2,30 @@
 # test.sh - sets up (Debian packages) and runs cuckoo's test suites.
 # Ends with "N passed, M failed"; exits non-zero if anything failed.
 #
-#   bash scripts/test.sh          the quick run (the default; a few minutes):
-#                                 the installed PostgreSQL 15, a clean -Werror
+#   bash scripts/test.sh          the quick run (the default; about two
+#                                 minutes on an idle 2-core machine): the
+#                                 installed PostgreSQL 15, a clean -Werror
 #                                 build, the whole pg_regress suite, the core
-#                                 unit and model tests, the 1.0/1.1/1.2 -> 1.3
-#                                 update test, dump/restore, the release and
-#                                 README checks
+#                                 unit and model tests (in the background,
+#                                 beside the PostgreSQL steps), the
+#                                 1.0/1.1/1.2 -> 1.3 update test,
+#                                 dump/restore, the release and README checks
 #   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
 #   CUCKOO_TESTS=full             the quick run on every major of PG_VERSIONS,
-#                                 plus the core under ASan+UBSan and valgrind,
-#                                 the core fuzz targets, the backend under
-#                                 valgrind + UBSan, logical replication, a
-#                                 physical streaming standby, postgres_fdw
-#                                 sharding, and pg_upgrade 15 -> newest
+#                                 plus the core model soak, the core under
+#                                 ASan+UBSan and valgrind, the core fuzz
+#                                 targets, the whole pg_regress suite with the
+#                                 backend under valgrind + UBSan (in the
+#                                 background from the start: the longest
+#                                 step), logical replication, a physical
+#                                 streaming standby, postgres_fdw sharding,
+#                                 concurrent pgbench clients
+#                                 (seen_concurrency.sh), and pg_upgrade
+#                                 15 -> newest (or a SKIP line with the reason)
 #
+# Ends with a table of the steps (wall seconds, cpu seconds of the step's own
+# processes, ok / FAILED / SKIP) and "N passed, M failed" (", K skipped"
+# when a step could not run here: it says why in its SKIP line).
 #   PG_VERSIONS   the majors to test (quick: "15"; full: "15 17 18", what CI
 #                 tests).  15 is Debian 12's own package; 17 and 18 come from
 #                 newer Debian suites (scripts/pg-get.sh: a source build, or a
@@ -25,6 +35,8 @@
 #                 private relocated copy, so that `make install` does not
 #                 write into the system's server); the newer majors ignore it
 #   FUZZ_SECONDS  seconds per core fuzz target in the full run (60)
+#   SOAK_SECONDS  seconds of the core model soak in the full run (120)
+#   SEEN_SECONDS  seconds of pgbench in seen_concurrency.sh (20)
 #   CORE_TESTS=0  skips the plain-C core suites (they do not depend on the
 #                 major: for a run of the PostgreSQL suites alone)
 # The plain-C core and the heavy 15-only suites run once; every major gets a
@@ -87,13 +99,14 @@ trap cleanup EXIT
 pass=0; fail=0; skipped=0; failed=()
 # the final table: one row per step, in the order the steps started
 rows_name=(); rows_secs=(); rows_cpu=(); rows_state=()
-# cpu_children: user + system seconds of this shell's waited-for children
-# (a step's clients, compilers and test binaries; not the servers pg_ctl
-# detaches, whose backends do the work of pg_regress)
-cpu_children() {
-	times > "$work/times"
+# cpu_of FILE: user + system seconds of the children in the output of the
+# `times` builtin (run in this shell, not in a $(...) subshell): this
+# shell's waited-for children, i.e. a step's clients, compilers and test
+# binaries, not the servers pg_ctl detaches, whose backends do the work of
+# pg_regress
+cpu_of() {
 	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
-		printf "%.1f", t }' "$work/times"
+		printf "%.1f", t }' "$1" 2> /dev/null
 }
 # ticker NAME T0: a line every minute while a step runs
 ticker() {
@@ -122,15 +135,16 @@ record() {
 run() {
 	local name=$1; shift
 	echo "=== $name"
-	local t0=$SECONDS c0
-	c0=$(cpu_children)
+	local t0=$SECONDS
+	times > "$work/times0"
 	ticker "$name" "$t0" &
 	local tick=$!
 	"$@"
 	local status=$?
 	kill "$tick" 2> /dev/null; wait "$tick" 2> /dev/null
 	local secs=$((SECONDS - t0)) cpu
-	cpu=$(awk -v a="$(cpu_children)" -v b="$c0" 'BEGIN { printf "%.0f", a - b }')
+	times > "$work/times1"
+	cpu=$(awk -v a="$(cpu_of "$work/times1")" -v b="$(cpu_of "$work/times0")" 'BEGIN { printf "%.0f", a - b }')
 	if [ "$status" -eq 0 ]; then
 		record "$name" "$secs" "$cpu" ok; echo "--- ok: $name ($secs s, $cpu s cpu)"
 	else
@@ -171,8 +185,7 @@ join_bg() {
 		echo "=== ${bg_names[i]} (background step: its output)"
 		cat "$work/bg-$i.log"
 		read -r status secs < "$work/bg-$i.rc" 2> /dev/null || { status=1; secs=0; }
-		cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
-			printf "%.0f", t }' "$work/bg-$i.times" 2> /dev/null)
+		cpu=$(awk -v a="$(cpu_of "$work/bg-$i.times")" 'BEGIN { printf "%.0f", a }')
 		if [ "$status" -eq 0 ]; then
 			record "${bg_names[i]}" "$secs" "${cpu:-0}" ok "${bg_rows[i]}"; echo "--- ok: ${bg_names[i]} ($secs s)"
 		else
