@@ -10,9 +10,10 @@
 # PostgreSQL 15, the whole pg_regress suite, the update test and the
 # dump/restore test.  The complete run adds, on the same counters: the core
 # model soak (SOAK_SECONDS, 120), the core tests at valgrind's workload
-# (CF_TEST_SCALE=0.02), test/pg/plpgsql_model.sql, logical replication, the
-# streaming standby, postgres_fdw sharding and the concurrency test.  Not
-# counted: the fuzzers (clang's own instrumentation) and PostgreSQL 17/18.
+# (CF_TEST_SCALE=0.02), test/pg/plpgsql_model.sql, the streaming standby,
+# postgres_fdw sharding and the concurrency test.  Not counted: the fuzzers
+# (clang's own instrumentation), logical replication (its clusters run the
+# system's PostgreSQL) and PostgreSQL 17/18.
 #
 # Nothing outside a private temporary directory is written: the sources are
 # copied there (test/pg/copytree.sh) and built with --coverage, and so is
@@ -126,7 +127,9 @@ if [ "$what" = both ]; then
 	(cd "$src/test/core" && CF_TEST_SECONDS=$SOAK_SECONDS ./build/test_core soak > "$work/soak.log" 2>&1 &&
 		CF_TEST_SCALE=0.02 ./build/test_core > "$work/core-reduced.log" 2>&1) || status=1
 	echo "coverage: core soak and reduced workload done ($((SECONDS - t0)) s)"
-	for t in test/pg/replica_identity.sh test/pg/streaming.sh test/fdw/run.sh test/pg/seen_concurrency.sh; do
+	# (not test/pg/replica_identity.sh: it makes its clusters with Debian's
+	# pg_createcluster, which runs the system's PostgreSQL, not this copy)
+	for t in test/pg/streaming.sh test/fdw/run.sh test/pg/seen_concurrency.sh; do
 		if [ -f "$src/$t" ]; then
 			PG_CONFIG="$pgc" timeout 600 bash "$src/$t" > "$work/$(basename "$t").log" 2>&1 ||
 				{ tail -20 "$work/$(basename "$t").log"; status=1; }
