@@ -2,20 +2,30 @@
 # test.sh - sets up (Debian packages) and runs cuckoo's test suites.
 # Ends with "N passed, M failed"; exits non-zero if anything failed.
 #
-#   bash scripts/test.sh          the quick run (the default; a few minutes):
-#                                 the installed PostgreSQL 15, a clean -Werror
+#   bash scripts/test.sh          the quick run (the default; about two
+#                                 minutes on an idle 2-core machine): the
+#                                 installed PostgreSQL 15, a clean -Werror
 #                                 build, the whole pg_regress suite, the core
-#                                 unit and model tests, the 1.0/1.1/1.2 -> 1.3
-#                                 update test, dump/restore, the release and
-#                                 README checks
+#                                 unit and model tests (in the background,
+#                                 beside the PostgreSQL steps), the
+#                                 1.0/1.1/1.2 -> 1.3 update test,
+#                                 dump/restore, the release and README checks
 #   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
 #   CUCKOO_TESTS=full             the quick run on every major of PG_VERSIONS,
-#                                 plus the core under ASan+UBSan and valgrind,
-#                                 the core fuzz targets, the backend under
-#                                 valgrind + UBSan, logical replication, a
-#                                 physical streaming standby, postgres_fdw
-#                                 sharding, and pg_upgrade 15 -> newest
+#                                 plus the core model soak, the core under
+#                                 ASan+UBSan and valgrind, the core fuzz
+#                                 targets, the whole pg_regress suite with the
+#                                 backend under valgrind + UBSan (in the
+#                                 background from the start: the longest
+#                                 step), logical replication, a physical
+#                                 streaming standby, postgres_fdw sharding,
+#                                 concurrent pgbench clients
+#                                 (seen_concurrency.sh), and pg_upgrade
+#                                 15 -> newest (or a SKIP line with the reason)
 #
+# Ends with a table of the steps (wall seconds, cpu seconds of the step's own
+# processes, ok / FAILED / SKIP) and "N passed, M failed" (", K skipped"
+# when a step could not run here: it says why in its SKIP line).
 #   PG_VERSIONS   the majors to test (quick: "15"; full: "15 17 18", what CI
 #                 tests).  15 is Debian 12's own package; 17 and 18 come from
 #                 newer Debian suites (scripts/pg-get.sh: a source build, or a
@@ -25,6 +35,8 @@
 #                 private relocated copy, so that `make install` does not
 #                 write into the system's server); the newer majors ignore it
 #   FUZZ_SECONDS  seconds per core fuzz target in the full run (60)
+#   SOAK_SECONDS  seconds of the core model soak in the full run (120)
+#   SEEN_SECONDS  seconds of pgbench in seen_concurrency.sh (20)
 #   CORE_TESTS=0  skips the plain-C core suites (they do not depend on the
 #                 major: for a run of the PostgreSQL suites alone)
 # The plain-C core and the heavy 15-only suites run once; every major gets a
@@ -55,6 +67,7 @@ case $mode in
 esac
 full() { [ "$mode" = full ]; }
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SOAK_SECONDS=${SOAK_SECONDS:-120}
 # a PostgreSQL 15 of the caller's (PG_CONFIG) instead of Debian's
 pg15_config=""
 if [ -n "${PG_CONFIG:-}" ] && "$PG_CONFIG" --version 2> /dev/null | grep -q '^PostgreSQL 15\.'; then
@@ -74,52 +87,142 @@ fi
 
 work=$(mktemp -d -t cuckoo-test.XXXXXX)
 chmod 755 "$work"
-chroot_dirs=()
+chroot_dirs=(); bg_pids=()
 cleanup() {
-	local d
+	local d p
+	for p in "${bg_pids[@]}"; do [ -n "$p" ] && kill "$p" 2> /dev/null; done
 	for d in "${chroot_dirs[@]}"; do $SUDO rm -rf "$d"; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-pass=0; fail=0; failed=()
-# run NAME COMMAND...: one step; a line every minute while it runs
+pass=0; fail=0; skipped=0; failed=()
+# the final table: one row per step, in the order the steps started
+rows_name=(); rows_secs=(); rows_cpu=(); rows_state=()
+# cpu_of FILE: user + system seconds of the children in the output of the
+# `times` builtin (run in this shell, not in a $(...) subshell): this
+# shell's waited-for children, i.e. a step's clients, compilers and test
+# binaries, not the servers pg_ctl detaches, whose backends do the work of
+# pg_regress
+cpu_of() {
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%.1f", t }' "$1" 2> /dev/null
+}
+# ticker NAME T0: a line every minute while a step runs
+ticker() {
+	local name=$1 t0=$2
+	trap 'kill "$sp" 2> /dev/null; exit 0' TERM
+	while :; do
+		sleep 60 & sp=$!; wait "$sp"
+		echo "... $name: still running ($((SECONDS - t0)) s)"
+	done
+}
+# record NAME SECONDS CPU STATE [ROW]: counts a step and fills its row
+record() {
+	local name=$1 secs=$2 cpu=$3 state=$4 row=${5:-}
+	case $state in
+		ok) pass=$((pass + 1)) ;;
+		FAILED) fail=$((fail + 1)); failed+=("$name") ;;
+		SKIP) skipped=$((skipped + 1)) ;;
+	esac
+	if [ -z "$row" ]; then
+		rows_name+=("$name"); rows_secs+=("$secs"); rows_cpu+=("$cpu"); rows_state+=("$state")
+	else
+		rows_secs[row]=$secs; rows_cpu[row]=$cpu; rows_state[row]=$state
+	fi
+}
+# run NAME COMMAND...: one step, in this shell (a step may set variables)
 run() {
 	local name=$1; shift
 	echo "=== $name"
 	local t0=$SECONDS
-	(
-		trap 'kill "$sp" 2> /dev/null; exit 0' TERM
-		while :; do
-			sleep 60 & sp=$!; wait "$sp"
-			echo "... $name: still running ($((SECONDS - t0)) s)"
-		done
-	) &
-	local ticker=$!
+	times > "$work/times0"
+	ticker "$name" "$t0" &
+	local tick=$!
 	"$@"
 	local status=$?
-	kill "$ticker" 2> /dev/null; wait "$ticker" 2> /dev/null
+	kill "$tick" 2> /dev/null; wait "$tick" 2> /dev/null
+	local secs=$((SECONDS - t0)) cpu
+	times > "$work/times1"
+	cpu=$(awk -v a="$(cpu_of "$work/times1")" -v b="$(cpu_of "$work/times0")" 'BEGIN { printf "%.0f", a - b }')
 	if [ "$status" -eq 0 ]; then
-		pass=$((pass + 1)); echo "--- ok: $name ($((SECONDS - t0)) s)"
+		record "$name" "$secs" "$cpu" ok; echo "--- ok: $name ($secs s, $cpu s cpu)"
 	else
-		fail=$((fail + 1)); failed+=("$name"); echo "--- FAILED: $name ($((SECONDS - t0)) s)"
+		record "$name" "$secs" "$cpu" FAILED; echo "--- FAILED: $name ($secs s, $cpu s cpu)"
 	fi
 	return "$status"
+}
+# skip NAME REASON: a step that cannot run here; printed and counted
+skip() {
+	echo "=== $1"
+	echo "--- SKIP: $1: $2"
+	record "$1" 0 0 SKIP
+}
+# run_bg NAME COMMAND...: one step in the background, beside the steps that
+# follow (the machine has 2 cores); its output is kept and printed, and it
+# is counted, by join_bg.  The command must not need this shell's variables
+# set by other steps.
+bg_rows=(); bg_names=()
+run_bg() {
+	local name=$1; shift
+	local n=${#bg_pids[@]}
+	echo "=== $name (started in the background; its output follows when it ends)"
+	(
+		t0=$SECONDS
+		"$@" > "$work/bg-$n.log" 2>&1
+		status=$?
+		times > "$work/bg-$n.times"
+		echo "$status $((SECONDS - t0))" > "$work/bg-$n.rc"
+	) &
+	bg_pids+=("$!"); bg_names+=("$name"); bg_rows+=("${#rows_name[@]}")
+	rows_name+=("$name"); rows_secs+=(""); rows_cpu+=(""); rows_state+=(running)
+}
+join_bg() {
+	local i status secs cpu
+	for i in "${!bg_pids[@]}"; do
+		[ -n "${bg_pids[i]}" ] || continue
+		wait "${bg_pids[i]}"
+		echo "=== ${bg_names[i]} (background step: its output)"
+		cat "$work/bg-$i.log"
+		read -r status secs < "$work/bg-$i.rc" 2> /dev/null || { status=1; secs=0; }
+		cpu=$(awk -v a="$(cpu_of "$work/bg-$i.times")" 'BEGIN { printf "%.0f", a }')
+		if [ "$status" -eq 0 ]; then
+			record "${bg_names[i]}" "$secs" "${cpu:-0}" ok "${bg_rows[i]}"; echo "--- ok: ${bg_names[i]} ($secs s)"
+		else
+			record "${bg_names[i]}" "$secs" "${cpu:-0}" FAILED "${bg_rows[i]}"; echo "--- FAILED: ${bg_names[i]} ($secs s)"
+		fi
+		bg_pids[i]=""
+	done
 }
 
 run "release files: META.json, LICENSE, CHANGELOG.md, supported versions" python3 test/release/check.py
 
 # the README's SQL: every example is in the cuckoo_readme regression test
 run "docs: every sql block of README.md is in sql/cuckoo_readme.sql" bash test/readme_sql.sh
+run "docs: every relative link and anchor points somewhere" python3 test/docs_links.py
+
+# The longest single-threaded steps run in the background beside the others
+# (2 cores): the backend under valgrind + UBSan (full run), and the core
+# unit and model tests (quick run).
+if full && [[ " $PG_VERSIONS " == *" 15 "* ]]; then
+	# every pg_regress file, then test/pg/plpgsql_model.sql, with the server
+	# and its backends under valgrind; it builds its own copy of PostgreSQL 15
+	run_bg "PG 15: the whole pg_regress suite under valgrind + UBSan" \
+		env PG_CONFIG="${pg15_config:-/usr/lib/postgresql/15/bin/pg_config}" bash test/pg/sanitize.sh
+fi
 
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
 	run "core: layering (includes acyclic, calls in the Makefile's order, no circle)" python3 test/layering.py
-	run "core: unit and model tests" make -s -C test/core check
 	if full; then
+		run "core: unit and model tests" make -s -C test/core check
+		run "core: model soak, ${SOAK_SECONDS} s of random geometries and seeds" \
+			make -s -C test/core soak SOAK_SECONDS="$SOAK_SECONDS"
 		run "core: tests under ASan+UBSan" make -s -C test/core check-asan
 		run "core: tests under valgrind" make -s -C test/core check-valgrind
 		run "core: fuzz targets, ${FUZZ_SECONDS}s each" make -s -C test/core fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
+	else
+		run_bg "core: unit and model tests" make -s -C test/core check
 	fi
 fi
 
@@ -182,30 +285,47 @@ for major in $PG_VERSIONS; do
 	if ! full; then
 		continue
 	elif [ "$major" = 15 ]; then
-		# the backend under valgrind with a UBSan build of the extension (the
-		# full suite takes ~10 minutes: bash test/pg/sanitize.sh with no arguments)
-		run "PG 15: pg_regress under valgrind + UBSan" in_major 15 bash test/pg/sanitize.sh \
-			cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg \
-			cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes \
-			cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate_types cuckoo_equality_cross \
-			cuckoo_equality_audit
 		run "PG 15: logical replication with REPLICA IDENTITY FULL" in_major 15 bash test/pg/replica_identity.sh
 		run "PG 15: physical streaming standby answers as the primary" in_major 15 bash test/pg/streaming.sh
 		run "PG 15: sharded with postgres_fdw (coordinator + 2 shards)" in_major 15 bash test/fdw/run.sh
+		# pgbench clients marking and unseeing at once (SECONDS_RUN each),
+		# bounded by timeout in case a client hangs
+		run "PG 15: concurrent mark / unsee lose no marked item (pgbench)" \
+			in_major 15 timeout 600 env SECONDS_RUN="${SEEN_SECONDS:-20}" bash test/pg/seen_concurrency.sh
+		# the news-feed workload at a small scale (bench/seen): 0 false negatives
+		run "PG 15: the seen workload (bench/seen, small scale) loses no marked item" \
+			in_major 15 timeout 600 bash test/pg/seen_bench_small.sh
 	elif [ "${how[$major]}" = config ]; then
 		upgrade_to=$major
 	fi
 done
 
 # pg_upgrade from 15 to the newest major built here
-if full && [ -n "$upgrade_to" ] && [ "${how[15]:-}" = config ]; then
-	run "pg_upgrade 15 -> $upgrade_to keeps every stored filter's answers" \
-		env PG_CONFIG_OLD="${where[15]}" PG_CONFIG_NEW="${where[$upgrade_to]}" bash test/pg/pg_upgrade.sh
+if full; then
+	upgrade="pg_upgrade 15 -> newest major keeps every stored filter's answers"
+	if [ "${how[15]:-}" != config ]; then
+		skip "$upgrade" "PostgreSQL 15 was not tested in this run (PG_VERSIONS=\"$PG_VERSIONS\") or could not be had"
+	elif [ -z "$upgrade_to" ]; then
+		skip "$upgrade" "no major newer than 15 was built from source here (pg_upgrade needs both binaries on one host; a major in a Debian chroot cannot be an upgrade target)"
+	else
+		run "pg_upgrade 15 -> $upgrade_to keeps every stored filter's answers" \
+			env PG_CONFIG_OLD="${where[15]}" PG_CONFIG_NEW="${where[$upgrade_to]}" bash test/pg/pg_upgrade.sh
+	fi
 fi
 
+join_bg
 echo
+echo "test: the $mode run, PG_VERSIONS=\"$PG_VERSIONS\", $((SECONDS - t_start)) s in all, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "test: the steps (seconds of wall time; cpu = the step's own processes, not the servers'):"
+printf '  %6s %6s  %-6s  %s\n' seconds cpu result step
+for i in "${!rows_name[@]}"; do
+	printf '  %6s %6s  %-6s  %s\n' "${rows_secs[i]}" "${rows_cpu[i]}" "${rows_state[i]}" "${rows_name[i]}"
+done
 for n in "${failed[@]}"; do echo "failed: $n"; done
-echo "test: the $mode run, PG_VERSIONS=\"$PG_VERSIONS\", $((SECONDS - t_start)) s in all"
 full || echo "test: the complete run (every major, sanitizers, valgrind, fuzzers, replication, pg_upgrade, postgres_fdw): bash scripts/test.sh --full"
-echo "$pass passed, $fail failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skipped skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
 [ "$fail" -eq 0 ]

@@ -32,6 +32,7 @@ t_fail(const char *file, int line, const char *fmt, ...)
 
 int			t_known;
 int			t_strict;
+int			t_full;
 
 void
 t_known_bug(const char *file, int line, const char *fmt, ...)

@@ -32,6 +32,7 @@ uint64_t	t_iters(uint64_t n, uint64_t lo);
  */
 extern int	t_known;			/* known-bug hits in the whole run */
 extern int	t_strict;
+extern int	t_full;			/* CF_TEST_FULL=1: the pre-issue-32 workloads */
 void		t_known_bug(const char *file, int line, const char *fmt, ...)
 			__attribute__((format(printf, 3, 4)));
 #define KNOWN_BUG(cond, ...) \

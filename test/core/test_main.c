@@ -91,6 +91,8 @@ static const test_entry tests[] = {
 
 	T("model", test_model_small),
 	T("model", test_model_large),
+	/* random geometries and seeds for CF_TEST_SECONDS (make soak) */
+	T("soak", test_model_soak),
 	/* measured false-positive rates and load */
 	T("fpr", test_fpr_widths),
 	T("fpr", test_fpr_growth),
@@ -130,6 +132,10 @@ main(int argc, char **argv)
 		t_scale = 1.0;
 	s = getenv("CF_TEST_STRICT");
 	t_strict = s && *s && strcmp(s, "0") != 0;
+	s = getenv("CF_TEST_FULL");
+	t_full = s && *s && strcmp(s, "0") != 0;
+	if (t_full)
+		printf("core: the complete workloads (CF_TEST_FULL)\n");
 	if (t_scale != 1.0)
 		printf("core: workload scaled by %g (CF_TEST_SCALE)\n", t_scale);
 

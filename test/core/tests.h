@@ -89,6 +89,7 @@ void		test_semisort_validate(void);
 /* test_model.c */
 void		test_model_small(void);
 void		test_model_large(void);
+void		test_model_soak(void);
 
 /* test_fpr.c */
 void		test_fpr_widths(void);

@@ -34,9 +34,10 @@
 #
 # Usage: bash test/pg/sanitize.sh [test ...]
 #   As root or as a user that can run initdb.  With test names, runs only
-#   those pg_regress tests (default: the Makefile's REGRESS list, about 10
-#   minutes; "cuckoo_basic cuckoo_types cuckoo_input cuckoo_plpgsql
-#   cuckoo_golden" takes about 2); test/pg/plpgsql_model.sql then runs with
+#   those pg_regress tests (default: the Makefile's REGRESS list, all 26
+#   files, what the complete run runs: 950 s at load 2-3, the longest
+#   golden_split, bulk, agg and golden_v2; "cuckoo_basic cuckoo_types
+#   cuckoo_input cuckoo_plpgsql cuckoo_golden" takes about 1); test/pg/plpgsql_model.sql then runs with
 #   MODEL_RUNS (default 40) runs of 300 steps.  KEEP=1 keeps the temporary directory
 #   (valgrind logs, server log, regression.diffs); CUCKOO_SRC=dir builds the
 #   sources in dir instead of this checkout (to check the harness itself).
