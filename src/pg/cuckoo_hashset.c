@@ -365,15 +365,18 @@ cfagg_gather(const CfAggState *st, uint64 *dst)
 {
 	uint32		k = 0;
 
+	/* memcpy of nothing: dst and the source may be NULL (an empty state) */
 	if (st->form != CFAGG_FORM_SET)
 	{
-		memcpy(dst, st->hashes, st->n * sizeof(uint64));
+		if (st->n > 0)
+			memcpy(dst, st->hashes, st->n * sizeof(uint64));
 		return st->n;
 	}
 	for (uint32 i = 0; i < st->cap; i++)
 		if (st->hashes[i] != 0)
 			dst[k++] = st->hashes[i];
-	memcpy(dst + k, cfagg_batch(st), st->nbatch * sizeof(uint64));
+	if (st->nbatch > 0)
+		memcpy(dst + k, cfagg_batch(st), st->nbatch * sizeof(uint64));
 	return k + st->nbatch;
 }
 
