@@ -461,25 +461,3 @@ SELECT o.oid::regoperator AS operator
 DROP TABLE vl_seen, vl_parts, vl_f, vl_log;
 DROP FUNCTION vl_log_change();
 DROP FUNCTION vl_try(text);
-
--- ---------------------------------------------------------------------
--- issue 33: no size cliff when a list becomes a table
--- ---------------------------------------------------------------------
-
--- cf_create(1000000) starts as a list; at its bound (256 hashes) it becomes
--- a split table about the list's size, which then doubles: never a jump to
--- the 1.7 MB table of its capacity
-SELECT n, pg_column_size(f) AS bytes, (cf_info(f)).buckets,
-       cf_contains_all(f, ARRAY(SELECT generate_series(1, n))) AS all_found
-FROM (SELECT n, cf_add_all(cf_create(1000000), ARRAY(SELECT generate_series(1, n))) AS f
-      FROM unnest(ARRAY[1, 255, 256, 257, 1000, 10000, 100000]) n) s
-ORDER BY n;
--- the same filter grown by single adds (one UPDATE each) crosses the bound
--- by one step of at most twice its bytes
-WITH RECURSIVE g(i, f) AS (
-  SELECT 1, cf_add(cf_create(1000000), 1)
-  UNION ALL SELECT i + 1, cf_add(f, i + 1) FROM g WHERE i < 1000)
-SELECT max(pg_column_size(f)) AS largest,
-       bool_and(step <= 2 * prev + 100) AS no_cliff
-FROM (SELECT f, pg_column_size(f) AS step, lag(pg_column_size(f)) OVER (ORDER BY i) AS prev FROM g) s
-WHERE prev IS NOT NULL;

@@ -58,31 +58,21 @@ split_wanted(const cf_params *p)
 
 /*
  * The base buckets (odd) of the split table a list of these header
- * parameters converts into: cf_create's m0 halved k times (rounded up, made
- * odd) for the largest k whose table still takes at least the bytes of a
- * full list (8 * CF_LIST_MAX), else m0 itself.  Doubling it k times gives
- * at least m0 buckets, so the filter reaches its capacity at level k; a
- * list of a large capacity converts into a table about its own size instead
- * of one sized for the capacity.  0 when they give no split table.
+ * parameters converts into: cf_create's m0, the table of its capacity.  0
+ * when they give no split table.  (A smaller base, to spare a list of a
+ * large capacity the jump to its whole table, was tried in 1.3 and taken
+ * back: entries written at a base below m0 ran out of bits on the way to the
+ * capacity and deletes within one family were retained; see CHANGELOG.)
  */
 uint32_t
 cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 {
 	uint64_t	m0 = cf_nbuckets_for(capacity, (int) bucket_size) | 1;
-	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
-	uint64_t	best = m0;
 
-	if (w == 0 || m0 > UINT32_MAX)
+	(void) enc;
+	if (cf_split_width(fpr, bucket_size, 0) == 0 || m0 > UINT32_MAX)
 		return 0;
-	for (uint32_t k = 1; k < 32; k++)
-	{
-		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
-
-		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
-			break;
-		best = m;
-	}
-	return (uint32_t) best;
+	return (uint32_t) m0;
 }
 
 uint32_t

@@ -63,7 +63,6 @@ static const test_entry tests[] = {
 	T("list", test_list_union_precision),
 	T("list", test_list_union_other),
 	T("list", test_list_hostile),
-	T("list", test_list_no_cliff),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),

@@ -45,7 +45,6 @@ void		test_list_union_fold(void);
 void		test_list_union_precision(void);
 void		test_list_union_other(void);
 void		test_list_hostile(void);
-void		test_list_no_cliff(void);
 
 /* test_split.c */
 void		test_split_schedule(void);
