@@ -96,23 +96,35 @@ static const ExpandedObjectMethods cfx_methods = {
  * journals
  * ------------------------------------------------------------------- */
 
+/*
+ * Saves the n bytes at p before the core overwrites them, as entries of at
+ * most 8 bytes each: the core saves a slot, a stash record (12 bytes) or a
+ * list's shifted tail (any length) in one call.
+ */
 static void
 cfx_record(cf_journal *j, const uint8_t *p, size_t n)
 {
 	CfRecorder *r = (CfRecorder *) j;
-	CfUndo	   *u;
 
-	if (r->nundo == r->maxundo)
+	while (n > 0)
 	{
-		r->maxundo = r->maxundo ? r->maxundo * 2 : 16;
-		r->undo = r->undo ?
-			repalloc(r->undo, sizeof(CfUndo) * r->maxundo) :
-			MemoryContextAlloc(r->store->cxt, sizeof(CfUndo) * r->maxundo);
+		CfUndo	   *u;
+		size_t		k = Min(n, sizeof(u->bytes));
+
+		if (r->nundo == r->maxundo)
+		{
+			r->maxundo = r->maxundo ? r->maxundo * 2 : 16;
+			r->undo = r->undo ?
+				repalloc(r->undo, sizeof(CfUndo) * r->maxundo) :
+				MemoryContextAlloc(r->store->cxt, sizeof(CfUndo) * r->maxundo);
+		}
+		u = &r->undo[r->nundo++];
+		u->off = (uint32) (p - r->store->buf);
+		u->len = (uint8) k;
+		memcpy(u->bytes, p, k);
+		p += k;
+		n -= k;
 	}
-	u = &r->undo[r->nundo++];
-	u->off = (uint32) (p - r->store->buf);
-	u->len = (uint8) n;
-	memcpy(u->bytes, p, n);
 }
 
 /* writes an undo journal back onto buf, newest entry first */
