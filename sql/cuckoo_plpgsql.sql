@@ -149,3 +149,30 @@ END $$;
 
 DROP TABLE cf_pl;
 DROP FUNCTION cf_range(integer);
+
+-- an old object modified (issue 32): g takes f's next state, then f (now an
+-- old object of the chain) is added to; f gets a private copy of its own
+-- state (cfx_copy_object), and neither variable sees the other's add.  300
+-- values: a table, not a list (lists: see the list-form test below)
+DO $$
+DECLARE
+	f cuckoofilter := cf_create(1000);
+	g cuckoofilter;
+BEGIN
+	FOR i IN 1..300 LOOP
+		f := cf_add(f, i);
+	END LOOP;
+	g := cf_add(f, 1000);
+	f := cf_add(f, 2000);
+	g := cf_add(g, 3000);
+	RAISE NOTICE 'f: items %, 1000 %, 2000 %, 3000 %, 1..300 missing %',
+		(SELECT items FROM cf_info(f)), cf_contains(f, 1000), cf_contains(f, 2000),
+		cf_contains(f, 3000),
+		(SELECT count(*) FROM generate_series(1, 300) i WHERE NOT cf_contains(f, i));
+	RAISE NOTICE 'g: items %, 1000 %, 2000 %, 3000 %, 1..300 missing %',
+		(SELECT items FROM cf_info(g)), cf_contains(g, 1000), cf_contains(g, 2000),
+		cf_contains(g, 3000),
+		(SELECT count(*) FROM generate_series(1, 300) i WHERE NOT cf_contains(g, i));
+	RAISE NOTICE 'flat copies read the same: f %, g %',
+		f::text = f::text::cuckoofilter::text, g::text = g::text::cuckoofilter::text;
+END $$;
