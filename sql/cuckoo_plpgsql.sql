@@ -151,9 +151,9 @@ DROP TABLE cf_pl;
 DROP FUNCTION cf_range(integer);
 
 -- an old object modified (issue 32): g takes f's next state, then f (now an
--- old object of the chain) is added to; f gets a private copy of its own
--- state (cfx_copy_object), and neither variable sees the other's add.  300
--- values: a table, not a list (lists: see the list-form test below)
+-- old object of the chain) is added to: f is read back through g's undo
+-- journal into a private copy, and neither variable sees the other's add.
+-- 300 values: a table (a list-form filter is not tested here, see issue 32)
 DO $$
 DECLARE
 	f cuckoofilter := cf_create(1000);
