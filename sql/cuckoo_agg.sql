@@ -279,3 +279,48 @@ FROM agg_big, generate_series(100000, 1099999) g;
 
 DROP TABLE agg_par;
 DROP TABLE agg_union_src;
+
+-- issue 32: partitionwise aggregation, without parallel workers: the
+-- partial states of each partition are serialized, then the finalize step
+-- combines them.  cf_union_agg of single-value filters: the combine adds
+-- each part's hashes into the group's state (cfagg_add_state); every group
+-- is the filter one plain aggregate builds and misses no value
+CREATE TABLE agg_upt (k int, grp int, f cuckoofilter) PARTITION BY LIST (k);
+CREATE TABLE agg_upt_0 PARTITION OF agg_upt FOR VALUES IN (0);
+CREATE TABLE agg_upt_1 PARTITION OF agg_upt FOR VALUES IN (1);
+INSERT INTO agg_upt SELECT g % 2, g % 999, cf_add(NULL, g) FROM generate_series(1, 10000) g;
+ANALYZE agg_upt;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT grp, cf_union_agg(f) FROM agg_upt GROUP BY 1;
+SELECT count(*) AS groups, sum((cf_info(a.u)).items) AS items,
+	   count(*) FILTER (WHERE a.u::text <> b.u::text) AS differ_from_plain
+FROM (SELECT grp, cf_union_agg(f) AS u FROM agg_upt GROUP BY 1) a
+JOIN (SELECT grp, cf_union_agg(f) AS u FROM (SELECT * FROM agg_upt OFFSET 0) s GROUP BY 1) b USING (grp);
+SELECT count(*) AS misses
+FROM (SELECT grp, cf_union_agg(f) AS u FROM agg_upt GROUP BY 1) a
+JOIN generate_series(1, 10000) v ON v % 999 = a.grp
+WHERE NOT cf_contains(a.u, v);
+-- cf_agg(anyelement) (int4range has no typed overload) combined the same way
+CREATE TABLE agg_pt32 (k int, grp int, v int4range) PARTITION BY LIST (k);
+CREATE TABLE agg_pt32_0 PARTITION OF agg_pt32 FOR VALUES IN (0);
+CREATE TABLE agg_pt32_1 PARTITION OF agg_pt32 FOR VALUES IN (1);
+INSERT INTO agg_pt32
+SELECT g % 2, g % 3, int4range(g % 60, g % 60 + 1) FROM generate_series(1, 20000) g;
+ANALYZE agg_pt32;
+EXPLAIN (COSTS OFF) SELECT grp, cf_agg(v) FROM agg_pt32 GROUP BY 1;
+SELECT a.grp, (cf_info(a.f)).items, a.f::text = b.f::text AS same_as_plain,
+	   (SELECT count(*) FROM generate_series(0, 59) i
+		WHERE i % 3 = a.grp AND NOT cf_contains(a.f, int4range(i, i + 1))) AS misses
+FROM (SELECT grp, cf_agg(v) AS f FROM agg_pt32 GROUP BY 1) a
+JOIN (SELECT grp, cf_agg(v) AS f FROM (SELECT * FROM agg_pt32 OFFSET 0) s GROUP BY 1) b USING (grp)
+ORDER BY 1;
+-- each partition gives its own capacity (k is constant in a partition): the
+-- combine refuses the mix, for cf_agg(anyelement) and for the typed cf_agg
+SELECT grp, cf_agg(v, 0.01, 100 + k) FROM agg_pt32 GROUP BY 1;
+SELECT grp, cf_agg(lower(v), 0.01, 100 + k) FROM agg_pt32 GROUP BY 1;
+RESET enable_partitionwise_aggregate;
+-- rows of one plain aggregate that give different capacities: refused
+SELECT cf_agg(v, 0.01, 100 + k) FROM (SELECT * FROM agg_pt32 OFFSET 0) s;
+SELECT cf_agg(g, 0.01, CASE WHEN g < 3 THEN 100 ELSE 200 END) FROM generate_series(1, 5) g;
+DROP TABLE agg_pt32;
+DROP TABLE agg_upt;
