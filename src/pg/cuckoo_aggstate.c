@@ -9,6 +9,7 @@
 #include "utils/memutils.h"
 
 #include "cuckoo_hashset.h"
+#include "cuckoo_rice.h"
 
 /* ---------------------------------------------------------------------
  * cf_aggstate: a transition state that can leave the process
@@ -172,108 +173,41 @@ cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 
 /* ---- the external form of version 2: Rice-coded deltas ---- */
 
-/* the Rice parameter a writer uses for n sorted distinct 64-bit hashes */
-static int
-cfas_rice_k(uint64 n)
-{
-	int			bits = 0;
-
-	if (n == 0)
-		return 0;
-	while (bits < 64 && (n >> bits) != 0)
-		bits++;
-	return 64 - bits;			/* 2^k near the mean gap 2^64 / n: 32..63 */
-}
-
-typedef struct CfasBitWriter
-{
-	uint8	   *p;
-	size_t		pos;			/* bytes written */
-	uint64		acc;			/* bits not yet written, the first lowest */
-	int			nacc;
-} CfasBitWriter;
-
-/* appends the nbits (at most 32) low bits of x, the lowest first */
-static inline void
-cfas_put_bits(CfasBitWriter *w, uint64 x, int nbits)
-{
-	if (nbits == 0)
-		return;
-	w->acc |= (x & (((uint64) 1 << nbits) - 1)) << w->nacc;
-	w->nacc += nbits;
-	while (w->nacc >= 8)
-	{
-		w->p[w->pos++] = (uint8) w->acc;
-		w->acc >>= 8;
-		w->nacc -= 8;
-	}
-}
-
 /*
  * The version 2 bytes of a version 1 state whose hashes are sorted and
- * distinct (a canonical one), in a new palloc'd buffer of *len bytes.
+ * distinct (a canonical one), in a new palloc'd buffer of *len bytes: the
+ * header, k, then the core's Rice code of the hashes (cuckoo_rice.h).
  */
 static uint8 *
 cfas_encode_rice(const struct varlena *v, size_t *len)
 {
 	const uint8 *src = (const uint8 *) VARDATA_ANY(v);
 	uint32		n = cfas_get32(src + 4);
-	const uint8 *hs = src + CFAS_HEADER;
-	int			k = cfas_rice_k(n);
-	uint64		prev = 0;
-	uint64		nbits = 0;
+	int			k = cf_rice_param(n);
+	uint64	   *h = palloc(Max(n, 1) * sizeof(uint64));
+	size_t		blen;
 	uint8	   *out;
-	CfasBitWriter w = {0};
+	char		err[CF_ERRLEN];
 
-	/* the exact size first: q + 1 + k bits a hash */
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
-		uint64		d;
-
-		if (i > 0 && h <= prev)
-			elog(ERROR, "cf_aggstate: hashes of a canonical state are not sorted and distinct");
-		d = i == 0 ? h : h - prev - 1;
-		nbits += (d >> k) + 1 + k;
-		prev = h;
-	}
-	*len = CFAS_HEADER_RICE + (size_t) ((nbits + 7) / 8);
-	out = palloc0(*len);
+	cfagg_get_le64s(h, src + CFAS_HEADER, n);
+	if (!cf_rice_encoded_len(h, n, k, &blen, err, sizeof(err)))
+		elog(ERROR, "cf_aggstate: a canonical state cannot be Rice-coded: %s", err);
+	*len = CFAS_HEADER_RICE + blen;
+	out = palloc(*len);
 	memcpy(out, src, CFAS_HEADER);
 	out[0] = CFAS_VERSION_RICE;
 	out[3] = 0;
 	out[CFAS_HEADER] = (uint8) k;
-	w.p = out + CFAS_HEADER_RICE;
-	prev = 0;
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
-		uint64		d = i == 0 ? h : h - prev - 1;
-		uint64		q = d >> k;
-
-		for (; q >= 32; q -= 32)
-			cfas_put_bits(&w, 0xFFFFFFFF, 32);
-		cfas_put_bits(&w, ((uint64) 1 << q) - 1, (int) q + 1);	/* q ones, a zero */
-		if (k > 32)
-		{
-			cfas_put_bits(&w, d, 32);
-			cfas_put_bits(&w, d >> 32, k - 32);
-		}
-		else
-			cfas_put_bits(&w, d, k);
-		prev = h;
-	}
-	if (w.nacc > 0)
-		w.p[w.pos++] = (uint8) w.acc;
-	Assert(CFAS_HEADER_RICE + w.pos == *len);
+	cf_rice_encode(h, n, k, out + CFAS_HEADER_RICE, blen);
+	pfree(h);
 	return out;
 }
 
 /*
  * Decodes the version 2 bytes p[0..len) (the header checked by the caller)
  * into a new version 1 state; NULL after reporting to escontext.  Hostile
- * input is refused: a count the bytes cannot hold, a hash past 2^64 - 1,
- * hashes out of order or repeated (they are written strictly ascending),
+ * input is refused: a k other than the writer's, a count the bytes cannot
+ * hold; and by the core's decoder (cuckoo_rice.h) a hash past 2^64 - 1,
  * bits missing, bits or bytes left over.
  */
 static struct varlena *
@@ -281,12 +215,10 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 {
 	uint32		n = cfas_get32(p + 4);
 	int			k;
-	const uint8 *bs;
 	uint64		total;
-	uint64		pos = 0;
-	uint64		prev = 0;
 	struct varlena *v;
-	uint8	   *hs;
+	uint64	   *h;
+	char		err[CF_ERRLEN];
 
 	if (len < CFAS_HEADER_RICE)
 		ereturn(escontext, NULL,
@@ -295,14 +227,13 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 errdetail("A state of version 2 has a header of %d bytes, this value has %zu bytes.",
 						   CFAS_HEADER_RICE, len)));
 	k = p[CFAS_HEADER];
-	bs = p + CFAS_HEADER_RICE;
 	total = (uint64) (len - CFAS_HEADER_RICE) * 8;
 	/* one encoding per state: the writer's k, which bounds n by the length */
-	if (k != cfas_rice_k(n))
+	if (k != cf_rice_param(n))
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 CFAS_BAD_INPUT(badcode),
-				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cfas_rice_k(n))));
+				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cf_rice_param(n))));
 	/* every hash takes at least k + 1 bits */
 	if ((uint64) n * (uint64) (k + 1) > total || n > CFAS_MAX_HASHES)
 		ereturn(escontext, NULL,
@@ -310,77 +241,18 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes with Rice parameter %d cannot fit in %zu bytes.",
 						   n, k, len)));
+	h = palloc(Max(n, 1) * sizeof(uint64));
+	if (!cf_rice_decode(p + CFAS_HEADER_RICE, len - CFAS_HEADER_RICE, k, n, h, err, sizeof(err)))
+		ereturn(escontext, NULL,
+				(errcode(badcode),
+				 CFAS_BAD_INPUT(badcode),
+				 errdetail("%s", cfpg_sentence(err))));
 	v = palloc(VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
 	SET_VARSIZE(v, VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
 	memcpy(VARDATA(v), p, CFAS_HEADER);
 	((uint8 *) VARDATA(v))[0] = CFAS_VERSION;
-	hs = (uint8 *) VARDATA(v) + CFAS_HEADER;
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint64		q = 0;
-		uint64		d = 0;
-		uint64		h;
-
-		/* q one bits, then a zero bit */
-		for (;;)
-		{
-			if (pos >= total)
-				ereturn(escontext, NULL,
-						(errcode(badcode),
-						 CFAS_BAD_INPUT(badcode),
-						 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
-			if ((pos & 7) == 0 && bs[pos >> 3] == 0xFF && pos + 8 < total)
-			{
-				q += 8;
-				pos += 8;
-				continue;
-			}
-			if (((bs[pos >> 3] >> (pos & 7)) & 1) == 0)
-				break;
-			q++;
-			pos++;
-		}
-		pos++;
-		if (total - pos < (uint64) k)
-			ereturn(escontext, NULL,
-					(errcode(badcode),
-					 CFAS_BAD_INPUT(badcode),
-					 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
-		for (int got = 0; got < k;)
-		{
-			int			off = (int) (pos & 7);
-			int			take = Min(8 - off, k - got);
-
-			d |= (uint64) ((bs[pos >> 3] >> off) & ((1u << take) - 1)) << got;
-			got += take;
-			pos += take;
-		}
-		if (k < 64 && q > (PG_UINT64_MAX >> k))
-			ereturn(escontext, NULL,
-					(errcode(badcode),
-					 CFAS_BAD_INPUT(badcode),
-					 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
-		d |= q << k;
-		if (i == 0)
-			h = d;
-		else
-		{
-			if (prev == PG_UINT64_MAX || d > PG_UINT64_MAX - prev - 1)
-				ereturn(escontext, NULL,
-						(errcode(badcode),
-						 CFAS_BAD_INPUT(badcode),
-						 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
-			h = prev + 1 + d;
-		}
-		cfagg_put_le64s(hs + (size_t) i * sizeof(uint64), &h, 1);
-		prev = h;
-	}
-	/* what is left is the last byte's padding, zero bits */
-	if (total - pos >= 8 || (pos < total && (bs[pos >> 3] >> (pos & 7)) != 0))
-		ereturn(escontext, NULL,
-				(errcode(badcode),
-				 CFAS_BAD_INPUT(badcode),
-				 errdetail("Bits other than the last byte's zero padding follow the %u encoded hashes.", n)));
+	cfagg_put_le64s((uint8 *) VARDATA(v) + CFAS_HEADER, h, n);
+	pfree(h);
 	return v;
 }
 
