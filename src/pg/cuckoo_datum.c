@@ -228,13 +228,16 @@ cfpg_encoding(text *name)
 	return 0;					/* not reached */
 }
 
+/* the table encoding of f's sub-filters, from the core's statistics */
 const char *
 cfpg_encoding_name(const cf_filter *f)
 {
-	for (uint32 k = 1; k < f->nstages; k++)
-		if (f->stages[k].enc != f->stages[0].enc)
-			return "mixed";
-	return f->stages[0].enc < lengthof(cfpg_encodings) ? cfpg_encodings[f->stages[0].enc] : "unknown";
+	cf_stats	s;
+
+	cf_get_stats(f, &s);
+	if (s.semisorted == 0)
+		return cfpg_encodings[CF_ENC_PACKED];
+	return s.semisorted == s.subfilters ? cfpg_encodings[CF_ENC_SEMISORT] : "mixed";
 }
 
 /*

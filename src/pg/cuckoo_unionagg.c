@@ -90,6 +90,16 @@ cfu_is_exact_list(const cf_filter *f)
 	return true;
 }
 
+/* the table encoding of a list (one sub-filter), from the core's statistics */
+static int
+cfu_list_encoding(const cf_filter *f)
+{
+	cf_stats	s;
+
+	cf_get_stats(f, &s);
+	return s.semisorted > 0 ? CF_ENC_SEMISORT : CF_ENC_PACKED;
+}
+
 /*
  * lists a and b of one family: their hashes make one filter of either's
  * parameters (as cf_union merges them: the growth settings, expansion and
@@ -99,7 +109,7 @@ static bool
 cfu_same_family(const cf_filter *a, const cf_filter *b)
 {
 	return a->bucket_size == b->bucket_size && a->target_fpr == b->target_fpr &&
-		a->fpbits == b->fpbits && a->stages[0].enc == b->stages[0].enc;
+		a->fpbits == b->fpbits && cfu_list_encoding(a) == cfu_list_encoding(b);
 }
 
 static CfUnionState *
@@ -279,7 +289,7 @@ cfu_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *m,
 {
 	st->hs->fpr = m->target_fpr;
 	st->hs->capacity = 0;
-	st->hs->encoding = (uint8) m->stages[0].enc;
+	st->hs->encoding = (uint8) cfu_list_encoding(m);
 	return cfagg_build(st->hs, cache, runs, nruns, n);
 }
 
@@ -317,7 +327,7 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	p.bucket_size = (int) m.bucket_size;
 	p.max_kicks = (int) m.max_kicks;
 	p.expansion = (int) m.expansion;
-	p.encoding = (int) m.stages[0].enc;
+	p.encoding = cfu_list_encoding(&m);
 	p.geometry = CF_GEOM_LIST;
 	v = cfagg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
