@@ -316,17 +316,6 @@ cfx_copy_bytes(const uint8 *src, size_t len)
 	return cfx_new_object(s);
 }
 
-/* a new current object in a new store holding a copy of x's state */
-static CfExpanded *
-cfx_copy_object(const CfExpanded *x)
-{
-	CfStore    *s = cfx_new_store(x->store->len);
-
-	cfx_counters.copies++;
-	cfx_copy_state(x, s->buf);
-	return cfx_new_object(s);
-}
-
 /* allocator for growth: a fresh store's buffer */
 static void *
 cfx_alloc_store(size_t size, void *ctx)
@@ -454,19 +443,17 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 }
 
 /*
- * A new current object for the filter d (or for a new filter of parameters
- * defaults when isnull; or for the state of x, an old object): a private
- * copy, a version-1 filter rewritten as version 2 (FORMAT.md).
+ * A new current object for the flat filter d (or for a new filter of
+ * parameters defaults when isnull): a private copy, a version-1 filter
+ * rewritten as version 2 (FORMAT.md).
  */
 static CfExpanded *
-cfx_start_copy(CfExpanded *x, Datum d, bool isnull, const cf_params *defaults)
+cfx_start_copy(Datum d, bool isnull, const cf_params *defaults)
 {
 	struct varlena *v;
 	cf_filter	f;
 	CfExpanded *y;
 
-	if (x != NULL)
-		return cfx_copy_object(x);
 	if (isnull)
 	{
 		v = cfpg_create(defaults);
@@ -500,11 +487,16 @@ cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, 
 	cf_status	st;
 	CfStore    *ns = NULL;
 
-	if (x != NULL && x->newer == NULL)
+	if (x != NULL)
+	{
+		/* the callers flatten an older state first (cfpg_open_datum) */
+		if (x->newer != NULL)
+			elog(ERROR, "cuckoo filter expanded object: an older state was not flattened");
 		return cfx_modify_current(x, h, op, kind);
+	}
 
-	/* a flat value, an old object or NULL: start a private copy */
-	y = cfx_start_copy(x, d, isnull, defaults);
+	/* a flat value or NULL: start a private copy */
+	y = cfx_start_copy(d, isnull, defaults);
 	cfx_open_store(y->store, &f);
 	if (op == CFX_DELETE)
 	{

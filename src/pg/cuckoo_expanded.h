@@ -21,6 +21,8 @@ typedef enum CfxOp
 /*
  * Applies op with hash h to d (or to a new filter for defaults when
  * isnull); an add records value kind kind in a filter that has none yet.
+ * d is flat or the newest state of an expanded filter: an older state is
+ * flattened first (cfpg_open_datum does).
  */
 extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h,
 						CfxOp op, int kind);
