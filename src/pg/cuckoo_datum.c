@@ -17,29 +17,29 @@
  * ------------------------------------------------------------------- */
 
 /* the names, indexed by CfValueKind */
-static const char *const cf_kind_names[] = {
+static const char *const cfpg_kind_names[] = {
 	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
 	"jsonb", "array", "record", "range", "multirange", "char", "other",
 	"timestamp", "timestamptz"
 };
 
 const char *
-cf_kind_name(int kind)
+cfpg_kind_name(int kind)
 {
 	if (kind == CF_KIND_ANY)
 		return "any";
-	if (kind > 0 && kind < (int) lengthof(cf_kind_names))
-		return cf_kind_names[kind];
+	if (kind > 0 && kind < (int) lengthof(cfpg_kind_names))
+		return cfpg_kind_names[kind];
 	return NULL;
 }
 
 int
-cf_kind_from_name(const char *name)
+cfpg_kind_from_name(const char *name)
 {
 	if (pg_strcasecmp(name, "any") == 0)
 		return CF_KIND_ANY;
-	for (int k = 1; k < (int) lengthof(cf_kind_names); k++)
-		if (pg_strcasecmp(name, cf_kind_names[k]) == 0)
+	for (int k = 1; k < (int) lengthof(cfpg_kind_names); k++)
+		if (pg_strcasecmp(name, cfpg_kind_names[k]) == 0)
 			return k;
 	return -1;
 }
@@ -351,7 +351,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 
 	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
 		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY &&
-		(cf_kind_accepts(a->kind, b->kind) || cf_kind_accepts(b->kind, a->kind)))
+		(cfpg_kind_accepts(a->kind, b->kind) || cfpg_kind_accepts(b->kind, a->kind)))
 	{
 		/*
 		 * 1.1's datetime and one of 1.2's timestamp kinds: the union is of
@@ -373,7 +373,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s", errmsg_text),
 				 errdetail("The filters hold values of different kinds (%s and %s).",
-						   cf_kind_name((int) a->kind), cf_kind_name((int) b->kind)),
+						   cfpg_kind_name((int) a->kind), cfpg_kind_name((int) b->kind)),
 				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
 	cap = cf_union_size(a, b, err, sizeof(err));
 	if (cap == 0)

@@ -38,7 +38,7 @@
 
 /* the CfHashKind of a scalar type hashed by its value, or 0 for any other */
 static int
-cf_scalar_kind(Oid basetype)
+cfpg_scalar_kind(Oid basetype)
 {
 	switch (basetype)
 	{
@@ -91,11 +91,11 @@ cf_scalar_kind(Oid basetype)
  * OIDs.  Its elements come under the array's collation.
  */
 static void
-cf_hashinfo_array(CfHashInfo *hi, Oid elemtype, Oid collid, MemoryContext mcxt)
+cfpg_hashinfo_array(CfHashInfo *hi, Oid elemtype, Oid collid, MemoryContext mcxt)
 {
 	CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
-	cf_hashinfo_init(elem, elemtype, collid, mcxt);
+	cfpg_hashinfo_init(elem, elemtype, collid, mcxt);
 	get_typlenbyvalalign(elemtype, &hi->elmlen, &hi->elmbyval, &hi->elmalign);
 	hi->elem = elem;
 	hi->kind = CFH_ARRAY;
@@ -106,7 +106,7 @@ cf_hashinfo_array(CfHashInfo *hi, Oid elemtype, Oid collid, MemoryContext mcxt)
  * their send bytes (numrange [1.0,2) = [1.00,2), floats' -0 = 0).
  */
 static void
-cf_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
+cfpg_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
 {
 	TypeCacheEntry *tc = lookup_type_cache(basetype, multi ?
 										   TYPECACHE_MULTIRANGE_INFO :
@@ -114,7 +114,7 @@ cf_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
 	CfHashInfo *elem = MemoryContextAllocZero(mcxt, sizeof(CfHashInfo));
 
 	/* a range's bounds come under its subtype collation */
-	cf_hashinfo_init(elem, multi ? tc->rngtype->type_id :
+	cfpg_hashinfo_init(elem, multi ? tc->rngtype->type_id :
 					 tc->rngelemtype->type_id,
 					 multi ? InvalidOid : tc->rng_collation, mcxt);
 	hi->elem = elem;
@@ -131,7 +131,7 @@ cf_hashinfo_range(CfHashInfo *hi, Oid basetype, bool multi, MemoryContext mcxt)
  * added.  A type without a btree operator class has no = to disagree with.
  */
 static void
-cf_check_equality_is_image(Oid typid, Oid collid)
+cfpg_check_equality_is_image(Oid typid, Oid collid)
 {
 	Oid			opclass = GetDefaultOpClass(typid, BTREE_AM_OID);
 	Oid			opcintype;
@@ -160,20 +160,20 @@ cf_check_equality_is_image(Oid typid, Oid collid)
  * caller's choice of text equality, and is accepted.
  */
 void
-cf_check_value_expr(Node *arg, Oid collid)
+cfpg_check_value_expr(Node *arg, Oid collid)
 {
 	while (arg != NULL && IsA(arg, RelabelType) &&
 		   ((RelabelType *) arg)->relabelformat == COERCE_IMPLICIT_CAST)
 	{
 		arg = (Node *) ((RelabelType *) arg)->arg;
 		if (getBaseType(exprType(arg)) >= FirstNormalObjectId)
-			cf_check_equality_is_image(getBaseType(exprType(arg)), collid);
+			cfpg_check_equality_is_image(getBaseType(exprType(arg)), collid);
 	}
 }
 
 /* the argno-th argument expression of a function or operator call, or NULL */
 Node *
-cf_call_arg(Node *expr, int argno)
+cfpg_call_arg(Node *expr, int argno)
 {
 	List	   *args = NIL;
 
@@ -195,7 +195,7 @@ cf_call_arg(Node *expr, int argno)
  * one without (a pseudo-type among them) cannot be hashed.
  */
 static void
-cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, Oid collid, MemoryContext mcxt)
+cfpg_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, Oid collid, MemoryContext mcxt)
 {
 	HeapTuple	tup;
 	Form_pg_type pt;
@@ -219,7 +219,7 @@ cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, Oid collid, MemoryCont
 				 errhint("Cast the value to text or to another supported type.")));
 	/* a type of an extension must have byte equality (the built-in ones do) */
 	if (basetype >= FirstNormalObjectId)
-		cf_check_equality_is_image(basetype, collid);
+		cfpg_check_equality_is_image(basetype, collid);
 	fmgr_info_cxt(sendfn, &hi->sendfn, mcxt);
 	hi->kind = CFH_SEND;
 }
@@ -229,7 +229,7 @@ cf_hashinfo_send(CfHashInfo *hi, Oid basetype, Oid typid, Oid collid, MemoryCont
  * one is needed, is looked up into mcxt so that hi can live in fn_extra.
  */
 void
-cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
+cfpg_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 {
 	Oid			basetype;
 	char		typtype;
@@ -267,14 +267,14 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 	hi->basetype = basetype;
 	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
 
-	hi->kind = cf_scalar_kind(basetype);
+	hi->kind = cfpg_scalar_kind(basetype);
 	if (hi->kind == 0)
 	{
 		typtype = get_typtype(basetype);
 		if (OidIsValid(get_element_type(basetype)))
-			cf_hashinfo_array(hi, get_element_type(basetype), collid, mcxt);
+			cfpg_hashinfo_array(hi, get_element_type(basetype), collid, mcxt);
 		else if (typtype == TYPTYPE_RANGE || typtype == TYPTYPE_MULTIRANGE)
-			cf_hashinfo_range(hi, basetype, typtype == TYPTYPE_MULTIRANGE, mcxt);
+			cfpg_hashinfo_range(hi, basetype, typtype == TYPTYPE_MULTIRANGE, mcxt);
 		else if (basetype == RECORDOID || typtype == TYPTYPE_COMPOSITE)
 		{
 			/* columns are looked up per row type, on first use */
@@ -282,13 +282,13 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 			hi->kind = CFH_RECORD;
 		}
 		else
-			cf_hashinfo_send(hi, basetype, typid, collid, mcxt);
+			cfpg_hashinfo_send(hi, basetype, typid, collid, mcxt);
 	}
 	/* text is hashed as UTF-8, so filters do not depend on the database encoding */
 	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
 				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
 		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
-	hi->vkind = cf_value_kind(hi->kind);
+	hi->vkind = cfpg_value_kind(hi->kind);
 	/*
 	 * Whether a timestamptz equals a timestamp or date depends on the
 	 * session's TimeZone; a filter's answers must not, so new filters keep
@@ -307,7 +307,7 @@ cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
  * ------------------------------------------------------------------- */
 
 int
-cf_value_kind(int hashkind)
+cfpg_value_kind(int hashkind)
 {
 	switch ((CfHashKind) hashkind)
 	{
@@ -331,7 +331,7 @@ cf_value_kind(int hashkind)
 			return CFK_BOOL;
 		case CFH_DATE:
 		case CFH_TIMESTAMP:
-			return CFK_TIMESTAMP;	/* timestamptz: see cf_hashinfo_init */
+			return CFK_TIMESTAMP;	/* timestamptz: see cfpg_hashinfo_init */
 		case CFH_INTERVAL:
 			return CFK_INTERVAL;
 		case CFH_JSONB:
@@ -354,17 +354,17 @@ cf_value_kind(int hashkind)
 
 /* The value kind of values of type typid. */
 int
-cf_type_value_kind(Oid typid)
+cfpg_type_value_kind(Oid typid)
 {
 	CfHashInfo	hi;
 
-	cf_hashinfo_init(&hi, typid, InvalidOid, CurrentMemoryContext);
+	cfpg_hashinfo_init(&hi, typid, InvalidOid, CurrentMemoryContext);
 	return hi.vkind;
 }
 
 /* how to cast a parameter to a type of value kind kind, for the hint below */
 static const char *
-cf_kind_cast_example(int kind)
+cfpg_kind_cast_example(int kind)
 {
 	switch ((CfValueKind) kind)
 	{
@@ -413,7 +413,7 @@ cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("cuckoo filter holds %s values, not %s",
-						cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+						cfpg_kind_name((int) f->kind), format_type_be(hi->typid)),
 				 errdetail("Whether a timestamp or date equals a timestamptz depends on the session's TimeZone setting, and a filter's answers must not."),
 				 errhint("Convert the value explicitly: %s.",
 						 f->kind == CFK_TIMESTAMPTZ ?
@@ -422,10 +422,10 @@ cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cuckoo filter holds %s values, not %s",
-					cf_kind_name((int) f->kind), format_type_be(hi->typid)),
+					cfpg_kind_name((int) f->kind), format_type_be(hi->typid)),
 			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
-					   cf_kind_name(hi->vkind), cf_kind_name((int) f->kind)),
+					   cfpg_kind_name(hi->vkind), cfpg_kind_name((int) f->kind)),
 			 errhint("Cast the value to the type the filter was built from, for example %s (an untyped literal or parameter is text), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').",
-					 cf_kind_cast_example((int) f->kind))));
+					 cfpg_kind_cast_example((int) f->kind))));
 	pg_unreachable();
 }

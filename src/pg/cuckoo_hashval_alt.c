@@ -74,7 +74,7 @@ typedef struct CfAltList
 } CfAltList;
 
 static void
-cf_alt_init(CfAltList *l)
+cfpg_alt_init(CfAltList *l)
 {
 	l->cap = 4;
 	l->h = palloc(sizeof(uint64) * l->cap);
@@ -83,7 +83,7 @@ cf_alt_init(CfAltList *l)
 
 /* the error for a value with more than CF_MAX_ALTERNATES alternates */
 static void
-cf_alt_too_many(void)
+cfpg_alt_too_many(void)
 {
 	ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -95,13 +95,13 @@ cf_alt_too_many(void)
 
 /* adds h unless the list has it already */
 static void
-cf_alt_add(CfAltList *l, uint64 h)
+cfpg_alt_add(CfAltList *l, uint64 h)
 {
 	for (int i = 0; i < l->n; i++)
 		if (l->h[i] == h)
 			return;
 	if (l->n >= CF_MAX_ALTERNATES + 1)
-		cf_alt_too_many();
+		cfpg_alt_too_many();
 	if (l->n == l->cap)
 	{
 		l->cap *= 2;
@@ -110,11 +110,11 @@ cf_alt_add(CfAltList *l, uint64 h)
 	l->h[l->n++] = h;
 }
 
-static void cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l);
+static void cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l);
 
 /* a float8 integer of magnitude 2^53 .. 2^63: every other int64 that rounds to it */
 static void
-cf_alt_float8(float8 v, CfAltList *l)
+cfpg_alt_float8(float8 v, CfAltList *l)
 {
 	int64		c;
 
@@ -128,13 +128,13 @@ cf_alt_float8(float8 v, CfAltList *l)
 		int64		i;
 
 		if (!pg_add_s64_overflow(c, k, &i) && (float8) i == v)
-			cf_alt_add(l, cf_hash_int64(i));
+			cfpg_alt_add(l, cf_hash_int64(i));
 	}
 }
 
 /* the hash of a "char" byte as text (charout's form), as value hashing 2 hashes text */
 static uint64
-cf_hash_char_as_text(uint8 b)
+cfpg_hash_char_as_text(uint8 b)
 {
 	char		buf[5];
 
@@ -146,33 +146,33 @@ cf_hash_char_as_text(uint8 b)
 		return cf_hash_bytes(buf, 4);
 	}
 	buf[0] = (char) b;
-	return cf_hash_text_blanks(buf, 1, true, false);
+	return cfpg_hash_text_blanks(buf, 1, true, false);
 }
 
 /* text p (len bytes, as stored): the forms with its blanks, and as a "char" */
 static void
-cf_alt_text(const char *p, size_t len, int hashing, bool nested, bool to_utf8, CfAltList *l)
+cfpg_alt_text(const char *p, size_t len, int hashing, bool nested, bool to_utf8, CfAltList *l)
 {
 	if (hashing < CF_HASHING_V2)
 		return;
 	if (len > 0 && p[len - 1] == ' ')
-		cf_alt_add(l, cf_hash_text(p, len, to_utf8));
+		cfpg_alt_add(l, cfpg_hash_text(p, len, to_utf8));
 	if (!nested)
 		return;
 	if (len == 0)
-		cf_alt_add(l, cf_hash_byte(0));
+		cfpg_alt_add(l, cfpg_hash_byte(0));
 	else if (len == 1)
-		cf_alt_add(l, cf_hash_byte((uint8) p[0]));
+		cfpg_alt_add(l, cfpg_hash_byte((uint8) p[0]));
 	else if (len == 4 && p[0] == '\\' && p[1] >= '0' && p[1] <= '3' &&
 			 p[2] >= '0' && p[2] <= '7' && p[3] >= '0' && p[3] <= '7')
-		cf_alt_add(l, cf_hash_byte((uint8) (((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0'))));
+		cfpg_alt_add(l, cfpg_hash_byte((uint8) (((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0'))));
 }
 
 /* an inet or cidr: its send form with the cidr flag flipped, if no host bit is set */
 static void
-cf_alt_inet(CfHashInfo *hi, Datum value, CfAltList *l)
+cfpg_alt_inet(CfHashInfo *hi, Datum value, CfAltList *l)
 {
-	bytea	   *out = cf_send_utf8(hi, value);
+	bytea	   *out = cfpg_send_utf8(hi, value);
 	uint8	   *b = (uint8 *) VARDATA(out);
 	int			len = VARSIZE(out) - VARHDRSZ;
 	bool		host = false;
@@ -190,7 +190,7 @@ cf_alt_inet(CfHashInfo *hi, Datum value, CfAltList *l)
 		if (!host)
 		{
 			b[2] = b[2] ? 0 : 1;
-			cf_alt_add(l, cf_hash_bytes(b, len));
+			cfpg_alt_add(l, cf_hash_bytes(b, len));
 		}
 	}
 	pfree(out);
@@ -198,7 +198,7 @@ cf_alt_inet(CfHashInfo *hi, Datum value, CfAltList *l)
 
 /* microseconds as time's send form: 8 bytes, big-endian */
 static uint64
-cf_hash_time_send(int64 t)
+cfpg_hash_time_send(int64 t)
 {
 	uint8		b[8];
 
@@ -209,7 +209,7 @@ cf_hash_time_send(int64 t)
 
 /* a timetz's send form: the time, 8 bytes, then the zone, 4 bytes, big-endian */
 static uint64
-cf_hash_timetz_send(const TimeTzADT *t)
+cfpg_hash_timetz_send(const TimeTzADT *t)
 {
 	uint8		b[12];
 
@@ -222,7 +222,7 @@ cf_hash_timetz_send(const TimeTzADT *t)
 
 /* a timestamp's, timestamptz's or date's counterpart under the session's TimeZone */
 static void
-cf_alt_datetime(CfHashInfo *hi, Datum value, CfAltList *l)
+cfpg_alt_datetime(CfHashInfo *hi, Datum value, CfAltList *l)
 {
 	Oid			base = hi->basetype;
 	int			overflow = 0;
@@ -232,14 +232,14 @@ cf_alt_datetime(CfHashInfo *hi, Datum value, CfAltList *l)
 		TimestampTz t = timestamp2timestamptz_opt_overflow(DatumGetTimestamp(value), &overflow);
 
 		if (overflow == 0)
-			cf_alt_add(l, cf_hash_int64(t));
+			cfpg_alt_add(l, cf_hash_int64(t));
 	}
 	else if (base == DATEOID)
 	{
 		TimestampTz t = date2timestamptz_opt_overflow(DatumGetDateADT(value), &overflow);
 
 		if (overflow == 0)
-			cf_alt_add(l, cf_hash_int64(t));
+			cfpg_alt_add(l, cf_hash_int64(t));
 	}
 	else if (base == TIMESTAMPTZOID)
 	{
@@ -253,14 +253,14 @@ cf_alt_datetime(CfHashInfo *hi, Datum value, CfAltList *l)
 			return;
 		if (timestamp2tm(t, &tz, &tm, &fsec, NULL, NULL) == 0 &&
 			tm2timestamp(&tm, fsec, NULL, &w) == 0)
-			cf_alt_add(l, cf_hash_int64(w));
+			cfpg_alt_add(l, cf_hash_int64(w));
 	}
 }
 
 /*
  * The parts of a composite, array or range, each with its own list: the
- * combinations of their hashes, serialized as cf_hash_record, cf_hash_array,
- * cf_hash_range and cf_hash_multirange do (prefix, then per part a NULL flag
+ * combinations of their hashes, serialized as cfpg_hash_record, cfpg_hash_array,
+ * cfpg_hash_range and cfpg_hash_multirange do (prefix, then per part a NULL flag
  * if nullflags and the 8-byte hash, folded in chunks if fold).
  */
 typedef struct CfAltPart
@@ -270,7 +270,7 @@ typedef struct CfAltPart
 } CfAltPart;
 
 static void
-cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullflags,
+cfpg_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullflags,
 			   bool fold, CfAltList *out)
 {
 	int		   *idx;
@@ -280,7 +280,7 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 		if (!parts[i].isnull)
 			combos *= parts[i].l.n;
 	if (combos > CF_MAX_ALTERNATES + 1)
-		cf_alt_too_many();
+		cfpg_alt_too_many();
 	idx = palloc0(sizeof(int) * Max(nparts, 1));
 	for (;;)
 	{
@@ -294,11 +294,11 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 			if (nullflags)
 				appendStringInfoChar(&buf, parts[i].isnull ? 0 : 1);
 			if (!parts[i].isnull)
-				cf_append_le(&buf, parts[i].l.h[idx[i]], 8);
+				cfpg_append_le(&buf, parts[i].l.h[idx[i]], 8);
 			if (fold)
-				cf_fold_chunk(&buf);
+				cfpg_fold_chunk(&buf);
 		}
-		cf_alt_add(out, cf_hash_buf(&buf));
+		cfpg_alt_add(out, cfpg_hash_buf(&buf));
 		/* the next combination */
 		for (i = 0; i < nparts; i++)
 		{
@@ -319,7 +319,7 @@ cf_alt_combine(const StringInfo prefix, CfAltPart *parts, int nparts, bool nullf
 }
 
 static void
-cf_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
+cfpg_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 {
 	AnyArrayType *arr = DatumGetAnyArrayP(value);
 	int			ndim = AARR_NDIM(arr);
@@ -330,11 +330,11 @@ cf_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 
 	initStringInfo(&prefix);
 	appendStringInfoChar(&prefix, CFH_TAG_ARRAY);
-	cf_append_le(&prefix, (uint32) ndim, 4);
+	cfpg_append_le(&prefix, (uint32) ndim, 4);
 	for (int d = 0; d < ndim; d++)
 	{
-		cf_append_le(&prefix, (uint32) AARR_DIMS(arr)[d], 4);
-		cf_append_le(&prefix, (uint32) AARR_LBOUND(arr)[d], 4);
+		cfpg_append_le(&prefix, (uint32) AARR_DIMS(arr)[d], 4);
+		cfpg_append_le(&prefix, (uint32) AARR_LBOUND(arr)[d], 4);
 	}
 	array_iter_setup(&it, arr);
 	for (int i = 0; i < nitems; i++)
@@ -343,18 +343,18 @@ cf_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
 		if (!parts[i].isnull)
-			cf_alt_list(hi->elem, elem, hashing, true, &parts[i].l);
+			cfpg_alt_list(hi->elem, elem, hashing, true, &parts[i].l);
 	}
-	cf_alt_combine(&prefix, parts, nitems, true, true, l);
+	cfpg_alt_combine(&prefix, parts, nitems, true, true, l);
 	pfree(parts);
 }
 
 static void
-cf_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
+cfpg_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 {
 	Datum	   *values;
 	bool	   *nulls;
-	TupleDesc	td = cf_record_open(hi, value, &values, &nulls);
+	TupleDesc	td = cfpg_record_open(hi, value, &values, &nulls);
 	CfAltPart  *parts = palloc0(sizeof(CfAltPart) * Max(td->natts, 1));
 	int			ncols = 0;
 	StringInfoData prefix;
@@ -365,21 +365,21 @@ cf_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 			continue;
 		parts[ncols].isnull = nulls[i];
 		if (!nulls[i])
-			cf_alt_list(&hi->cols[i], values[i], hashing, true, &parts[ncols].l);
+			cfpg_alt_list(&hi->cols[i], values[i], hashing, true, &parts[ncols].l);
 		ncols++;
 	}
 	ReleaseTupleDesc(td);
 	initStringInfo(&prefix);
 	appendStringInfoChar(&prefix, CFH_TAG_RECORD);
-	cf_append_le(&prefix, (uint32) ncols, 4);
-	cf_alt_combine(&prefix, parts, ncols, true, false, l);
+	cfpg_append_le(&prefix, (uint32) ncols, 4);
+	cfpg_alt_combine(&prefix, parts, ncols, true, false, l);
 	pfree(parts);
 	pfree(values);
 	pfree(nulls);
 }
 
 static void
-cf_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
+cfpg_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 {
 	RangeType  *r = DatumGetRangeTypeP(value);
 	RangeBound	lower,
@@ -393,7 +393,7 @@ cf_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	range_deserialize(hi->rngcache, r, &lower, &upper, &empty);
 	if (empty)
 	{
-		cf_alt_add(l, cf_hash_range(hi, value, hashing));
+		cfpg_alt_add(l, cfpg_hash_range(hi, value, hashing));
 		return;
 	}
 	flags = (lower.infinite ? 2 : 0) | (upper.infinite ? 4 : 0) |
@@ -404,14 +404,14 @@ cf_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	appendStringInfoChar(&prefix, (char) flags);
 	memset(parts, 0, sizeof(parts));
 	if (!lower.infinite)
-		cf_alt_list(hi->elem, lower.val, hashing, true, &parts[nparts++].l);
+		cfpg_alt_list(hi->elem, lower.val, hashing, true, &parts[nparts++].l);
 	if (!upper.infinite)
-		cf_alt_list(hi->elem, upper.val, hashing, true, &parts[nparts++].l);
-	cf_alt_combine(&prefix, parts, nparts, false, false, l);
+		cfpg_alt_list(hi->elem, upper.val, hashing, true, &parts[nparts++].l);
+	cfpg_alt_combine(&prefix, parts, nparts, false, false, l);
 }
 
 static void
-cf_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
+cfpg_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 {
 	MultirangeType *mr = DatumGetMultirangeTypeP(value);
 	int32		n;
@@ -422,11 +422,11 @@ cf_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	multirange_deserialize(hi->rngcache->rngtype, mr, &n, &ranges);
 	parts = palloc0(sizeof(CfAltPart) * Max(n, 1));
 	for (int i = 0; i < n; i++)
-		cf_alt_list(hi->elem, RangeTypePGetDatum(ranges[i]), hashing, true, &parts[i].l);
+		cfpg_alt_list(hi->elem, RangeTypePGetDatum(ranges[i]), hashing, true, &parts[i].l);
 	initStringInfo(&prefix);
 	appendStringInfoChar(&prefix, CFH_TAG_MULTIRANGE);
-	cf_append_le(&prefix, (uint32) n, 4);
-	cf_alt_combine(&prefix, parts, n, false, true, l);
+	cfpg_append_le(&prefix, (uint32) n, 4);
+	cfpg_alt_combine(&prefix, parts, n, false, true, l);
 }
 
 /*
@@ -434,15 +434,15 @@ cf_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
  * of a composite, array or range.
  */
 static void
-cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
+cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 {
 	bool		v2 = hashing >= CF_HASHING_V2;
 
-	cf_alt_init(l);
+	cfpg_alt_init(l);
 	/* a composite, array or range: its own hash is the first combination */
 	if (hi->kind != CFH_ARRAY && hi->kind != CFH_RECORD && hi->kind != CFH_RANGE &&
 		hi->kind != CFH_MULTIRANGE)
-		cf_alt_add(l, cf_hash_datum(hi, value, hashing));
+		cfpg_alt_add(l, cfpg_hash_datum(hi, value, hashing));
 	switch (hi->kind)
 	{
 		case CFH_INT8:
@@ -450,21 +450,21 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 				int64		x = DatumGetInt64(value);
 
 				if (v2 && (x > (INT64CONST(1) << 53) || x < -(INT64CONST(1) << 53)))
-					cf_alt_add(l, cf_hash_number_v2((float8) x));
+					cfpg_alt_add(l, cfpg_hash_number_v2((float8) x));
 				break;
 			}
 		case CFH_NUMERIC:
 			if (v2)
-				cf_alt_add(l, cf_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+				cfpg_alt_add(l, cfpg_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 																				   value))));
 			break;
 		case CFH_FLOAT4:
 			if (v2)
-				cf_alt_float8((float8) DatumGetFloat4(value), l);
+				cfpg_alt_float8((float8) DatumGetFloat4(value), l);
 			break;
 		case CFH_FLOAT8:
 			if (v2)
-				cf_alt_float8(DatumGetFloat8(value), l);
+				cfpg_alt_float8(DatumGetFloat8(value), l);
 			break;
 		case CFH_VARLENA:
 		case CFH_BPCHAR:
@@ -478,33 +478,33 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 					while (len > 0 && VARDATA_ANY(t)[len - 1] == ' ')
 						len--;
 				if (hi->kind == CFH_VARLENA || nested)
-					cf_alt_text(VARDATA_ANY(t), len, hashing, nested, hi->to_utf8, l);
+					cfpg_alt_text(VARDATA_ANY(t), len, hashing, nested, hi->to_utf8, l);
 				if (t != raw)
 					pfree(t);
 				break;
 			}
 		case CFH_NAME:
-			cf_alt_text(NameStr(*DatumGetName(value)),
+			cfpg_alt_text(NameStr(*DatumGetName(value)),
 						strnlen(NameStr(*DatumGetName(value)), NAMEDATALEN),
 						hashing, nested, hi->to_utf8, l);
 			break;
 		case CFH_CSTRING:
-			cf_alt_text(DatumGetCString(value), strlen(DatumGetCString(value)),
+			cfpg_alt_text(DatumGetCString(value), strlen(DatumGetCString(value)),
 						hashing, nested, hi->to_utf8, l);
 			break;
 		case CFH_CHAR:
 			if (nested && v2)
-				cf_alt_add(l, cf_hash_char_as_text((uint8) DatumGetChar(value)));
+				cfpg_alt_add(l, cfpg_hash_char_as_text((uint8) DatumGetChar(value)));
 			break;
 		case CFH_SEND:
 			{
 				Oid			base = hi->basetype;
 
 				if (base == INETOID || base == CIDROID)
-					cf_alt_inet(hi, value, l);
+					cfpg_alt_inet(hi, value, l);
 				else if (base == TIMEOID)
 				{
-					cf_alt_add(l, cf_hash_timetz_send(DatumGetTimeTzADTP(DirectFunctionCall1(time_timetz,
+					cfpg_alt_add(l, cfpg_hash_timetz_send(DatumGetTimeTzADTP(DirectFunctionCall1(time_timetz,
 																							 value))));
 					if (nested)
 					{
@@ -513,7 +513,7 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 						iv.time = DatumGetTimeADT(value);
 						iv.day = 0;
 						iv.month = 0;
-						cf_alt_add(l, cf_hash_interval(PointerGetDatum(&iv)));
+						cfpg_alt_add(l, cfpg_hash_interval(PointerGetDatum(&iv)));
 					}
 				}
 				else if (base == TIMETZOID)
@@ -524,7 +524,7 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 
 					/* the time that SQL's time = timetz calls equal: same zone as now */
 					if (local->zone == t->zone)
-						cf_alt_add(l, cf_hash_time_send(t->time));
+						cfpg_alt_add(l, cfpg_hash_time_send(t->time));
 				}
 				break;
 			}
@@ -535,35 +535,35 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
 				int64		days = (int64) iv->month * 30 + iv->day + iv->time / USECS_PER_DAY;
 				int64		frac = iv->time % USECS_PER_DAY;
 
-				/* the span as cf_hash_interval sees it: a time of day if in [0, 24:00] */
+				/* the span as cfpg_hash_interval sees it: a time of day if in [0, 24:00] */
 				if (frac < 0)
 				{
 					frac += USECS_PER_DAY;
 					days--;
 				}
 				if (days == 0 || (days == 1 && frac == 0))
-					cf_alt_add(l, cf_hash_time_send(days * USECS_PER_DAY + frac));
+					cfpg_alt_add(l, cfpg_hash_time_send(days * USECS_PER_DAY + frac));
 			}
 			break;
 		case CFH_DATE:
 			if (nested && v2)
-				cf_alt_datetime(hi, value, l);
+				cfpg_alt_datetime(hi, value, l);
 			break;
 		case CFH_TIMESTAMP:
 			if (nested)
-				cf_alt_datetime(hi, value, l);
+				cfpg_alt_datetime(hi, value, l);
 			break;
 		case CFH_ARRAY:
-			cf_alt_array(hi, value, hashing, l);
+			cfpg_alt_array(hi, value, hashing, l);
 			break;
 		case CFH_RECORD:
-			cf_alt_record(hi, value, hashing, l);
+			cfpg_alt_record(hi, value, hashing, l);
 			break;
 		case CFH_RANGE:
-			cf_alt_range(hi, value, hashing, l);
+			cfpg_alt_range(hi, value, hashing, l);
 			break;
 		case CFH_MULTIRANGE:
-			cf_alt_multirange(hi, value, hashing, l);
+			cfpg_alt_multirange(hi, value, hashing, l);
 			break;
 		default:
 			break;
@@ -576,7 +576,7 @@ cf_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
  * are integers that float8 holds exactly).
  */
 static bool
-cf_numeric_beyond_2_53(Datum value)
+cfpg_numeric_beyond_2_53(Datum value)
 {
 	static Datum limit = (Datum) 0;
 
@@ -593,7 +593,7 @@ cf_numeric_beyond_2_53(Datum value)
 
 /* whether a value of hi's type can have alternates at all (the cheap test first) */
 static inline bool
-cf_may_have_alternates(const CfHashInfo *hi, Datum value)
+cfpg_may_have_alternates(const CfHashInfo *hi, Datum value)
 {
 	switch (hi->kind)
 	{
@@ -617,7 +617,7 @@ cf_may_have_alternates(const CfHashInfo *hi, Datum value)
 		case CFH_FLOAT4:
 			return fabsf(DatumGetFloat4(value)) >= 9007199254740992.0f;
 		case CFH_NUMERIC:
-			return cf_numeric_beyond_2_53(value);
+			return cfpg_numeric_beyond_2_53(value);
 		case CFH_VARLENA:
 			{
 				struct varlena *v = (struct varlena *) DatumGetPointer(value);
@@ -637,13 +637,13 @@ cf_may_have_alternates(const CfHashInfo *hi, Datum value)
 }
 
 int
-cf_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
+cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
 {
 	CfAltList	l;
 
-	if (!cf_may_have_alternates(hi, value))
+	if (!cfpg_may_have_alternates(hi, value))
 		return 0;
-	cf_alt_list(hi, value, hashing, false, &l);
+	cfpg_alt_list(hi, value, hashing, false, &l);
 	*alts = l.h + 1;
 	return l.n - 1;
 }
@@ -653,13 +653,13 @@ cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 {
 	CfAltList	l;
 
-	if (!cf_may_have_alternates(hi, value))
+	if (!cfpg_may_have_alternates(hi, value))
 	{
-		*h = cf_hash_datum(hi, value, (int) f->hashing);
+		*h = cfpg_hash_datum(hi, value, (int) f->hashing);
 		return cf_contains(f, *h);
 	}
 	/* the value's own hash first, then the alternates (one pass over its parts) */
-	cf_alt_list(hi, value, (int) f->hashing, false, &l);
+	cfpg_alt_list(hi, value, (int) f->hashing, false, &l);
 	*h = l.h[0];
 	for (int i = 0; i < l.n; i++)
 		if (cf_contains(f, l.h[i]))
@@ -677,8 +677,8 @@ cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value)
 {
 	uint64		h;
 
-	if (!cf_may_have_alternates(hi, value))
-		return cf_hash_datum(hi, value, (int) f->hashing);
+	if (!cfpg_may_have_alternates(hi, value))
+		return cfpg_hash_datum(hi, value, (int) f->hashing);
 	(void) cfpg_find_value(f, hi, value, &h);
 	return h;
 }
@@ -689,9 +689,9 @@ cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value)
 	CfAltList	l;
 	uint64		n = 0;
 
-	if (!cf_may_have_alternates(hi, value))
-		return cf_count(f, cf_hash_datum(hi, value, (int) f->hashing));
-	cf_alt_list(hi, value, (int) f->hashing, false, &l);
+	if (!cfpg_may_have_alternates(hi, value))
+		return cf_count(f, cfpg_hash_datum(hi, value, (int) f->hashing));
+	cfpg_alt_list(hi, value, (int) f->hashing, false, &l);
 	for (int i = 0; i < l.n; i++)
 		n += cf_count(f, l.h[i]);
 	pfree(l.h);

@@ -76,7 +76,7 @@
 #include "cuckoo_hashval_int.h"
 
 static inline uint64
-cf_hash_float8(float8 v)
+cfpg_hash_float8(float8 v)
 {
 	uint64		bits;
 	uint8		b[8];
@@ -101,7 +101,7 @@ cf_hash_float8(float8 v)
  * filter answers the same after a move to a database of another encoding.
  */
 uint64
-cf_hash_text(const char *p, size_t len, bool to_utf8)
+cfpg_hash_text(const char *p, size_t len, bool to_utf8)
 {
 	char	   *u;
 	uint64		h;
@@ -121,20 +121,20 @@ cf_hash_text(const char *p, size_t len, bool to_utf8)
  * 1.3 hashes text, varchar, name and unknown so (char(n) always was), since
  * SQL's = calls 'abc'::char(5) equal to 'abc '::varchar; filters written
  * before 1.3 may hold the form with the blanks, which probes also try
- * (cf_hash_alternates).
+ * (cfpg_hash_alternates).
  */
 uint64
-cf_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8)
+cfpg_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8)
 {
 	if (strip_blanks)
 		while (len > 0 && p[len - 1] == ' ')
 			len--;
-	return cf_hash_text(p, len, to_utf8);
+	return cfpg_hash_text(p, len, to_utf8);
 }
 
 /* hashes a varlena's payload; no copy unless it is compressed or external */
 static inline uint64
-cf_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
+cfpg_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
 	struct varlena *v = pg_detoast_datum_packed(raw);
@@ -145,7 +145,7 @@ cf_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
 	if (strip_blanks)
 		while (len > 0 && p[len - 1] == ' ')
 			len--;
-	h = cf_hash_text(p, len, to_utf8);
+	h = cfpg_hash_text(p, len, to_utf8);
 	if (v != raw)
 		pfree(v);
 	return h;
@@ -162,7 +162,7 @@ cf_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
  * set to UTF-8 around the call, and restored afterwards, also on error.
  */
 bytea *
-cf_send_utf8(CfHashInfo *hi, Datum value)
+cfpg_send_utf8(CfHashInfo *hi, Datum value)
 {
 	int			client = pg_get_client_encoding();
 	int			target = GetDatabaseEncoding() == PG_SQL_ASCII ? PG_SQL_ASCII : PG_UTF8;
@@ -189,7 +189,7 @@ cf_send_utf8(CfHashInfo *hi, Datum value)
 
 /* appends a little-endian 32- or 64-bit integer to buf */
 void
-cf_append_le(StringInfo buf, uint64 v, int nbytes)
+cfpg_append_le(StringInfo buf, uint64 v, int nbytes)
 {
 	char		b[8];
 
@@ -200,16 +200,16 @@ cf_append_le(StringInfo buf, uint64 v, int nbytes)
 
 /* appends one element or column: a NULL flag, then its hash if not NULL */
 static void
-cf_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull, int hashing)
+cfpg_append_item(StringInfo buf, CfHashInfo *hi, Datum value, bool isnull, int hashing)
 {
 	appendStringInfoChar(buf, isnull ? 0 : 1);
 	if (!isnull)
-		cf_append_le(buf, cf_hash_datum(hi, value, hashing), 8);
+		cfpg_append_le(buf, cfpg_hash_datum(hi, value, hashing), 8);
 }
 
 /* when buf has grown to CFH_CHUNK bytes, replaces it by 'C' and its hash */
 void
-cf_fold_chunk(StringInfo buf)
+cfpg_fold_chunk(StringInfo buf)
 {
 	if (buf->len >= CFH_CHUNK)
 	{
@@ -217,13 +217,13 @@ cf_fold_chunk(StringInfo buf)
 
 		resetStringInfo(buf);
 		appendStringInfoChar(buf, CFH_TAG_CHUNK);
-		cf_append_le(buf, ch, 8);
+		cfpg_append_le(buf, ch, 8);
 	}
 }
 
 /* the hash of the canonical bytes in buf, which it frees */
 uint64
-cf_hash_buf(StringInfo buf)
+cfpg_hash_buf(StringInfo buf)
 {
 	uint64		h = cf_hash_bytes(buf->data, buf->len);
 
@@ -236,7 +236,7 @@ cf_hash_buf(StringInfo buf)
  * lower bound (array equality compares them), then every element.
  */
 uint64
-cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_array(CfHashInfo *hi, Datum value, int hashing)
 {
 	AnyArrayType *arr = DatumGetAnyArrayP(value);
 	int			ndim = AARR_NDIM(arr);
@@ -248,11 +248,11 @@ cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_ARRAY);
-	cf_append_le(&buf, (uint32) ndim, 4);
+	cfpg_append_le(&buf, (uint32) ndim, 4);
 	for (int d = 0; d < ndim; d++)
 	{
-		cf_append_le(&buf, (uint32) dims[d], 4);
-		cf_append_le(&buf, (uint32) lbs[d], 4);
+		cfpg_append_le(&buf, (uint32) dims[d], 4);
+		cfpg_append_le(&buf, (uint32) lbs[d], 4);
 	}
 	array_iter_setup(&it, arr);
 	for (int i = 0; i < nitems; i++)
@@ -261,15 +261,15 @@ cf_hash_array(CfHashInfo *hi, Datum value, int hashing)
 		Datum		elem = array_iter_next(&it, &isnull, i,
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
-		cf_append_item(&buf, hi->elem, elem, isnull, hashing);
-		cf_fold_chunk(&buf);
+		cfpg_append_item(&buf, hi->elem, elem, isnull, hashing);
+		cfpg_fold_chunk(&buf);
 	}
-	return cf_hash_buf(&buf);
+	return cfpg_hash_buf(&buf);
 }
 
 /* a new row type for hi: the hash infos of its columns (the old ones stay in mcxt) */
 static void
-cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
+cfpg_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
 {
 	CfHashInfo *cols = MemoryContextAllocZero(hi->mcxt,
 											  sizeof(CfHashInfo) * Max(td->natts, 1));
@@ -280,7 +280,7 @@ cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
 
 		/* a column comes under its own collation (refused if nondeterministic) */
 		if (!att->attisdropped)
-			cf_hashinfo_init(&cols[i], att->atttypid, att->attcollation, hi->mcxt);
+			cfpg_hashinfo_init(&cols[i], att->atttypid, att->attcollation, hi->mcxt);
 	}
 	hi->cols = cols;
 	hi->ncols = td->natts;
@@ -294,7 +294,7 @@ cf_record_columns(CfHashInfo *hi, TupleDesc td, Oid tuptype, int32 tuptypmod)
  * (palloc'd) the deformed columns
  */
 TupleDesc
-cf_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls)
+cfpg_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls)
 {
 	HeapTupleHeader th = DatumGetHeapTupleHeader(value);
 	Oid			tuptype = HeapTupleHeaderGetTypeId(th);
@@ -304,7 +304,7 @@ cf_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls)
 
 	if (hi->cols == NULL || hi->rectype != tuptype || hi->rectypmod != tuptypmod ||
 		hi->ncols != td->natts)
-		cf_record_columns(hi, td, tuptype, tuptypmod);
+		cfpg_record_columns(hi, td, tuptype, tuptypmod);
 	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
 	ItemPointerSetInvalid(&tuple.t_self);
 	tuple.t_tableOid = InvalidOid;
@@ -321,11 +321,11 @@ cf_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls)
  * composite agrees with ROW(...) of the same values.
  */
 uint64
-cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_record(CfHashInfo *hi, Datum value, int hashing)
 {
 	Datum	   *values;
 	bool	   *nulls;
-	TupleDesc	td = cf_record_open(hi, value, &values, &nulls);
+	TupleDesc	td = cfpg_record_open(hi, value, &values, &nulls);
 	int			ncols = 0;
 	StringInfoData buf;
 
@@ -334,14 +334,14 @@ cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
 			ncols++;
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_RECORD);
-	cf_append_le(&buf, (uint32) ncols, 4);
+	cfpg_append_le(&buf, (uint32) ncols, 4);
 	for (int i = 0; i < td->natts; i++)
 		if (!TupleDescAttr(td, i)->attisdropped)
-			cf_append_item(&buf, &hi->cols[i], values[i], nulls[i], hashing);
+			cfpg_append_item(&buf, &hi->cols[i], values[i], nulls[i], hashing);
 	ReleaseTupleDesc(td);
 	pfree(values);
 	pfree(nulls);
-	return cf_hash_buf(&buf);
+	return cfpg_hash_buf(&buf);
 }
 
 /*
@@ -350,7 +350,7 @@ cf_hash_record(CfHashInfo *hi, Datum value, int hashing)
  * [0, 1 day), so '1 day' = '24 hours' = '1440 minutes'.
  */
 uint64
-cf_hash_interval(Datum value)
+cfpg_hash_interval(Datum value)
 {
 	Interval   *iv = DatumGetIntervalP(value);
 	int64		days = (int64) iv->month * 30 + iv->day + iv->time / USECS_PER_DAY;
@@ -364,9 +364,9 @@ cf_hash_interval(Datum value)
 	}
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_INTERVAL);
-	cf_append_le(&buf, (uint64) days, 8);
-	cf_append_le(&buf, (uint64) frac, 8);
-	return cf_hash_buf(&buf);
+	cfpg_append_le(&buf, (uint64) days, 8);
+	cfpg_append_le(&buf, (uint64) frac, 8);
+	return cfpg_hash_buf(&buf);
 }
 
 /*
@@ -375,7 +375,7 @@ cf_hash_interval(Datum value)
  * numbers by value (numeric_normalize), as jsonb equality compares them.
  */
 static uint64
-cf_hash_jsonb(Datum value)
+cfpg_hash_jsonb(Datum value)
 {
 	Jsonb	   *jb = DatumGetJsonbP(value);
 	JsonbIterator *it = JsonbIteratorInit(&jb->root);
@@ -401,7 +401,7 @@ cf_hash_jsonb(Datum value)
 					appendStringInfoChar(&buf, v.val.boolean ? 1 : 0);
 					break;
 				case jbvString:
-					cf_append_le(&buf, (uint32) v.val.string.len, 4);
+					cfpg_append_le(&buf, (uint32) v.val.string.len, 4);
 					appendBinaryStringInfo(&buf, v.val.string.val, v.val.string.len);
 					break;
 				case jbvNumeric:
@@ -409,7 +409,7 @@ cf_hash_jsonb(Datum value)
 						char	   *num = numeric_normalize(v.val.numeric);
 						size_t		len = strlen(num);
 
-						cf_append_le(&buf, (uint32) len, 4);
+						cfpg_append_le(&buf, (uint32) len, 4);
 						appendBinaryStringInfo(&buf, num, (int) len);
 						pfree(num);
 					}
@@ -418,9 +418,9 @@ cf_hash_jsonb(Datum value)
 					elog(ERROR, "unexpected jsonb value type %d", (int) v.type);
 			}
 		}
-		cf_fold_chunk(&buf);
+		cfpg_fold_chunk(&buf);
 	}
-	return cf_hash_buf(&buf);
+	return cfpg_hash_buf(&buf);
 }
 
 /*
@@ -428,7 +428,7 @@ cf_hash_jsonb(Datum value)
  * inclusive), then the hash of each finite bound.
  */
 uint64
-cf_hash_range(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_range(CfHashInfo *hi, Datum value, int hashing)
 {
 	RangeType  *r = DatumGetRangeTypeP(value);
 	RangeBound	lower,
@@ -448,15 +448,15 @@ cf_hash_range(CfHashInfo *hi, Datum value, int hashing)
 			(!upper.infinite && upper.inclusive ? 16 : 0);
 	appendStringInfoChar(&buf, (char) flags);
 	if (!empty && !lower.infinite)
-		cf_append_le(&buf, cf_hash_datum(hi->elem, lower.val, hashing), 8);
+		cfpg_append_le(&buf, cfpg_hash_datum(hi->elem, lower.val, hashing), 8);
 	if (!empty && !upper.infinite)
-		cf_append_le(&buf, cf_hash_datum(hi->elem, upper.val, hashing), 8);
-	return cf_hash_buf(&buf);
+		cfpg_append_le(&buf, cfpg_hash_datum(hi->elem, upper.val, hashing), 8);
+	return cfpg_hash_buf(&buf);
 }
 
 /* A multirange: 'M', the number of ranges, then each range's hash. */
 uint64
-cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 {
 	MultirangeType *mr = DatumGetMultirangeTypeP(value);
 	int32		n;
@@ -466,13 +466,13 @@ cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 	multirange_deserialize(hi->rngcache->rngtype, mr, &n, &ranges);
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, CFH_TAG_MULTIRANGE);
-	cf_append_le(&buf, (uint32) n, 4);
+	cfpg_append_le(&buf, (uint32) n, 4);
 	for (int i = 0; i < n; i++)
 	{
-		cf_append_le(&buf, cf_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i]), hashing), 8);
-		cf_fold_chunk(&buf);
+		cfpg_append_le(&buf, cfpg_hash_datum(hi->elem, RangeTypePGetDatum(ranges[i]), hashing), 8);
+		cfpg_fold_chunk(&buf);
 	}
-	return cf_hash_buf(&buf);
+	return cfpg_hash_buf(&buf);
 }
 
 /*
@@ -483,15 +483,15 @@ cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
  * float8).
  */
 uint64
-cf_hash_number_v2(float8 v)
+cfpg_hash_number_v2(float8 v)
 {
 	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0 && v == floor(v))
 		return cf_hash_int64((int64) v);
-	return cf_hash_float8(v);
+	return cfpg_hash_float8(v);
 }
 
 static uint64
-cf_hash_numeric_v2(Numeric num)
+cfpg_hash_numeric_v2(Numeric num)
 {
 	if (!numeric_is_nan(num))
 	{
@@ -506,7 +506,7 @@ cf_hash_numeric_v2(Numeric num)
 			return cf_hash_int64(DatumGetInt64(DirectFunctionCall1(numeric_int8, d)));
 	}
 	/* NaN, infinities, fractions and integers beyond int64: as float8 */
-	return cf_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+	return cfpg_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 																NumericGetDatum(num))));
 }
 
@@ -516,7 +516,7 @@ cf_hash_numeric_v2(Numeric num)
  * timestamp, by its day number under a tag of its own.
  */
 static uint64
-cf_hash_date_v2(DateADT d)
+cfpg_hash_date_v2(DateADT d)
 {
 	uint8		b[5];
 
@@ -535,16 +535,16 @@ cf_hash_date_v2(DateADT d)
 
 /*
  * A numeric under value hashing 1: the text of numeric_normalize (1.0 =
- * 1.00); under value hashing 2, as cf_hash_numeric_v2 says.
+ * 1.00); under value hashing 2, as cfpg_hash_numeric_v2 says.
  */
 static uint64
-cf_hash_numeric(Datum value, int hashing)
+cfpg_hash_numeric(Datum value, int hashing)
 {
 	Numeric		num = DatumGetNumeric(value);
 	uint64		h;
 
 	if (hashing >= CF_HASHING_V2)
-		h = cf_hash_numeric_v2(num);
+		h = cfpg_hash_numeric_v2(num);
 	else
 	{
 		char	   *s = numeric_normalize(num);
@@ -559,16 +559,16 @@ cf_hash_numeric(Datum value, int hashing)
 
 /* a one-byte value: "char", or a boolean as 0 or 1 */
 uint64
-cf_hash_byte(uint8 b)
+cfpg_hash_byte(uint8 b)
 {
 	return cf_hash_bytes(&b, 1);
 }
 
-/* any other type: the bytes of its binary send function (cf_send_utf8) */
+/* any other type: the bytes of its binary send function (cfpg_send_utf8) */
 static uint64
-cf_hash_send(CfHashInfo *hi, Datum value)
+cfpg_hash_send(CfHashInfo *hi, Datum value)
 {
-	bytea	   *out = cf_send_utf8(hi, value);
+	bytea	   *out = cfpg_send_utf8(hi, value);
 	uint64		h = cf_hash_bytes(VARDATA(out), VARSIZE(out) - VARHDRSZ);
 
 	pfree(out);
@@ -576,12 +576,12 @@ cf_hash_send(CfHashInfo *hi, Datum value)
 }
 
 /*
- * The 64-bit hash of a non-NULL value of hi->typid (see cf_hash_datum): one
+ * The 64-bit hash of a non-NULL value of hi->typid (see cfpg_hash_datum): one
  * case per CfHashKind, numbers and dates as value hashing 2 says when the
  * filter's is 2, everything else alike in both.
  */
 uint64
-cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 {
 	bool		v2 = hashing >= CF_HASHING_V2;
 
@@ -594,51 +594,51 @@ cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_INT8:
 			return cf_hash_int64(DatumGetInt64(value));
 		case CFH_FLOAT4:
-			return v2 ? cf_hash_number_v2((float8) DatumGetFloat4(value)) :
-				cf_hash_float8((float8) DatumGetFloat4(value));
+			return v2 ? cfpg_hash_number_v2((float8) DatumGetFloat4(value)) :
+				cfpg_hash_float8((float8) DatumGetFloat4(value));
 		case CFH_FLOAT8:
-			return v2 ? cf_hash_number_v2(DatumGetFloat8(value)) :
-				cf_hash_float8(DatumGetFloat8(value));
+			return v2 ? cfpg_hash_number_v2(DatumGetFloat8(value)) :
+				cfpg_hash_float8(DatumGetFloat8(value));
 		case CFH_NUMERIC:
-			return cf_hash_numeric(value, hashing);
+			return cfpg_hash_numeric(value, hashing);
 		case CFH_VARLENA:
-			return cf_hash_varlena(value, v2, hi->to_utf8);
+			return cfpg_hash_varlena(value, v2, hi->to_utf8);
 		case CFH_BYTEA:
-			return cf_hash_varlena(value, false, false);
+			return cfpg_hash_varlena(value, false, false);
 		case CFH_BPCHAR:
-			return cf_hash_varlena(value, true, hi->to_utf8);
+			return cfpg_hash_varlena(value, true, hi->to_utf8);
 		case CFH_NAME:
-			return cf_hash_text_blanks(NameStr(*DatumGetName(value)),
+			return cfpg_hash_text_blanks(NameStr(*DatumGetName(value)),
 									   strnlen(NameStr(*DatumGetName(value)), NAMEDATALEN),
 									   v2, hi->to_utf8);
 		case CFH_CHAR:
-			return cf_hash_byte((uint8) DatumGetChar(value));
+			return cfpg_hash_byte((uint8) DatumGetChar(value));
 		case CFH_UUID:
 			return cf_hash_bytes(DatumGetUUIDP(value)->data, UUID_LEN);
 		case CFH_DATE:
-			return v2 ? cf_hash_date_v2(DatumGetDateADT(value)) :
+			return v2 ? cfpg_hash_date_v2(DatumGetDateADT(value)) :
 				cf_hash_int64((int64) DatumGetDateADT(value));
 		case CFH_TIMESTAMP:
 			return cf_hash_int64(DatumGetInt64(value));
 		case CFH_BOOL:
-			return cf_hash_byte(DatumGetBool(value) ? 1 : 0);
+			return cfpg_hash_byte(DatumGetBool(value) ? 1 : 0);
 		case CFH_CSTRING:
-			return cf_hash_text_blanks(DatumGetCString(value), strlen(DatumGetCString(value)),
+			return cfpg_hash_text_blanks(DatumGetCString(value), strlen(DatumGetCString(value)),
 									   v2, hi->to_utf8);
 		case CFH_ARRAY:
-			return cf_hash_array(hi, value, hashing);
+			return cfpg_hash_array(hi, value, hashing);
 		case CFH_RECORD:
-			return cf_hash_record(hi, value, hashing);
+			return cfpg_hash_record(hi, value, hashing);
 		case CFH_INTERVAL:
-			return cf_hash_interval(value);
+			return cfpg_hash_interval(value);
 		case CFH_JSONB:
-			return cf_hash_jsonb(value);
+			return cfpg_hash_jsonb(value);
 		case CFH_RANGE:
-			return cf_hash_range(hi, value, hashing);
+			return cfpg_hash_range(hi, value, hashing);
 		case CFH_MULTIRANGE:
-			return cf_hash_multirange(hi, value, hashing);
+			return cfpg_hash_multirange(hi, value, hashing);
 		case CFH_SEND:
-			return cf_hash_send(hi, value);
+			return cfpg_hash_send(hi, value);
 	}
 	elog(ERROR, "unrecognized cuckoo hash kind %d", hi->kind);
 	return 0;					/* keep compiler quiet */

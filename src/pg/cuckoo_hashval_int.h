@@ -30,20 +30,20 @@ CFPG_HIDDEN_BEGIN
 #define CFH_CHUNK		65536
 
 /* cuckoo_hashval_hash.c: the canonical bytes and hashes the alternates reuse */
-extern uint64 cf_hash_text(const char *p, size_t len, bool to_utf8);
-extern uint64 cf_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8);
-extern bytea *cf_send_utf8(CfHashInfo *hi, Datum value);
-extern void cf_append_le(StringInfo buf, uint64 v, int nbytes);
-extern void cf_fold_chunk(StringInfo buf);
-extern uint64 cf_hash_buf(StringInfo buf);
-extern uint64 cf_hash_array(CfHashInfo *hi, Datum value, int hashing);
-extern TupleDesc cf_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls);
-extern uint64 cf_hash_record(CfHashInfo *hi, Datum value, int hashing);
-extern uint64 cf_hash_interval(Datum value);
-extern uint64 cf_hash_range(CfHashInfo *hi, Datum value, int hashing);
-extern uint64 cf_hash_multirange(CfHashInfo *hi, Datum value, int hashing);
-extern uint64 cf_hash_number_v2(float8 v);
-extern uint64 cf_hash_byte(uint8 b);
+extern uint64 cfpg_hash_text(const char *p, size_t len, bool to_utf8);
+extern uint64 cfpg_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8);
+extern bytea *cfpg_send_utf8(CfHashInfo *hi, Datum value);
+extern void cfpg_append_le(StringInfo buf, uint64 v, int nbytes);
+extern void cfpg_fold_chunk(StringInfo buf);
+extern uint64 cfpg_hash_buf(StringInfo buf);
+extern uint64 cfpg_hash_array(CfHashInfo *hi, Datum value, int hashing);
+extern TupleDesc cfpg_record_open(CfHashInfo *hi, Datum value, Datum **values, bool **nulls);
+extern uint64 cfpg_hash_record(CfHashInfo *hi, Datum value, int hashing);
+extern uint64 cfpg_hash_interval(Datum value);
+extern uint64 cfpg_hash_range(CfHashInfo *hi, Datum value, int hashing);
+extern uint64 cfpg_hash_multirange(CfHashInfo *hi, Datum value, int hashing);
+extern uint64 cfpg_hash_number_v2(float8 v);
+extern uint64 cfpg_hash_byte(uint8 b);
 
 CFPG_HIDDEN_END
 
