@@ -814,8 +814,9 @@ cfpg_aggstate_canonical(Datum d, CfAggCache *cache)
 	uint64		n;
 	struct varlena *out;
 
-	if ((Pointer) v != DatumGetPointer(d))
-		return v;				/* flattened from an expanded state: sorted */
+	/* flattened from an expanded state: sorted and distinct (a detoasted one is not) */
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return v;
 	cfpg_aggstate_read_header(v, &fl);
 	runs = cfpg_aggstate_flat_sorted(&fl, cache, &nruns, &n);
 	out = palloc(VARHDRSZ + CFAS_HEADER + n * sizeof(uint64));
