@@ -174,32 +174,52 @@ cfpg_aggstate_check_fields(const uint8 *p, int badcode, Node *escontext)
 /* ---- the external form of version 2: Rice-coded deltas ---- */
 
 /*
- * The version 2 bytes of a version 1 state whose hashes are sorted and
- * distinct (a canonical one), in a new palloc'd buffer of *len bytes: the
- * header, k, then the core's Rice code of the hashes (cuckoo_rice.h).
+ * The hashes of a flat state are 28 bytes into its allocation (VARHDRSZ +
+ * CFAS_HEADER): 4 bytes off an 8-byte boundary.  The codec of the core
+ * (cuckoo_rice.h) takes and gives them as aligned uint64s, so they are moved
+ * by 4 bytes within the state's own allocation, in ascending order (the
+ * hash written overlaps only its own source, read before), instead of being
+ * copied: a state of up to 1 GB needs no second copy of its hashes.
+ */
+StaticAssertDecl((VARHDRSZ + CFAS_HEADER) % sizeof(uint64) == sizeof(uint32),
+				 "the hashes of a flat state sit 4 bytes off an 8-byte boundary");
+
+/*
+ * The version 2 bytes of the canonical state v (sorted distinct hashes; a
+ * new value of ours, which this overwrites), in a new palloc'd buffer of
+ * *len bytes: the header, k, then the core's Rice code of the hashes.
  */
 static uint8 *
-cfpg_aggstate_encode_rice(const struct varlena *v, size_t *len)
+cfpg_aggstate_encode_rice(struct varlena *v, size_t *len)
 {
-	const uint8 *src = (const uint8 *) VARDATA_ANY(v);
+	uint8	   *src = (uint8 *) VARDATA(v);
 	uint32		n = cfpg_aggstate_get32(src + 4);
 	int			k = cf_rice_param(n);
-	uint64	   *h = palloc(Max(n, 1) * sizeof(uint64));
+	uint64	   *h = (uint64 *) (src + CFAS_HEADER - sizeof(uint32));
 	size_t		blen;
 	uint8	   *out;
+	uint8		header[CFAS_HEADER];
 	char		err[CF_ERRLEN];
 
-	cfpg_agg_get_le64s(h, src + CFAS_HEADER, n);
+	Assert(VARATT_IS_4B_U(v) && (uintptr_t) h % sizeof(uint64) == 0);
+	memcpy(header, src, CFAS_HEADER);
+	/* down 4 bytes, as uint64s (over the header's last 4 bytes, kept above) */
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		x;
+
+		cfpg_agg_get_le64s(&x, src + CFAS_HEADER + (size_t) i * sizeof(uint64), 1);
+		h[i] = x;
+	}
 	if (!cf_rice_encoded_len(h, n, k, &blen, err, sizeof(err)))
 		elog(ERROR, "cf_aggstate: a canonical state cannot be Rice-coded: %s", err);
 	*len = CFAS_HEADER_RICE + blen;
 	out = palloc(*len);
-	memcpy(out, src, CFAS_HEADER);
+	memcpy(out, header, CFAS_HEADER);
 	out[0] = CFAS_VERSION_RICE;
 	out[3] = 0;
 	out[CFAS_HEADER] = (uint8) k;
 	cf_rice_encode(h, n, k, out + CFAS_HEADER_RICE, blen);
-	pfree(h);
 	return out;
 }
 
@@ -217,7 +237,9 @@ cfpg_aggstate_decode_rice(const uint8 *p, size_t len, int badcode, Node *esconte
 	int			k;
 	uint64		total;
 	struct varlena *v;
+	Size		size;
 	uint64	   *h;
+	uint8	   *hs;
 	char		err[CF_ERRLEN];
 
 	if (len < CFAS_HEADER_RICE)
@@ -241,18 +263,28 @@ cfpg_aggstate_decode_rice(const uint8 *p, size_t len, int badcode, Node *esconte
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes with Rice parameter %d cannot fit in %zu bytes.",
 						   n, k, len)));
-	h = palloc(Max(n, 1) * sizeof(uint64));
+	/* decoded 4 bytes past their place (aligned), then moved down into it */
+	size = VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64);
+	v = palloc_extended(size + sizeof(uint32), MCXT_ALLOC_HUGE);
+	h = (uint64 *) ((uint8 *) v + VARHDRSZ + CFAS_HEADER + sizeof(uint32));
 	if (!cf_rice_decode(p + CFAS_HEADER_RICE, len - CFAS_HEADER_RICE, k, n, h, err, sizeof(err)))
+	{
+		pfree(v);
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("%s", cfpg_sentence(err))));
-	v = palloc(VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
-	SET_VARSIZE(v, VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
+	}
+	hs = (uint8 *) VARDATA(v) + CFAS_HEADER;
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		x = h[i];
+
+		cfpg_agg_put_le64s(hs + (size_t) i * sizeof(uint64), &x, 1);
+	}
+	SET_VARSIZE(v, size);
 	memcpy(VARDATA(v), p, CFAS_HEADER);
 	((uint8 *) VARDATA(v))[0] = CFAS_VERSION;
-	cfpg_agg_put_le64s((uint8 *) VARDATA(v) + CFAS_HEADER, h, n);
-	pfree(h);
 	return v;
 }
 
@@ -803,7 +835,10 @@ cf_agg_state_final(PG_FUNCTION_ARGS)
 
 /* ---- type I/O ---- */
 
-/* a state's canonical flat form: the sorted distinct hashes (a new value) */
+/*
+ * A state's canonical flat form: the sorted distinct hashes (always a new
+ * value, 4-byte header: cfpg_aggstate_encode_rice overwrites it)
+ */
 static struct varlena *
 cfpg_aggstate_canonical(Datum d, CfAggCache *cache)
 {
