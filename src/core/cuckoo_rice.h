@@ -12,7 +12,9 @@
 #ifndef CUCKOO_RICE_H
 #define CUCKOO_RICE_H
 
-#include "cuckoo.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define CF_RICE_MAX_K	63		/* the largest Rice parameter the format allows */
 
