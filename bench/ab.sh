@@ -293,43 +293,55 @@ mkdir -p "$(dirname "$OUT")"
 	echo "- BASE ${short[0]}: ${subj[0]} (extension ${ext[0]})"
 	echo "- HEAD ${short[1]}: ${subj[1]} (extension ${ext[1]})"
 	echo "- core: $drv_note; \`$CC $OPT\` ($($CC --version | head -1)); $REPS runs per side alternating"
-	echo "  (A B, B A, ...)$([ $PIN = 1 ] && echo ', taskset -c 1'), \`ab_core $CORE_ARGS\`: each value the best of its passes, thread CPU time."
+	echo "  (A B, B A, ...)$([ $PIN = 1 ] && echo ', taskset -c 1'), \`ab_core${CORE_ARGS:+ $CORE_ARGS}\`: each value the best of its passes, thread CPU time."
 	echo "- SQL: $pgver, two throw-away clusters (one per side) with the same settings: shared_buffers 512MB,"
 	echo "  work_mem 256MB, jit off, no parallel workers, fsync off$([ $PIN = 1 ] && echo ', servers on CPU 1'); $N rows, $USERS per-user filters;"
 	echo "  $REPS sessions per side alternating, each statement run $SQLP times in a row per session, the best kept;"
 	echo "  cpu = backend CPU (/proc/PID/schedstat), wall = psql \\timing."
-	echo "- Every value is a time (lower is faster); ratio = HEAD median / BASE median (> 1: HEAD slower)."
+	echo "- Every value is a time (lower is faster); HEAD/BASE = HEAD median / BASE median (> 1: HEAD slower);"
+	echo "  paired = the median over reps of HEAD / BASE of the same rep (the two runs next to each other)."
 	echo
 	awk '
 		$3 == "m" { k = $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k; unit[k] = $6 }
-		            v[$1, k, ++n[$1, k]] = $5 }
+		            v[$1, k, ++n[$1, k]] = $5; byrep[$1, k, $2] = $5; if ($2 > nr) nr = $2 }
 		$3 == "a" || $3 == "d" { key = $3 " " $4; val = $5; for (i = 6; i <= NF; i++) val = val " " $i
 		            if (!(key in first)) { first[key] = val; keys[++nq] = key; kind[key] = $3 }
 		            else if (first[key] != val) { bad[key] = bad[key] " " $1 ":" val } }
-		function stats(s, k,   m, i, j, x, a) {
-			m = n[s, k]; for (i = 1; i <= m; i++) a[i] = v[s, k, i]
+		function sorted(a, m,   i, j, x) {	# sorts a[1..m]; sets MIN MED MAX
 			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
 			MIN = a[1]; MAX = a[m]; MED = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 		}
+		function stats(s, k,   m, i, a) {
+			m = n[s, k]; for (i = 1; i <= m; i++) a[i] = v[s, k, i]
+			sorted(a, m)
+		}
+		function paired(k,   r, m, a) {	# median over reps of HEAD / BASE of the same rep
+			m = 0; for (r = 1; r <= nr; r++) if (((("A", k, r) in byrep)) && byrep["A", k, r] > 0) a[++m] = byrep["B", k, r] / byrep["A", k, r]
+			sorted(a, m); return MED
+		}
 		function fmt(x) { return x >= 100 ? sprintf("%.1f", x) : x >= 10 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
 		END {
-			print "| metric | unit | BASE median | HEAD median | HEAD/BASE | BASE min..max | HEAD min..max |"
-			print "|---|---|---:|---:|---:|---|---|"
+			print "| metric | unit | BASE median | HEAD median | HEAD/BASE | paired | BASE min..max | HEAD min..max |"
+			print "|---|---|---:|---:|---:|---:|---|---|"
 			for (i = 1; i <= nk; i++) {
 				k = order[i]
 				stats("A", k); ma = MED; la = MIN; ha = MAX
 				stats("B", k); mb = MED; lb = MIN; hb = MAX
 				r = ma > 0 ? mb / ma : 0
-				printf "| %s | %s | %s | %s | %.3f | %s..%s | %s..%s |\n", k, unit[k], fmt(ma), fmt(mb), r, fmt(la), fmt(ha), fmt(lb), fmt(hb)
-				g = (k ~ /^sql\./) ? "sql" : "core"
+				p = paired(k)
+				printf "| %s | %s | %s | %s | %.3f | %.3f | %s..%s | %s..%s |\n", k, unit[k], fmt(ma), fmt(mb), r, p, fmt(la), fmt(ha), fmt(lb), fmt(hb)
+				g = (k ~ /^sql\./) ? (k ~ /\.wall$/ ? "sql wall" : "sql cpu") : "core"
 				d = r > 1 ? r - 1 : 1 - r
 				if (d > worst[g]) { worst[g] = d; wk[g] = k }
+				d = p > 1 ? p - 1 : 1 - p
+				if (d > pworst[g]) { pworst[g] = d; pwk[g] = k }
 				lsum[g] += log(r); cnt[g]++
 			}
 			print ""
-			for (g = 0; g < 2; g++) {
-				x = g ? "sql" : "core"
-				if (cnt[x]) printf "%s: geometric mean of the ratios %.3f over %d metrics; largest |1 - ratio| %.3f (%s)\n", x, exp(lsum[x] / cnt[x]), cnt[x], worst[x], wk[x]
+			split("core|sql cpu|sql wall", G, "|")
+			for (g = 1; g <= 3; g++) {
+				x = G[g]
+				if (cnt[x]) printf "- %s: geometric mean of the ratios %.3f over %d metrics; largest |1 - ratio| %.3f (%s), paired %.3f (%s)\n", x, exp(lsum[x] / cnt[x]), cnt[x], worst[x], wk[x], pworst[x], pwk[x]
 			}
 			na = 0; nd = 0; da = ""; dd = ""
 			for (i = 1; i <= nq; i++) {
@@ -343,4 +355,5 @@ mkdir -p "$(dirname "$OUT")"
 			printf "Filter bytes (FNV-1a of the core'"'"'s filters, md5 of the SQL-built ones; %d): %s\n", nd, dd == "" ? "identical on both sides" : "DIFFER: " substr(dd, 3)
 		}' "$RES"
 } | tee "$OUT"
-log "report written to $OUT"
+cp "$RES" "${OUT%.md}.raw"
+log "report written to $OUT (every value: ${OUT%.md}.raw)"
