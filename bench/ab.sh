@@ -155,7 +155,7 @@ order() {	# rep number -> the sides in the order they run
 }
 
 # ---- core -------------------------------------------------------------------
-log "core: $REPS runs per side (about $([ $QUICK = 1 ] && echo 3 || echo 11) s each)"
+log "core: $REPS runs per side (about $([ $QUICK = 1 ] && echo 3 || echo 14) s each)"
 for r in $(seq "$REPS"); do
 	for s in $(order "$r"); do
 		"${PINCMD[@]}" "$WORK/ab_core-$s" $CORE_ARGS >"$WORK/core-$s-$r.txt" ||

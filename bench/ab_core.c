@@ -12,8 +12,7 @@
  *
  * Usage: ab_core [-q] [-p passes]
  *   -q   quick: the small size only (1M keys), fewer lookups and unions
- *   -p   passes per measurement, the best is printed (default 3; a fill of
- *        more than 1M keys is timed once)
+ *   -p   passes per measurement, the best is printed (default 3)
  * Output, one line each:
  *   m NAME VALUE UNIT   a time: the best of the passes, CPU time of this
  *                       thread (CLOCK_THREAD_CPUTIME_ID), lower is faster
@@ -156,7 +155,7 @@ built(const char *name, cf_params p, const int64_t *k, uint64_t n, bool grow)
 {
 	double		best = 0;
 	cf_filter	f;
-	int			np = n > 1000000 ? 1 : passes;	/* one pass of a large fill is long enough */
+	int			np = passes;
 
 	for (int r = 0; r < np; r++)
 	{
