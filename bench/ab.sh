@@ -12,6 +12,7 @@
 #   --reps N    runs per side (default 5; --quick 3)
 #   --out FILE  where the report goes too (default bench/results/ab-BASE-HEAD.md)
 #   --no-pin    do not pin the core runs and the servers to CPU 1 (taskset -c 1)
+#   bash bench/ab.sh --table FILE.raw   prints the table of a finished run again
 # Environment: PG_CONFIG (the PostgreSQL 15 to copy, default Debian's), CC,
 #   OPT (default bench/Makefile's: the code-generation flags of pg_config --cflags).
 #
@@ -36,21 +37,81 @@
 #   sides: goal 5's "no change in behaviour" shows there too.
 set -euo pipefail
 
-usage() { sed -n '9,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 cmdline="bash bench/ab.sh $*"
-QUICK=0; REPS=""; OUT=""; PIN=1; revs=()
+QUICK=0; REPS=""; OUT=""; PIN=1; TABLE=""; revs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 		--quick) QUICK=1 ;;
 		--reps) REPS=${2:?}; shift ;;
 		--out) OUT=${2:?}; shift ;;
 		--no-pin) PIN=0 ;;
+		--table) TABLE=${2:?}; shift ;;
 		-h | --help) usage ;;
 		-*) usage ;;
 		*) revs+=("$1") ;;
 	esac
 	shift
 done
+table() {	# RAW: the table and summaries of a results file
+	awk '
+		$3 == "m" { k = $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k; unit[k] = $6 }
+		            v[$1, k, ++n[$1, k]] = $5; byrep[$1, k, $2] = $5; if ($2 > nr) nr = $2 }
+		$3 == "a" || $3 == "d" { key = $3 " " $4; val = $5; for (i = 6; i <= NF; i++) val = val " " $i
+		            if (!(key in first)) { first[key] = val; keys[++nq] = key; kind[key] = $3 }
+		            else if (first[key] != val) { bad[key] = bad[key] " " $1 ":" val } }
+		function sorted(a, m,   i, j, x) {	# sorts a[1..m]; sets MIN MED MAX
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+			MIN = a[1]; MAX = a[m]; MED = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+		}
+		function stats(s, k,   m, i, a) {
+			m = n[s, k]; for (i = 1; i <= m; i++) a[i] = v[s, k, i]
+			sorted(a, m)
+		}
+		function paired(k,   r, m, a) {	# median over reps of HEAD / BASE of the same rep
+			m = 0; for (r = 1; r <= nr; r++) if (((("A", k, r) in byrep)) && byrep["A", k, r] > 0) a[++m] = byrep["B", k, r] / byrep["A", k, r]
+			sorted(a, m); return MED
+		}
+		function fmt(x) { return x >= 100 ? sprintf("%.1f", x) : x >= 10 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
+		END {
+			print "| metric | unit | BASE median | HEAD median | HEAD/BASE | paired | best | BASE min..max | HEAD min..max |"
+			print "|---|---|---:|---:|---:|---:|---:|---|---|"
+			for (i = 1; i <= nk; i++) {
+				k = order[i]
+				stats("A", k); ma = MED; la = MIN; ha = MAX
+				stats("B", k); mb = MED; lb = MIN; hb = MAX
+				r = ma > 0 ? mb / ma : 0
+				p = paired(k)
+				b = la > 0 ? lb / la : 0
+				printf "| %s | %s | %s | %s | %.3f | %.3f | %.3f | %s..%s | %s..%s |\n", k, unit[k], fmt(ma), fmt(mb), r, p, b, fmt(la), fmt(ha), fmt(lb), fmt(hb)
+				g = (k ~ /^sql\./) ? (k ~ /\.wall$/ ? "sql wall" : "sql cpu") : "core"
+				d = r > 1 ? r - 1 : 1 - r
+				if (d > worst[g]) { worst[g] = d; wk[g] = k }
+				d = p > 1 ? p - 1 : 1 - p
+				if (d > pworst[g]) { pworst[g] = d; pwk[g] = k }
+				d = b > 1 ? b - 1 : 1 - b
+				if (d > bworst[g]) { bworst[g] = d; bwk[g] = k }
+				lsum[g] += log(r); cnt[g]++
+			}
+			print ""
+			split("core|sql cpu|sql wall", G, "|")
+			for (g = 1; g <= 3; g++) {
+				x = G[g]
+				if (cnt[x]) printf "- %s: geometric mean of the ratios %.3f over %d metrics; largest |1 - ratio| %.3f (%s), paired %.3f (%s), best %.3f (%s)\n", x, exp(lsum[x] / cnt[x]), cnt[x], worst[x], wk[x], pworst[x], pwk[x], bworst[x], bwk[x]
+			}
+			na = 0; nd = 0; da = ""; dd = ""
+			for (i = 1; i <= nq; i++) {
+				key = keys[i]
+				if (kind[key] == "a") { na++; if (key in bad) da = da "; " substr(key, 3) " A:" first[key] bad[key] }
+				else { nd++; if (key in bad) dd = dd "; " substr(key, 3) }
+			}
+			print ""
+			printf "Answers (false positives counted, items, row counts; %d): %s\n", na, da == "" ? "the same on both sides, every run" : "DIFFER: " substr(da, 3)
+			print ""
+			printf "Filter bytes (FNV-1a of the core'"'"'s filters, md5 of the SQL-built ones; %d): %s\n", nd, dd == "" ? "identical on both sides" : "DIFFER: " substr(dd, 3)
+		}' "$1"
+}
+if [ -n "$TABLE" ]; then table "$TABLE"; exit; fi
 [ ${#revs[@]} -eq 2 ] || usage
 if [ "$(id -u)" -ne 0 ]; then
 	echo "ab.sh: run as root (the clusters run as user postgres)" >&2
@@ -308,61 +369,10 @@ mkdir -p "$(dirname "$OUT")"
 	echo "  $REPS sessions per side alternating, each statement run $SQLP times in a row per session, the best kept;"
 	echo "  cpu = backend CPU (/proc/PID/schedstat), wall = psql \\timing."
 	echo "- Every value is a time (lower is faster); HEAD/BASE = HEAD median / BASE median (> 1: HEAD slower);"
-	echo "  paired = the median over reps of HEAD / BASE of the same rep (the two runs next to each other)."
+	echo "  paired = the median over reps of HEAD / BASE of the same rep (the two runs next to each other);"
+	echo "  best = HEAD min / BASE min (the least disturbed run of each side: the steadiest on a loaded machine)."
 	echo
-	awk '
-		$3 == "m" { k = $4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k; unit[k] = $6 }
-		            v[$1, k, ++n[$1, k]] = $5; byrep[$1, k, $2] = $5; if ($2 > nr) nr = $2 }
-		$3 == "a" || $3 == "d" { key = $3 " " $4; val = $5; for (i = 6; i <= NF; i++) val = val " " $i
-		            if (!(key in first)) { first[key] = val; keys[++nq] = key; kind[key] = $3 }
-		            else if (first[key] != val) { bad[key] = bad[key] " " $1 ":" val } }
-		function sorted(a, m,   i, j, x) {	# sorts a[1..m]; sets MIN MED MAX
-			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
-			MIN = a[1]; MAX = a[m]; MED = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-		}
-		function stats(s, k,   m, i, a) {
-			m = n[s, k]; for (i = 1; i <= m; i++) a[i] = v[s, k, i]
-			sorted(a, m)
-		}
-		function paired(k,   r, m, a) {	# median over reps of HEAD / BASE of the same rep
-			m = 0; for (r = 1; r <= nr; r++) if (((("A", k, r) in byrep)) && byrep["A", k, r] > 0) a[++m] = byrep["B", k, r] / byrep["A", k, r]
-			sorted(a, m); return MED
-		}
-		function fmt(x) { return x >= 100 ? sprintf("%.1f", x) : x >= 10 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
-		END {
-			print "| metric | unit | BASE median | HEAD median | HEAD/BASE | paired | BASE min..max | HEAD min..max |"
-			print "|---|---|---:|---:|---:|---:|---|---|"
-			for (i = 1; i <= nk; i++) {
-				k = order[i]
-				stats("A", k); ma = MED; la = MIN; ha = MAX
-				stats("B", k); mb = MED; lb = MIN; hb = MAX
-				r = ma > 0 ? mb / ma : 0
-				p = paired(k)
-				printf "| %s | %s | %s | %s | %.3f | %.3f | %s..%s | %s..%s |\n", k, unit[k], fmt(ma), fmt(mb), r, p, fmt(la), fmt(ha), fmt(lb), fmt(hb)
-				g = (k ~ /^sql\./) ? (k ~ /\.wall$/ ? "sql wall" : "sql cpu") : "core"
-				d = r > 1 ? r - 1 : 1 - r
-				if (d > worst[g]) { worst[g] = d; wk[g] = k }
-				d = p > 1 ? p - 1 : 1 - p
-				if (d > pworst[g]) { pworst[g] = d; pwk[g] = k }
-				lsum[g] += log(r); cnt[g]++
-			}
-			print ""
-			split("core|sql cpu|sql wall", G, "|")
-			for (g = 1; g <= 3; g++) {
-				x = G[g]
-				if (cnt[x]) printf "- %s: geometric mean of the ratios %.3f over %d metrics; largest |1 - ratio| %.3f (%s), paired %.3f (%s)\n", x, exp(lsum[x] / cnt[x]), cnt[x], worst[x], wk[x], pworst[x], pwk[x]
-			}
-			na = 0; nd = 0; da = ""; dd = ""
-			for (i = 1; i <= nq; i++) {
-				key = keys[i]
-				if (kind[key] == "a") { na++; if (key in bad) da = da "; " substr(key, 3) " A:" first[key] bad[key] }
-				else { nd++; if (key in bad) dd = dd "; " substr(key, 3) }
-			}
-			print ""
-			printf "Answers (false positives counted, items, row counts; %d): %s\n", na, da == "" ? "the same on both sides, every run" : "DIFFER: " substr(da, 3)
-			print ""
-			printf "Filter bytes (FNV-1a of the core'"'"'s filters, md5 of the SQL-built ones; %d): %s\n", nd, dd == "" ? "identical on both sides" : "DIFFER: " substr(dd, 3)
-		}' "$RES"
+	table "$RES"
 } | tee "$OUT"
 cp "$RES" "${OUT%.md}.raw"
 log "report written to $OUT (every value: ${OUT%.md}.raw)"
