@@ -27,11 +27,12 @@
 #   changed), BASE's own ab_core.c is used, else the first committed one, and
 #   the report says so;
 # - core: REPS runs of each side's program, alternating (A B, B A, A B ...),
-#   each the best of 3 passes of thread CPU time; the table shows medians;
+#   each the best of 3 passes of thread CPU time; the table shows medians,
+#   the paired ratio and the ratio of the best runs;
 # - SQL: two throw-away clusters, one per side, identical settings, the same
 #   data; per rep one session per side (order alternating as above) runs
-#   every statement 3 times in a row and keeps the best; cpu = the backend's time on CPU (/proc/PID/schedstat),
-#   wall = psql's \timing;
+#   every statement 3 times in a row and keeps the best; cpu = the
+#   backend's time on CPU (/proc/PID/schedstat), wall = psql's \timing;
 # - answers (false positives counted, items, row counts) and filter bytes
 #   (FNV-1a of the core's, md5 of the SQL-built ones) are compared between
 #   sides: goal 5's "no change in behaviour" shows there too.
