@@ -725,9 +725,30 @@ refines(const cf_stage *s, const cf_stage *t)
 	if (s->geom == CF_GEOM_LEGACY)
 		return s->nbuckets == t->nbuckets && s->fpbits == t->fpbits;
 	if (s->geom == CF_GEOM_SPLIT)
-		return false;			/* two split tables of one filter: unrelated */
+		return false;			/* per table: one family's are split_one_family */
 	return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits &&
 		s->level >= t->level && s->fpbits >= t->fpbits;
+}
+
+/*
+ * Are the sub-filters match[0..n) split tables of one family: the same base
+ * buckets and base width, so the same bucket pairs and keys at every level?
+ * Their entries then nest by virtual level whatever table holds them.
+ */
+static bool
+split_one_family(const cf_filter *f, const uint32_t *match, uint32_t n)
+{
+	const cf_stage *s = &f->stages[match[0]];
+
+	for (uint32_t a = 0; a < n; a++)
+	{
+		const cf_stage *t = &f->stages[match[a]];
+
+		if (t->geom != CF_GEOM_SPLIT || t->base_nbuckets != s->base_nbuckets ||
+			t->basebits != s->basebits)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -760,6 +781,32 @@ cf_delete(cf_filter *f, uint64_t h)
 			match[n++] = k;
 	if (n == 0)
 		return CF_NOT_FOUND;
+	if (n > 1 && split_one_family(f, match, n))
+	{
+		/*
+		 * split tables of one family (base buckets and base width), side by
+		 * side: h's match of the highest virtual level among all of them
+		 * (FORMAT.md, "Deletes in split tables"); ties go to the last table
+		 */
+		uint32_t	k = match[0];
+		int			best = cfi_split_finest(&f->stages[k], f->bucket_size, h);
+
+		for (uint32_t a = 1; a < n; a++)
+		{
+			int			vl = cfi_split_finest(&f->stages[match[a]], f->bucket_size, h);
+
+			if (vl > best)
+			{
+				best = vl;
+				k = match[a];
+			}
+		}
+		if (!cfi_split_delete(&f->stages[k], f->bucket_size, h))
+			abort();			/* cannot happen: stage_has found it */
+		f->deletes++;
+		header_put64(f, 24, f->deletes);
+		return CF_OK;
+	}
 	for (uint32_t a = 0; a < n; a++)
 	{
 		cf_stage   *st = &f->stages[match[a]];
