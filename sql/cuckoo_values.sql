@@ -461,3 +461,32 @@ SELECT o.oid::regoperator AS operator
 DROP TABLE vl_seen, vl_parts, vl_f, vl_log;
 DROP FUNCTION vl_log_change();
 DROP FUNCTION vl_try(text);
+
+-- ---------------------------------------------------------------------
+-- issue 33: no size cliff when a list becomes a table
+-- ---------------------------------------------------------------------
+
+-- cf_create(1000000) starts as a list; at its bound (256 hashes) it becomes
+-- a split table of 1/2^7 of its capacity's buckets (at 1%, an entry has 7
+-- bits to spend on doublings), which doubles 7 times up to the capacity:
+-- 13 kB, not the 1.7 MB table of its whole capacity
+SELECT n, pg_column_size(f) AS bytes, (cf_info(f)).buckets,
+       cf_contains_all(f, ARRAY(SELECT generate_series(1, n))) AS all_found
+FROM (SELECT n, cf_add_all(cf_create(1000000), ARRAY(SELECT generate_series(1, n))) AS f
+      FROM unnest(ARRAY[1, 255, 256, 257, 1000, 10000, 100000]) n) s
+ORDER BY n;
+-- the same filter grown by single adds (one UPDATE each): the largest step
+-- from one value to the next is the list's conversion, under 16 kB
+WITH RECURSIVE g(i, f) AS (
+  SELECT 1, cf_add(cf_create(1000000), 1)
+  UNION ALL SELECT i + 1, cf_add(f, i + 1) FROM g WHERE i < 1000)
+SELECT max(pg_column_size(f)) AS largest, max(step - prev) AS largest_step,
+       bool_and(step - prev < 16384) AS no_cliff
+FROM (SELECT f, pg_column_size(f) AS step, lag(pg_column_size(f)) OVER (ORDER BY i) AS prev FROM g) s
+WHERE prev IS NOT NULL;
+-- cf_add(NULL, v) (capacity 1,000): its table is under a full list's
+-- 2,048 bytes, so the list becomes cf_create's table, as in 1.2
+SELECT n, pg_column_size(f) AS bytes, (cf_info(f)).buckets
+FROM (SELECT n, cf_add_all(NULL::cuckoofilter, ARRAY(SELECT generate_series(1, n))) AS f
+      FROM unnest(ARRAY[1, 213, 214, 1000]) n) s
+ORDER BY n;

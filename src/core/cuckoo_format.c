@@ -56,34 +56,55 @@ split_wanted(const cf_params *p)
 		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
 }
 
+/* m0 of these parameters (cuckoo_format.h): cf_create's split table for the capacity */
+uint64_t
+cfi_list_m0(uint64_t capacity, uint32_t bucket_size)
+{
+	return cf_nbuckets_for(capacity, (int) bucket_size) | 1;
+}
+
 /*
  * The base buckets (odd) of the split table a list of these header
- * parameters converts into: cf_create's m0, the table of its capacity.  0
- * when they give no split table.  (A smaller base, to spare a list of a
- * large capacity the jump to its whole table, was tried in 1.3 and taken
- * back: entries written at a base below m0 ran out of bits on the way to the
- * capacity and deletes within one family were retained; see CHANGELOG.)
+ * parameters converts into: m0 halved k times (rounded up, made odd) for
+ * the largest k <= R(0) = W(0) - 1 - F0 whose level-0 table still takes at
+ * least the bytes of a full list (8 * CF_LIST_MAX), else m0 itself.  Its
+ * table doubled k times has at least m0 buckets, so the filter holds its
+ * capacity at level k, where an entry written at level 0 still has (R(0) -
+ * k >= 0) extension bits: no entry runs out of bits (and is copied by a
+ * doubling) before the capacity, as in a table created at m0.  A list of a
+ * large capacity so becomes a table of a few kilobytes, not the table of
+ * its whole capacity.  0 when they give no split table.
  */
 uint32_t
 cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 {
-	uint64_t	m0 = cf_nbuckets_for(capacity, (int) bucket_size) | 1;
+	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
+	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
+	uint64_t	best = m0;
 
-	(void) enc;
-	if (cf_split_width(fpr, bucket_size, 0) == 0 || m0 > UINT32_MAX)
+	if (w == 0 || m0 > UINT32_MAX)
 		return 0;
-	return (uint32_t) m0;
+	for (uint32_t k = 1; k <= w - 1 - CF_SPLIT_F0 && k < 32; k++)
+	{
+		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
+
+		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
+			break;
+		best = m;
+	}
+	return (uint32_t) best;
 }
 
 uint32_t
 cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
 {
-	uint32_t	m = cfi_list_base(capacity, fpr, bucket_size, enc);
+	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
+	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
 	uint64_t	n;
 
-	if (m == 0)
+	if (w == 0 || m0 > UINT32_MAX)
 		return 0;
-	n = table_bytes_for(m, bucket_size, cf_split_width(fpr, bucket_size, 0), enc) / 8;
+	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
 	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
 }
 
@@ -289,7 +310,7 @@ cf_create(uint8_t *buf, const cf_params *p)
 		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits, st.enc));
 }
 
-/* the level-0 split table a list becomes: cf_create's for its header */
+/* the level-0 split table a list becomes: cfi_list_base buckets, the header's width */
 static void
 list_table_stage(const cf_filter *f, cf_stage *st)
 {
@@ -402,13 +423,13 @@ check_list(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errle
 		return false;
 	}
 	if (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
-		table_bytes_for(cf_nbuckets_for(f->capacity, (int) f->bucket_size) | 1, f->bucket_size,
+		table_bytes_for(cfi_list_m0(f->capacity, f->bucket_size), f->bucket_size,
 						f->fpbits, st->enc) > CF_MAX_SIZE)
 	{
 		cfi_set_err(err, errlen, "list sub-filter %u would become a table of more than the 1 GB a value can hold", k);
 		return false;
 	}
-		max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
+	max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
 	if (st->nbuckets < 1 || st->nbuckets > max)
 	{
 		cfi_set_err(err, errlen, "list sub-filter %u has %u slots, not between 1 and its bound of %u",

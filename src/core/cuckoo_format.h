@@ -9,18 +9,24 @@
 #include "cuckoo_internal.h"
 
 /*
+ * m0 of these parameters: the base buckets (odd) of the split table
+ * cf_create gives the capacity (its level-0 table holds it), of which the
+ * list's bound and its validation are rules; the table cuckoo 1.2
+ * converted every list into.
+ */
+uint64_t	cfi_list_m0(uint64_t capacity, uint32_t bucket_size);
+/*
  * The base buckets (odd) of the split table a list of these header
- * parameters becomes: cf_create's m0 when its table takes under the bytes
- * of a full list (8 * CF_LIST_MAX), else m0 halved (rounded up, odd) as
- * often as the table still takes at least that; 0 when they give no split
- * table.
+ * parameters becomes: m0 (cf_create's, the table of the capacity) halved
+ * (rounded up, odd) k times for the largest k <= W(0) - 1 - F0 whose
+ * table still takes at least the bytes of a full list (8 * CF_LIST_MAX),
+ * else m0; 0 when they give no split table.
  */
 uint32_t	cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
 /*
- * The most hashes a list may hold for these header parameters: the bytes
- * of the level-0 table of cfi_list_base buckets, over 8, at most
- * CF_LIST_MAX (the same bound as cf_create's level-0 table gives); 0 when
- * they give no split table.
+ * The most hashes a list may hold for these header parameters (a reader
+ * rule): the bytes of the level-0 split table of m0 buckets, over 8, at
+ * most CF_LIST_MAX; 0 when they give no split table.
  */
 uint32_t	cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc);
 /* bytes of the level-0 split table filter a list f becomes */

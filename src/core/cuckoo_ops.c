@@ -725,9 +725,30 @@ refines(const cf_stage *s, const cf_stage *t)
 	if (s->geom == CF_GEOM_LEGACY)
 		return s->nbuckets == t->nbuckets && s->fpbits == t->fpbits;
 	if (s->geom == CF_GEOM_SPLIT)
-		return false;			/* two split tables of one filter: unrelated */
+		return false;			/* per table: one family's are split_one_family */
 	return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits &&
 		s->level >= t->level && s->fpbits >= t->fpbits;
+}
+
+/*
+ * Are the sub-filters match[0..n) split tables of one family: the same base
+ * buckets and base width, so the same bucket pairs and keys at every level?
+ * Their entries then nest by virtual level whatever table holds them.
+ */
+static bool
+split_one_family(const cf_filter *f, const uint32_t *match, uint32_t n)
+{
+	const cf_stage *s = &f->stages[match[0]];
+
+	for (uint32_t a = 0; a < n; a++)
+	{
+		const cf_stage *t = &f->stages[match[a]];
+
+		if (t->geom != CF_GEOM_SPLIT || t->base_nbuckets != s->base_nbuckets ||
+			t->basebits != s->basebits)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -760,6 +781,32 @@ cf_delete(cf_filter *f, uint64_t h)
 			match[n++] = k;
 	if (n == 0)
 		return CF_NOT_FOUND;
+	if (n > 1 && split_one_family(f, match, n))
+	{
+		/*
+		 * split tables of one family (base buckets and base width), side by
+		 * side: h's match of the highest virtual level among all of them
+		 * (FORMAT.md, "Deletes in split tables"); ties go to the last table
+		 */
+		uint32_t	k = match[0];
+		int			best = cfi_split_finest(&f->stages[k], f->bucket_size, h);
+
+		for (uint32_t a = 1; a < n; a++)
+		{
+			int			vl = cfi_split_finest(&f->stages[match[a]], f->bucket_size, h);
+
+			if (vl > best)
+			{
+				best = vl;
+				k = match[a];
+			}
+		}
+		if (!cfi_split_delete(&f->stages[k], f->bucket_size, h))
+			abort();			/* cannot happen: stage_has found it */
+		f->deletes++;
+		header_put64(f, 24, f->deletes);
+		return CF_OK;
+	}
 	for (uint32_t a = 0; a < n; a++)
 	{
 		cf_stage   *st = &f->stages[match[a]];
@@ -1325,17 +1372,18 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
  * ------------------------------------------------------------------- */
 
 /*
- * The view (no data) of list l as a split table of level L and width W
- * with a stash record per hash: the most bytes list_temp can take.
+ * The view (no data) of list l as a split table of base buckets m, level L
+ * and width W with a stash record per hash: the most bytes list_temp can
+ * take.
  */
 static void
-list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v)
+list_view_at(const cf_filter *l, uint32_t m, uint32_t L, uint32_t W, cf_filter *v)
 {
 	cf_stage   *st = &v->stages[0];
 	uint32_t	n = l->stages[0].nitems;
 
 	*v = *l;
-	st->nbuckets = cfi_list_base(l->capacity, l->target_fpr, l->bucket_size, l->stages[0].enc) << L;
+	st->nbuckets = m << L;
 	st->fpbits = W;
 	st->geom = CF_GEOM_SPLIT;
 	st->level = L;
@@ -1346,13 +1394,38 @@ list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v)
 	v->len = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + stage_data_bytes(st);
 }
 
-/* the view of list l for its union with o: o's level if o is its split family */
+/* the view of list l as the table it converts into (base cfi_list_base) */
+static void
+list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v)
+{
+	list_view_at(l, cfi_list_base(l->capacity, l->target_fpr, l->bucket_size, l->stages[0].enc),
+				 L, W, v);
+}
+
+/*
+ * The view of list l for its union with o: o's level if o is its split
+ * family, at the list's base or at m0, the base cuckoo 1.2 converted every
+ * list of l's header into (a list's hashes fit any base: FORMAT.md "List
+ * sub-filters", Base), so that a list joins a table 1.2 wrote.
+ */
 static void
 list_view_for(const cf_filter *l, const cf_filter *o, cf_filter *v)
 {
+	uint64_t	m0 = cfi_list_m0(l->capacity, l->bucket_size);
+
 	list_view(l, 0, l->fpbits, v);
-	if (!filter_is_list(o) && split_family(v, o))
+	if (filter_is_list(o))
+		return;
+	if (split_family(v, o))
 		list_view(l, o->stages[0].level, o->stages[0].fpbits, v);
+	else if (o->nstages == 1 && o->split == 0 && o->stages[0].base_nbuckets == m0)
+	{
+		cf_filter	w;
+
+		list_view_at(l, (uint32_t) m0, 0, l->fpbits, &w);
+		if (split_family(&w, o))
+			list_view_at(l, (uint32_t) m0, o->stages[0].level, o->stages[0].fpbits, v);
+	}
 }
 
 /*

@@ -415,21 +415,21 @@ cfi_split_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks, uint64_
  * ------------------------------------------------------------------- */
 
 /*
- * Removes h's match of the highest virtual level (level plus extension
- * length) among the slots of its pair and the stash records; false if none.
- * Exact (FORMAT.md, "Deletes in split tables"): the finest match's entry
- * matches a subset of the values any coarser match of h matches.
+ * h's match of the highest virtual level (level plus extension length)
+ * among the slots of its pair (*bi, *bs) and the stash records (*sk, when
+ * a record is finer than every slot; else -1); returns that level, or -1
+ * when nothing matches.
  */
-bool
-cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h)
+static int
+split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h, uint32_t *bi, uint32_t *bs,
+			 int *sk)
 {
 	split_probe p;
 	int			best = -1,
-				bi = 0,
-				bs = 0,
 				vl = -1;
 	uint32_t	R = st->extbits;
 
+	*sk = -1;
 	split_probe_of(st, h, &p);
 	for (int b = 0; b < 2; b++)
 	{
@@ -447,8 +447,8 @@ cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h)
 			if (lv > best)
 			{
 				best = lv;
-				bi = (int) i;
-				bs = (int) s;
+				*bi = i;
+				*bs = s;
 			}
 		}
 	}
@@ -458,13 +458,44 @@ cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h)
 
 		if (k >= 0 && vl > best)
 		{
-			cfi_split_stash_put(st, (uint32_t) k, 0, 0, 0);
-			return true;
+			*sk = k;
+			best = vl;
 		}
 	}
-	if (best < 0)
+	return best;
+}
+
+int
+cfi_split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	bi,
+				bs;
+	int			sk;
+
+	return split_finest(st, bucket_size, h, &bi, &bs, &sk);
+}
+
+/*
+ * Removes h's match of the highest virtual level (level plus extension
+ * length) among the slots of its pair and the stash records; false if none.
+ * Exact (FORMAT.md, "Deletes in split tables"): the finest match's entry
+ * matches a subset of the values any coarser match of h matches.
+ */
+bool
+cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h)
+{
+	uint32_t	bi = 0,
+				bs = 0;
+	int			sk;
+
+	if (split_finest(st, bucket_size, h, &bi, &bs, &sk) < 0)
 		return false;
-	slot_set(st, bucket_size, (uint32_t) bi, (uint32_t) bs, 0);
+	if (sk >= 0)
+	{
+		cfi_split_stash_put(st, (uint32_t) sk, 0, 0, 0);
+		return true;
+	}
+	slot_set(st, bucket_size, bi, bs, 0);
 	stage_set_nitems(st, st->nitems - 1);
 	return true;
 }

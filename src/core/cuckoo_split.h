@@ -104,6 +104,8 @@ bool		cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 							uint32_t i1, uint32_t v1, uint64_t seed);
 /* Inserts h's full entry; false (st unchanged) if the walk fails. */
 bool		cfi_split_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks, uint64_t h);
+/* The virtual level (level + extension length) of h's finest match (slots and stash), or -1. */
+int			cfi_split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* Removes h's match of the highest virtual level (slots and stash); false if none. */
 bool		cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* Copies of h's matches in its pair and the stash. */

@@ -336,7 +336,10 @@ t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len)
 	return memcmp(a, b, 24) == 0 && memcmp(a + 40, b + 40, len - 40) == 0;
 }
 
-/* does sub-filter s refine t (FORMAT.md, "Families and refinement")? */
+/*
+ * does sub-filter s refine t (FORMAT.md, "Families and refinement"), or are
+ * they split tables of one family ("Deletes in split tables")?
+ */
 static int
 t_refines(const cf_stage *s, const cf_stage *t)
 {
@@ -344,6 +347,9 @@ t_refines(const cf_stage *s, const cf_stage *t)
 		return 0;
 	if (s->geom == CF_GEOM_LEGACY)
 		return s->nbuckets == t->nbuckets && s->fpbits == t->fpbits;
+	/* split tables of one family, any levels and widths: deletes take the finest entry */
+	if (s->geom == CF_GEOM_SPLIT)
+		return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits;
 	return s->base_nbuckets == t->base_nbuckets && s->basebits == t->basebits &&
 		s->level >= t->level && s->fpbits >= t->fpbits;
 }

@@ -602,3 +602,175 @@ test_list_hostile(void)
 	free(good);
 #undef BAD
 }
+
+/*
+ * No size cliff (issue 33): a full list of a large capacity converts into
+ * a split table of base m0 / 2^k (rounded up, odd), k <= R(0) = W(0) - 1 -
+ * F0, the largest such k whose table still takes a full list's 2,048
+ * bytes.  The bound on the step: the first table takes at least the list's
+ * bytes and at most the larger of twice them and cf_create's table over
+ * 2^R(0) (plus two buckets of rounding).  Doubled k times it holds the
+ * capacity at about cf_create's size and within its rate, and no entry has
+ * run out of extension bits on the way (no doubling copied one: the items
+ * equal the values added).
+ */
+void
+test_list_no_cliff(void)
+{
+	static const struct
+	{
+		uint32_t	cap;
+		double		fpr;
+	}			cs[] = {{1000, 0.01}, {5000, 0.01}, {12345, 0.3}, {100000, 0.01},
+	{100000, 0.3}, {1000000, 0.01}, {1000000, 0.001}};
+
+	for (int enc = 0; enc <= CF_ENC_SEMISORT; enc++)
+		for (size_t ci = 0; ci < sizeof(cs) / sizeof(cs[0]) && !BAILED(); ci++)
+		{
+			cf_filter	f;
+			alloc_ctx	ac = {0, 0};
+			uint32_t	cap = cs[ci].cap;
+			double		fpr = cs[ci].fpr;
+			uint64_t	rng = 99 + ci,
+						check = 4242,
+						hits = 0;
+			uint32_t	w = cf_split_width(fpr, 4, 0),
+						R0 = w - 1 - CF_SPLIT_F0,
+						max = cfi_list_max(cap, fpr, 4, (uint32_t) enc),
+						base = cfi_list_base(cap, fpr, 4, (uint32_t) enc),
+						k = 0,
+						n = (uint32_t) (cap * (t_scale < 1.0 ? t_scale : 1.0));
+			uint64_t	m0 = cf_nbuckets_for(cap, 4) | 1,
+						tm0 = table_bytes_for(m0, 4, w, (uint32_t) enc),
+						bucket = table_bytes_for(1, 4, w, (uint32_t) enc) + 1;
+			size_t		list_len,
+						table_len,
+						create_len;
+			cf_params	p = t_params(cap, fpr, 4, 500, 2);
+			char		err[CF_ERRLEN];
+
+			p.encoding = enc;
+			p.geometry = CF_GEOM_SPLIT;
+			create_len = cf_create_size(&p, err, sizeof(err));
+			/* the rule: base * 2^k >= m0 for k <= R(0), at least a full list's bytes */
+			while (((uint64_t) base << k) < m0)
+				k++;
+			CHECKF(k <= R0, "capacity %u: base %u is %u levels below m0 %llu, R(0) %u", cap, base,
+				   k, (unsigned long long) m0, R0);
+			CHECKF(base == (((m0 + ((UINT64_C(1) << k) - 1)) >> k) | 1), "capacity %u: base %u, k %u",
+				   cap, base, k);
+			CHECK(base == m0 || table_bytes_for(base, 4, w, (uint32_t) enc) >= 8 * CF_LIST_MAX);
+			CHECK(k == R0 || table_bytes_for(((m0 + ((UINT64_C(2) << k) - 1)) >> (k + 1)) | 1, 4, w,
+											 (uint32_t) enc) < 8 * CF_LIST_MAX);
+			/* the list's bound is the reader's rule of m0, whatever the base */
+			CHECK(max == (tm0 / 8 < CF_LIST_MAX ? tm0 / 8 : CF_LIST_MAX));
+
+			(void) list_new(cap, fpr, enc, &f);
+			for (uint32_t i = 0; i < max; i++)
+				CHECK(ins(&f, splitmix64(&rng), &ac) == CF_OK);
+			CHECK(is_list(&f));
+			list_len = f.len;
+			CHECK(ins(&f, splitmix64(&rng), &ac) == CF_OK);
+			CHECK(!is_list(&f) && f.stages[0].level == 0 && f.stages[0].nbuckets == base);
+			table_len = f.len;
+			if (base == m0)
+				CHECKF(table_len == create_len, "capacity %u: table of %zu bytes, cf_create %zu",
+					   cap, table_len, create_len);
+			CHECKF(table_len >= list_len &&
+				   (table_len <= 2 * list_len ||
+					table_len <= CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + (tm0 >> R0) + 2 * bucket),
+				   "capacity %u: list of %zu bytes became a table of %zu (cf_create %zu, R(0) %u)",
+				   cap, list_len, table_len, create_len, R0);
+			for (uint32_t i = max + 1; i < n; i++)
+				if (ins(&f, splitmix64(&rng), &ac) != CF_OK)
+				{
+					CHECKF(false, "capacity %u: add %u failed", cap, i);
+					break;
+				}
+			/* no entry ran out of bits before the capacity: no doubling copied one */
+			CHECKF(n <= max || cf_item_count(&f) == n, "capacity %u: %llu items for %u values",
+				   cap, (unsigned long long) cf_item_count(&f), n);
+			rng = 99 + ci;
+			for (uint32_t i = 0; i < n; i++)
+				if (!cf_contains(&f, splitmix64(&rng)))
+				{
+					CHECKF(false, "capacity %u: false negative at %u", cap, i);
+					break;
+				}
+			for (int i = 0; i < 200000; i++)
+				hits += cf_contains(&f, splitmix64(&check) | 1);
+			CHECKF(hits < 200000 * 2 * fpr, "capacity %u: rate %.4f%%", cap, hits / 2000.0);
+			if (n == cap)
+				CHECKF(f.len <= create_len + create_len / 50 + f.stages[0].nstash * CF_SPLIT_STASH_REC,
+					   "capacity %u: %zu bytes at capacity, cf_create %zu", cap, f.len, create_len);
+			t_note("capacity %u, rate %g, enc %d: list %zu -> table %zu bytes (base %u = m0 / 2^%u, "
+				   "R(0) %u); at %u items %zu bytes, level %u (cf_create: %zu), rate %.4f%%",
+				   cap, fpr, enc, list_len, table_len, base, k, R0, n, f.len, f.stages[0].level,
+				   create_len, hits / 2000.0);
+			free(f.buf);
+		}
+}
+
+/*
+ * A list joins a table cuckoo 1.2 converted a list of its header into (base
+ * m0, not the smaller base 1.3 converts into): its hashes fit any base, so
+ * the union is one table of that family and its deletes stay exact.  A
+ * table of the 1.3 base and one of m0 are of two families: side by side.
+ */
+void
+test_list_union_m0(void)
+{
+	cf_filter	t,
+				l,
+				c,
+				r;
+	alloc_ctx	ac = {0, 0};
+	uint64_t	rng = 7,
+				lr;
+	uint32_t	cap = 100000;
+	size_t		len,
+				ucap;
+	char		err[CF_ERRLEN] = "";
+	cf_params	p = t_params(cap, 0.01, 4, 500, 2);
+	uint8_t    *out;
+
+	/* the table 1.2 converted into: cf_create's split table, base m0 */
+	p.geometry = CF_GEOM_SPLIT;
+	out = t_create(&p, &len);
+	if (!out || !cf_open(&t, out, len, NULL, 0))
+		abort();
+	CHECK(t.stages[0].base_nbuckets == cfi_list_m0(cap, 4) &&
+		  t.stages[0].base_nbuckets != cfi_list_base(cap, 0.01, 4, 0));
+	for (int i = 0; i < 20000; i++)
+		CHECK(ins(&t, splitmix64(&rng), &ac) == CF_OK);
+	(void) list_new(cap, 0.01, 0, &l);
+	lr = rng;
+	for (int i = 0; i < 100; i++)
+		CHECK(ins(&l, splitmix64(&rng), &ac) == CF_OK);
+	CHECK(is_list(&l));
+	ucap = cf_union_size(&l, &t, err, sizeof(err));
+	CHECKF(ucap > 0, "union size: %s", err);
+	out = malloc(ucap);
+	CHECK(out && cf_union(&l, &t, out, ucap, &r, err, sizeof(err)) > 0);
+	CHECKF(r.nstages == 1 && r.stages[0].base_nbuckets == t.stages[0].base_nbuckets,
+		   "list + 1.2 table: %u sub-filters", r.nstages);
+	rng = 7;
+	for (int i = 0; i < 20000; i++)
+		CHECK(cf_contains(&r, splitmix64(&rng)));
+	rng = lr;
+	for (int i = 0; i < 100; i++)
+		CHECK(cf_delete(&r, splitmix64(&rng)) == CF_OK);
+	CHECK(r.retained == 0);
+	free(out);
+
+	/* the list converted by 1.3 (base mb) and the 1.2 table: two families */
+	for (int i = 0; i < 300; i++)
+		CHECK(ins(&l, splitmix64(&rng), &ac) == CF_OK);
+	CHECK(!is_list(&l) && l.stages[0].base_nbuckets == cfi_list_base(cap, 0.01, 4, 0));
+	ucap = cf_union_size(&l, &t, err, sizeof(err));
+	out = ucap ? malloc(ucap) : NULL;
+	CHECK(out && cf_union(&l, &t, out, ucap, &c, err, sizeof(err)) > 0 && c.nstages == 2);
+	free(out);
+	free(l.buf);
+	free(t.buf);
+}

@@ -63,6 +63,8 @@ static const test_entry tests[] = {
 	T("list", test_list_union_precision),
 	T("list", test_list_union_other),
 	T("list", test_list_hostile),
+	T("list", test_list_no_cliff),
+	T("list", test_list_union_m0),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),
@@ -97,6 +99,7 @@ static const test_entry tests[] = {
 
 	T("model", test_model_small),
 	T("model", test_model_large),
+	T("model", test_model_list_base),
 	/* random geometries and seeds for CF_TEST_SECONDS (make soak) */
 	T("soak", test_model_soak),
 	/* measured false-positive rates and load */

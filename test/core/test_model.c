@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "ref.h"
 #include "tests.h"
+#include "cuckoo_format.h"
 
 typedef struct mstate
 {
@@ -779,6 +780,27 @@ test_model_large(void)
 		return;
 	}
 	run_caps(caps, 1, 40000, "capacity 12345");
+}
+
+/*
+ * The soak's configuration 57 of seed 1795762216 (issue 33), every time: a
+ * list of capacity 12,345 at rate 0.3 with bucket size 4 converts into a
+ * split table of base 405 (m0 = 3,233 halved 3 times), which grows to 17
+ * times its capacity (level 8: the entries written at levels 0 and 1, with
+ * R = 6 extension bits, have been copied by the doublings) and is united
+ * with a partner of its family at level 1.  The union would take more than
+ * 1/8 of its items in copies, so the two tables stand side by side; every
+ * delete must still remove a copy (the match of the highest virtual level
+ * of the two tables), where the first version of the smaller base left
+ * such deletes in place.
+ */
+void
+test_model_list_base(void)
+{
+	CHECK(cfi_list_base(12345, 0.3, 4, 0) == 405);
+	g_ops = g_fn = g_retained = g_full = g_dels = g_sweeps = g_unions = 0;
+	run_config(4, 0.3, 12345, 2, 0, CF_GEOM_LIST, UINT64_C(173264879067609996), 40000);
+	CHECK(g_retained == 0 && g_fn == 0);
 }
 
 /*

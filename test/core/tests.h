@@ -45,6 +45,8 @@ void		test_list_union_fold(void);
 void		test_list_union_precision(void);
 void		test_list_union_other(void);
 void		test_list_hostile(void);
+void		test_list_no_cliff(void);
+void		test_list_union_m0(void);
 
 /* test_split.c */
 void		test_split_schedule(void);
@@ -95,6 +97,7 @@ void		test_rice_model(void);
 /* test_model.c */
 void		test_model_small(void);
 void		test_model_large(void);
+void		test_model_list_base(void);
 void		test_model_soak(void);
 
 /* test_fpr.c */
