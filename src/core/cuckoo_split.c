@@ -87,6 +87,19 @@ cf_split_width(double fpr, uint32_t bucket_size, uint32_t level)
 	return 1 + (level <= 10 ? F[0] : level <= 20 ? F[1] : F[2]);
 }
 
+/* do a and b's rates give split tables the same widths at every level? */
+bool
+cfi_split_same_schedule(const cf_filter *a, const cf_filter *b)
+{
+	if (a->target_fpr == b->target_fpr)
+		return true;
+	for (uint32_t l = 0; l <= 31; l += 10)
+		if (cf_split_width(a->target_fpr, a->bucket_size, l + (l > 0)) !=
+			cf_split_width(b->target_fpr, b->bucket_size, l + (l > 0)))
+			return false;
+	return true;
+}
+
 /* ---------------------------------------------------------------------
  * entries in a width-free form: the slot as a 32-bit-wide table holds it
  * ------------------------------------------------------------------- */
@@ -290,20 +303,6 @@ cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 			n += split_slot_matches(slot_get(st, bucket_size, p.i2, s), p.q2);
 	}
 	return n + stash_count(st, h);
-}
-
-/* does every slot of h's pair hold an entry matching h? (no doubling separates them) */
-bool
-cfi_split_pair_jammed(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	split_probe p;
-
-	split_probe_of(st, h, &p);
-	for (uint32_t s = 0; s < bucket_size; s++)
-		if (!split_slot_matches(slot_get(st, bucket_size, p.i1, s), p.q1) ||
-			!split_slot_matches(slot_get(st, bucket_size, p.i2, s), p.q2))
-			return false;
-	return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -562,13 +561,6 @@ cfi_split_lift(uint32_t F0, uint32_t *x, uint32_t *e)
 	*x = 2 * *x + ((*e >> (31 - F0)) & 1);
 	*e = (*e & ~emask) | ((*e << 1) & emask);
 	return true;
-}
-
-/* a 32-bit entry as a slot of st (cut to its width) */
-uint32_t
-cfi_split_entry_as(const cf_stage *st, uint32_t e)
-{
-	return from32(e, st->fpbits, st->basebits);
 }
 
 /* the 32-bit form of slot s of bucket x (0 if empty) */
