@@ -311,92 +311,14 @@ cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 
 /*
  * Puts entry v (as it reads in bucket i1) into one of its two buckets, with
- * a kick-out walk of at most max_kicks steps drawn from seed, undone step by
- * step when it fails (split_alt is its own inverse, and the draws are
- * recomputed from their index): the table is then unchanged.  A semi-sorted
- * bucket (encoding 1) sorts its values when written, so a slot's position
- * does not tell which value the walk put there: such a walk logs the values
- * it placed (at most SPLIT_SEMI_WALK_MAX steps) and the undo replaces each
- * by its victim, which restores the same multiset, so the same bytes.
+ * the kick-out walk of cuckoo_table.h: split_alt gives an entry's other
+ * bucket and how it reads there.
  */
-#define SPLIT_SEMI_WALK_MAX	4096
-
 bool
 cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 				uint32_t i1, uint32_t v1, uint64_t seed)
 {
-	uint32_t	v2;
-	uint32_t	i2 = split_alt(st, i1, v1, &v2);
-	uint32_t	i,
-				carry,
-				k;
-	uint32_t	placed_log[SPLIT_SEMI_WALK_MAX];
-	bool		semi = st->enc != CF_ENC_PACKED;
-
-	if (bucket_put(st, bucket_size, i1, v1) || bucket_put(st, bucket_size, i2, v2))
-	{
-		stage_set_nitems(st, st->nitems + 1);
-		return true;
-	}
-	if (max_kicks == 0)
-		return false;
-	if (semi && max_kicks > SPLIT_SEMI_WALK_MAX)
-		max_kicks = SPLIT_SEMI_WALK_MAX;
-	if (draw(seed, UINT32_MAX) & 1)
-	{
-		i = i2;
-		carry = v2;
-	}
-	else
-	{
-		i = i1;
-		carry = v1;
-	}
-	for (k = 0; k < max_kicks; k++)
-	{
-		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
-		uint32_t	victim;
-
-		/* one step ahead: an occupant with room in its other bucket moves */
-		for (uint32_t t = 0; t < bucket_size; t++)
-		{
-			uint32_t	v = slot_get(st, bucket_size, i, t),
-						w;
-			uint32_t	j = split_alt(st, i, v, &w);
-
-			if (j != i && bucket_put(st, bucket_size, j, w))
-			{
-				slot_set(st, bucket_size, i, t, carry);
-				stage_set_nitems(st, st->nitems + 1);
-				return true;
-			}
-		}
-		victim = slot_get(st, bucket_size, i, s);
-		slot_set(st, bucket_size, i, s, carry);
-		if (semi)
-			placed_log[k] = carry;
-		i = split_alt(st, i, victim, &carry);
-	}
-	/* undo: (i, carry) is the entry in hand as it reads in bucket i */
-	while (k-- > 0)
-	{
-		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
-		uint32_t	back;
-		uint32_t	j = split_alt(st, i, carry, &back);
-
-		if (semi)
-		{
-			carry = placed_log[k];
-			semi_replace(st, j, carry, back);
-		}
-		else
-		{
-			carry = slot_get(st, bucket_size, j, s);
-			slot_set(st, bucket_size, j, s, back);
-		}
-		i = j;
-	}
-	return false;
+	return cf_walk_place(st, bucket_size, max_kicks, i1, v1, seed, split_alt);
 }
 
 bool
