@@ -9,7 +9,6 @@
  */
 #include "cuckoo_geom.h"
 
-#include <math.h>
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------------

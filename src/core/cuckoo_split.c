@@ -243,15 +243,9 @@ cfi_split_stash_entry(const cf_stage *st, uint64_t h, uint32_t *x, uint32_t *e)
 static inline bool
 bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 {
-	if (st->enc != CF_ENC_PACKED)
-	{
-		/* semi-sorted (encoding 1): the bucket decoded once, its four values */
-		uint32_t	v[CF_SEMI_SLOTS];
+	uint32_t	v[CFI_MAX_BUCKET];
+	bool		in = false;
 
-		semi_read(st, i, v);
-		return (int) split_slot_matches(v[0], q) | (int) split_slot_matches(v[1], q) |
-			(int) split_slot_matches(v[2], q) | (int) split_slot_matches(v[3], q);
-	}
 	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
@@ -259,10 +253,11 @@ bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 
 		return split_word_match(st, w, q * ENG(st)->lanes_lo) != 0;
 	}
+	/* the bucket read once (a semi-sorted one decoded once) */
+	bucket_read(st, bucket_size, i, v);
 	for (uint32_t s = 0; s < bucket_size; s++)
-		if (split_slot_matches(slot_get(st, bucket_size, i, s), q))
-			return true;
-	return false;
+		in |= split_slot_matches(v[s], q);
+	return in;
 }
 
 bool

@@ -53,7 +53,7 @@ cf_walk_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 				carry,
 				k;
 	uint32_t	placed_log[CF_SEMI_WALK_MAX];
-	bool		semi = st->enc != CF_ENC_PACKED;
+	bool		semi = bucket_reorders(st);
 
 	if (bucket_put(st, bucket_size, i1, v1) || bucket_put(st, bucket_size, i2, v2))
 	{
@@ -112,16 +112,8 @@ cf_walk_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 		uint32_t	back;
 		uint32_t	j = alt(st, i, carry, &back);
 
-		if (semi)
-		{
-			carry = placed_log[k];
-			semi_replace(st, j, carry, back);
-		}
-		else
-		{
-			carry = slot_get(st, bucket_size, j, s);
-			slot_set(st, bucket_size, j, s, back);
-		}
+		carry = semi ? placed_log[k] : slot_get(st, bucket_size, j, s);
+		bucket_replace(st, bucket_size, j, s, carry, back);
 		i = j;
 	}
 	return false;
