@@ -1,8 +1,10 @@
 /*
  * cuckoo_split.c - split tables (geometry 3): one table that doubles in
- * place.  The width schedule, kick-out insertion, the doubling, the stash,
- * deletes of the finest match, and placing entries of another table of the
- * family (unions).  Plain C99.
+ * place.  The table arithmetic: the width schedule, kick-out insertion (the
+ * walk of cuckoo_table.h), the doubling, the stash, deletes of the finest
+ * match, and placing entries of another table of the family (unions).
+ * When a filter's split table doubles or unites, and the filter's layout,
+ * are cuckoo_geom_split.c's.  Plain C99.
  */
 #include "cuckoo_split.h"
 
