@@ -23,8 +23,8 @@
 #ifndef CUCKOO_GEOM_H
 #define CUCKOO_GEOM_H
 
+#include "cuckoo_build.h"
 #include "cuckoo_format.h"
-#include "cuckoo_split.h"
 
 /* how a geometry's union asks the filter level for a union of other filters */
 typedef struct cf_union_again
@@ -61,6 +61,12 @@ typedef struct cf_geom_ops
 	bool		(*fold) (cf_stage *dst, const cf_stage *src, uint32_t b, uint32_t max_kicks);
 	/* the items st holds */
 	uint64_t	(*items) (const cf_stage *st);
+	/*
+	 * fills f's only sub-filter, empty, with the n hashes of runs (checked
+	 * by cf_build_runs; work: cf_build_work_size bytes); NULL: no build (a
+	 * list is no table: the caller builds a table)
+	 */
+	bool		(*build) (cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work);
 	/* adds sub-filter k's items, buckets, slots and capacity to s, its miss chance to *miss */
 	void		(*stats) (const cf_filter *f, uint32_t k, cf_stats *s, uint64_t *slots, double *miss);
 

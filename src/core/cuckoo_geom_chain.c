@@ -113,6 +113,13 @@ chain_fold(cf_stage *dst, const cf_stage *src, uint32_t bucket_size, uint32_t ma
 	return true;
 }
 
+/* the bulk build of cuckoo_build.c */
+static bool
+chain_build(cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work)
+{
+	return cfi_build_pairs(f, runs, nruns, n, work);
+}
+
 static uint64_t
 chain_items(const cf_stage *st)
 {
@@ -276,6 +283,7 @@ const cf_geom_ops cfi_geom_chain = {
 	.full_of_copies = chain_full_of_copies,
 	.fold = chain_fold,
 	.items = chain_items,
+	.build = chain_build,
 	.stats = chain_stats,
 	.grow_size = chain_grow_size,
 	.grow = chain_grow,
@@ -293,5 +301,6 @@ const cf_geom_ops cfi_geom_legacy = {
 	.full_of_copies = chain_full_of_copies,
 	.fold = chain_fold,
 	.items = chain_items,
+	.build = chain_build,
 	.stats = chain_stats,
 };

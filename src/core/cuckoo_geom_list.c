@@ -647,6 +647,7 @@ const cf_geom_ops cfi_geom_list = {
 	.full_of_copies = NULL,
 	.fold = NULL,
 	.items = list_items,
+	.build = NULL,
 	.stats = NULL,
 	.grow_size = list_grow_size,
 	.grow = list_grow_into,

@@ -560,6 +560,30 @@ split_items(const cf_stage *st)
 	return st->nitems + (st->nstash > 0 ? stash_items(st) : 0);
 }
 
+/*
+ * A split table: one kick-out insert after another (no bulk path yet; the
+ * result depends only on h and its order).  A stash is never used here, so
+ * a table that does not take them all fails.
+ */
+static bool
+split_build(cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work)
+{
+	cf_stage   *st = &f->stages[0];
+
+	(void) n;
+	(void) work;
+	if (st->nstash != 0)
+		return false;
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r].n; i++)
+		{
+			check_interrupts(i);
+			if (!cfi_split_insert(st, f->bucket_size, f->max_kicks, runs[r].h[i]))
+				return false;
+		}
+	return true;
+}
+
 /* two split tables of one filter: unrelated */
 static bool
 split_refines(const cf_stage *s, const cf_stage *t)
@@ -671,6 +695,7 @@ const cf_geom_ops cfi_geom_split = {
 	.full_of_copies = NULL,
 	.fold = NULL,
 	.items = split_items,
+	.build = split_build,
 	.stats = split_stats,
 	.grow_size = split_grow_size,
 	.grow = split_grow,

@@ -279,6 +279,35 @@ cf_delete(cf_filter *f, uint64_t h)
 
 
 /* ---------------------------------------------------------------------
+ * bulk build (cuckoo_build.c for chain tables)
+ * ------------------------------------------------------------------- */
+
+bool
+cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
+{
+	cf_stage   *st = &f->stages[0];
+	const cf_geom_ops *g = ops_of(st);
+	uint64_t	n = 0;
+
+	if (g->build == NULL)
+		return false;			/* a list is no table: the caller builds a table */
+	for (size_t r = 0; r < nruns; r++)
+		n += runs[r].n;
+	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
+		n > (uint64_t) st->nbuckets * f->bucket_size || worklen < cf_build_work_size(f, n))
+		return false;
+	return g->build(f, runs, nruns, n, work);
+}
+
+bool
+cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
+{
+	cf_run		run = {h, n};
+
+	return cf_build_runs(f, &run, 1, work, worklen);
+}
+
+/* ---------------------------------------------------------------------
  * growth
  * ------------------------------------------------------------------- */
 
