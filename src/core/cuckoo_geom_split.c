@@ -517,7 +517,7 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		 * A union that would take more than 1/8 of its items in such copies
 		 * is past what its parts can tell apart in one table (it would double
 		 * again and again); it is not folded, and the tables stand side by
-		 * side instead (cf_union).
+		 * side instead (split_unite).
 		 */
 		copies = cfi_split_lift_copies(sr, r->bucket_size, Lt) +
 			cfi_split_lift_copies(&o->stages[0], r->bucket_size, Lt);
