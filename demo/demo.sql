@@ -12,15 +12,25 @@ SELECT cf_contains(f, 'apple')  AS has_apple,
 FROM (SELECT cf_add(cf_add(cf_create(1000), 'apple'), 'banana') AS f) s;
 
 \echo
-\echo '2. Per-row filters: "items this user has already seen", updated in place.'
-CREATE TEMP TABLE seen (user_id int PRIMARY KEY, items cuckoofilter);
-INSERT INTO seen VALUES (1, NULL), (2, NULL);
-UPDATE seen SET items = cf_add_unique(items, 101) WHERE user_id = 1;
-UPDATE seen SET items = cf_add_unique(items, 102) WHERE user_id = 1;
-UPDATE seen SET items = cf_add_unique(items, 101) WHERE user_id = 1;   -- seen again: not stored twice
-UPDATE seen SET items = cf_add_unique(items, 205) WHERE user_id = 2;
-SELECT user_id, items @> 101 AS seen_101, items @> 205 AS seen_205,
-       cf_count(items, 101) AS copies_of_101 FROM seen ORDER BY user_id;
+\echo '2. A "seen" filter per user (docs/seen.md): a mark leaves the large base as it is.'
+CREATE TEMP TABLE seen (user_id bigint PRIMARY KEY, base cuckoofilter, delta bigint[]);
+PREPARE mark_page(bigint, bigint[]) AS
+INSERT INTO seen AS s
+VALUES ($1, cf_mark_all_base(NULL, NULL, $2), cf_mark_all_delta(NULL, NULL, $2))
+ON CONFLICT (user_id) DO UPDATE
+SET base  = cf_mark_all_base(s.base, s.delta, $2),
+    delta = cf_mark_all_delta(s.base, s.delta, $2);
+PREPARE unseen(bigint, bigint[]) AS
+SELECT cf_unseen(s.base, s.delta, $2) AS not_seen_yet
+  FROM (SELECT $1 AS user_id) u LEFT JOIN seen s USING (user_id);
+EXECUTE mark_page(1, ARRAY[101, 102]);
+EXECUTE mark_page(1, ARRAY[103]);
+EXECUTE mark_page(2, ARRAY[205]);
+EXECUTE unseen(1, ARRAY[100, 101, 102, 103, 104]);   -- user 1 has seen 101..103
+EXECUTE unseen(3, ARRAY[100, 101]);                  -- user 3 has no row: nothing seen
+SELECT user_id, cf_seen(base, delta, 101::bigint) AS seen_101,
+       cf_seen(base, delta, 205::bigint) AS seen_205,
+       cardinality(delta) AS marks_in_delta FROM seen ORDER BY user_id;
 
 \echo
 \echo '3. Build a filter from a column with cf_agg, sized to the distinct values seen.'

@@ -282,6 +282,9 @@ for major in $PG_VERSIONS; do
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
 	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1 and 1.2 -> 1.3 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
+	# the README's first command ends in this: the demo must run as written
+	run "PG $major: the demo (demo/demo.sql) runs" in_major "$major" \
+		bash test/pg/tmpcluster.sh psql -X -q -v ON_ERROR_STOP=1 -o /dev/null -f demo/demo.sql
 	if ! full; then
 		continue
 	elif [ "$major" = 15 ]; then

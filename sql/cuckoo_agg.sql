@@ -283,7 +283,7 @@ DROP TABLE agg_union_src;
 -- issue 32: partitionwise aggregation, without parallel workers: the
 -- partial states of each partition are serialized, then the finalize step
 -- combines them.  cf_union_agg of single-value filters: the combine adds
--- each part's hashes into the group's state (cfagg_add_state); every group
+-- each part's hashes into the group's state (cfpg_agg_add_state); every group
 -- is the filter one plain aggregate builds and misses no value
 CREATE TABLE agg_upt (k int, grp int, f cuckoofilter) PARTITION BY LIST (k);
 CREATE TABLE agg_upt_0 PARTITION OF agg_upt FOR VALUES IN (0);

@@ -149,6 +149,19 @@ SELECT cuckoo_aggstate_final(v1::cf_aggstate) = cuckoo_aggstate_final(v1::cf_agg
        encode(decode(v1::cf_aggstate::text, 'base64'), 'hex') AS v1_written_as_v2
 FROM (SELECT encode('\x01010200030000007b14ae47e17a843f0000000000000000'::bytea
                     || '\x020000000000000001000000000000000200000000000000'::bytea, 'base64') v1) s;
+-- a version 1 state with its hashes out of order, stored out of line (TOAST):
+-- written back sorted, as version 2 (it was an internal error)
+CREATE TABLE kt_v1 (s cf_aggstate);
+ALTER TABLE kt_v1 ALTER COLUMN s SET STORAGE external;
+INSERT INTO kt_v1
+SELECT translate(encode('\x01010200900100007b14ae47e17a843f0000000000000000'::bytea
+                        || string_agg(decode(lpad(to_hex(100000 - g), 16, '0'), 'hex'), ''::bytea ORDER BY g), 'base64'),
+                 E'\n', '')::cf_aggstate
+FROM generate_series(1, 400) g;
+SELECT pg_column_size(s) AS v1_bytes, length(s::text) AS v2_text_length,
+       cuckoo_aggstate_final(s) = cuckoo_aggstate_final(s::text::cf_aggstate) AS same_filter
+FROM kt_v1;
+DROP TABLE kt_v1;
 -- hostile version 2 input: every field and every bit checked (text and
 -- binary input share the check)
 -- (a valid one: n = 0, k = 0)

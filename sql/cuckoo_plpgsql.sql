@@ -180,7 +180,7 @@ END $$;
 -- issue 32, FAILS TODAY (a false negative): an old object of a list-form
 -- filter (up to 256 values) read back through the undo journal of a list
 -- insert.  list_add journals its whole shifted tail in one save of
--- (nitems + 1 - i) * 8 bytes; cfx_record keeps at most 8 (CfUndo.bytes[8],
+-- (nitems + 1 - i) * 8 bytes; cfpg_expanded_record keeps at most 8 (CfUndo.bytes[8],
 -- len uint8) and writes past the entry.  Expected: nothing missing.
 DO $$
 DECLARE

@@ -77,6 +77,14 @@ SELECT cf_union_agg(NULL::cuckoofilter) IS NULL FROM generate_series(1, 3);
 SELECT cf_union_agg(f) FROM (VALUES (cf_add(cf_create(100), 1)), (cf_add(cf_create(100, 0.001), 2))) v(f);
 SELECT cf_union_agg(f) FROM (VALUES (cf_add(cf_create(100), 1)), (cf_add(cf_create(100), 'a'::text))) v(f);
 
+-- lists of semisorted tables (issue 35): the union keeps their encoding, and
+-- lists of two encodings are two families (two parts side by side)
+WITH p AS (SELECT cf_add_all(cf_create(1000, 0.01, 'semisorted'), ARRAY[g, g + 1000]) f
+           FROM generate_series(1, 3) g)
+SELECT cf_encoding(cf_union_agg(f)), cf_count(cf_union_agg(f), 1002) AS count_1002 FROM p;
+SELECT cf_encoding(cf_union_agg(f)), (cf_info(cf_union_agg(f))).subfilters
+FROM (VALUES (cf_add(cf_create(1000, 0.01, 'semisorted'), 1)), (cf_add(cf_create(1000, 0.01), 2))) v(f);
+
 -- tables among the parts (cf_agg's, each sized to its user: tables of
 -- different sizes stand side by side): no false negatives, and the NOTICE
 -- says what works, with the rule in numbers

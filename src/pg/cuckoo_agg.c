@@ -22,7 +22,7 @@
 
 /* Raises: rows of one cf_agg gave encodings a and b. */
 static void
-cfagg_encoding_mismatch(int a, int b)
+cfpg_agg_encoding_mismatch(int a, int b)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -32,61 +32,61 @@ cfagg_encoding_mismatch(int a, int b)
 
 /*
  * The transition: the first row, a row whose fpr or capacity differs (an
- * error), and NULLs before any value take cfagg_trans_slow, out of line,
+ * error), and NULLs before any value take cfpg_agg_trans_slow, out of line,
  * so that the common row's path stays short.
  */
 static pg_noinline Datum
-cfagg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
+cfpg_agg_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
 {
 	CfAggState *st = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
-	CfAggCache *cache = cfagg_cache(fcinfo);
+	CfAggCache *cache = cfpg_agg_cache(fcinfo);
 	MemoryContext cxt = NULL;
 	uint64		h;
 
 	/* an internal state only ever comes from an aggregate: check once */
 	if (st == NULL)
-		cxt = cfagg_context(fcinfo, "cuckoo_agg_trans");
+		cxt = cfpg_agg_context(fcinfo, "cuckoo_agg_trans");
 	if (st == NULL || st->fpr != fpr)
 	{
-		cfagg_check_fpr(fpr);
+		cfpg_agg_check_fpr(fpr);
 		if (st != NULL)
-			cfagg_fpr_mismatch(st->fpr, fpr);
+			cfpg_agg_fpr_mismatch(st->fpr, fpr);
 	}
 	if (st != NULL && st->capacity != capacity)
-		cfagg_capacity_mismatch(st->capacity, capacity);
+		cfpg_agg_capacity_mismatch(st->capacity, capacity);
 	if (st != NULL && st->encoding != encoding)
-		cfagg_encoding_mismatch(st->encoding, encoding);
+		cfpg_agg_encoding_mismatch(st->encoding, encoding);
 	if (PG_ARGISNULL(1))
 	{
 		if (st == NULL)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(st);
 	}
-	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+	h = cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
 	if (st == NULL)
 	{
-		st = cfagg_new(cxt, fpr, capacity);
+		st = cfpg_agg_new(cxt, fpr, capacity);
 		st->encoding = (uint8) encoding;
 	}
-	cfagg_add(st, h, cache);
+	cfpg_agg_add(st, h, cache);
 	PG_RETURN_POINTER(st);
 }
 
 static pg_attribute_always_inline Datum
-cfagg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
+cfpg_agg_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity, int encoding)
 {
 	CfAggState *st;
 	CfAggCache *cache;
 
 	if (unlikely(PG_ARGISNULL(0)))
-		return cfagg_trans_slow(fcinfo, fpr, capacity, encoding);
+		return cfpg_agg_trans_slow(fcinfo, fpr, capacity, encoding);
 	st = (CfAggState *) PG_GETARG_POINTER(0);
 	if (unlikely(st->fpr != fpr || st->capacity != capacity || st->encoding != encoding))
-		return cfagg_trans_slow(fcinfo, fpr, capacity, encoding);
+		return cfpg_agg_trans_slow(fcinfo, fpr, capacity, encoding);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
-	cache = cfagg_cache(fcinfo);
-	cfagg_add(st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
+	cache = cfpg_agg_cache(fcinfo);
+	cfpg_agg_add(st, cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
 			  cache);
 	PG_RETURN_POINTER(st);
 }
@@ -100,8 +100,8 @@ PG_FUNCTION_INFO_V1(cf_agg_trans);
 Datum
 cf_agg_trans(PG_FUNCTION_ARGS)
 {
-	/* no rate or capacity argument: the defaults (cfagg_row_params, inline) */
-	return cfagg_trans_common(fcinfo, CF_DEFAULT_FPR, 0, CF_ENC_PACKED);
+	/* no rate or capacity argument: the defaults (cfpg_agg_row_params, inline) */
+	return cfpg_agg_trans_common(fcinfo, CF_DEFAULT_FPR, 0, CF_ENC_PACKED);
 }
 
 /* cf_agg(value, fpr) transition: the same with an explicit fpr */
@@ -112,8 +112,8 @@ cf_agg_trans_fpr(PG_FUNCTION_ARGS)
 	double		fpr;
 	uint64		capacity;
 
-	cfagg_row_params(fcinfo, 1, &fpr, &capacity);
-	return cfagg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
+	cfpg_agg_row_params(fcinfo, 1, &fpr, &capacity);
+	return cfpg_agg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
 }
 
 /*
@@ -128,8 +128,8 @@ cf_agg_trans_capacity(PG_FUNCTION_ARGS)
 	double		fpr;
 	uint64		capacity;
 
-	cfagg_row_params(fcinfo, 2, &fpr, &capacity);
-	return cfagg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
+	cfpg_agg_row_params(fcinfo, 2, &fpr, &capacity);
+	return cfpg_agg_trans_common(fcinfo, fpr, capacity, CF_ENC_PACKED);
 }
 
 /*
@@ -150,14 +150,14 @@ cf_agg_trans_encoding(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("cf_agg false-positive rate, capacity and encoding must not be null")));
 	fpr = PG_GETARG_FLOAT8(2);
-	cfagg_check_fpr(fpr);
+	cfpg_agg_check_fpr(fpr);
 	if (PG_GETARG_INT64(3) != 0)
 	{
-		cfagg_check_capacity(PG_GETARG_INT64(3), fpr);
+		cfpg_agg_check_capacity(PG_GETARG_INT64(3), fpr);
 		capacity = (uint64) PG_GETARG_INT64(3);
 	}
 	encoding = cfpg_encoding(PG_GETARG_TEXT_PP(4));
-	return cfagg_trans_common(fcinfo, fpr, capacity, encoding);
+	return cfpg_agg_trans_common(fcinfo, fpr, capacity, encoding);
 }
 
 /*
@@ -165,7 +165,7 @@ cf_agg_trans_encoding(PG_FUNCTION_ARGS)
  * final function sees the column's type only through the Aggref).
  */
 static struct varlena *
-cfagg_set_kind(FunctionCallInfo fcinfo, struct varlena *v)
+cfpg_agg_set_kind(FunctionCallInfo fcinfo, struct varlena *v)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 	cf_filter	f;
@@ -173,7 +173,7 @@ cfagg_set_kind(FunctionCallInfo fcinfo, struct varlena *v)
 	if (aggref == NULL || aggref->aggargtypes == NIL)
 		return v;
 	cfpg_open(&f, v);
-	cf_set_kind(&f, (uint32) cf_type_value_kind(linitial_oid(aggref->aggargtypes)));
+	cf_set_kind(&f, (uint32) cfpg_type_value_kind(linitial_oid(aggref->aggargtypes)));
 	return v;
 }
 
@@ -186,19 +186,19 @@ Datum
 cf_agg_final(PG_FUNCTION_ARGS)
 {
 	CfAggState *st;
-	CfAggCache *cache = cfagg_cache(fcinfo);
+	CfAggCache *cache = cfpg_agg_cache(fcinfo);
 	const cf_run *runs;
 	size_t		nruns;
 	uint64		n;
 
-	cfagg_context(fcinfo, "cuckoo_agg_final");
+	cfpg_agg_context(fcinfo, "cuckoo_agg_final");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	st = (CfAggState *) PG_GETARG_POINTER(0);
-	if (cfagg_held(st) == 0)
+	if (cfpg_agg_held(st) == 0)
 		PG_RETURN_NULL();
-	runs = cfagg_sorted(st, cache, &nruns, &n);
-	PG_RETURN_CUCKOOFILTER_P(cfagg_set_kind(fcinfo, cfagg_build(st, cache, runs, nruns, n)));
+	runs = cfpg_agg_sorted(st, cache, &nruns, &n);
+	PG_RETURN_CUCKOOFILTER_P(cfpg_agg_set_kind(fcinfo, cfpg_agg_build(st, cache, runs, nruns, n)));
 }
 
 /* cf_agg combine: the union of two states (either may be NULL) */
@@ -206,12 +206,12 @@ PG_FUNCTION_INFO_V1(cf_agg_combine);
 Datum
 cf_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cuckoo_agg_combine");
+	MemoryContext cxt = cfpg_agg_context(fcinfo, "cuckoo_agg_combine");
 	CfAggState *a = PG_ARGISNULL(0) ? NULL : (CfAggState *) PG_GETARG_POINTER(0);
 	CfAggState *b = PG_ARGISNULL(1) ? NULL : (CfAggState *) PG_GETARG_POINTER(1);
-	CfAggCache *cache = cfagg_cache(fcinfo);
+	CfAggCache *cache = cfpg_agg_cache(fcinfo);
 
-	if (b == NULL || cfagg_held(b) == 0)
+	if (b == NULL || cfpg_agg_held(b) == 0)
 	{
 		if (a == NULL)
 			PG_RETURN_NULL();
@@ -220,15 +220,15 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 	/* b may live in another node's memory: copy it, never keep it */
 	if (a == NULL)
 	{
-		a = cfagg_new(cxt, b->fpr, b->capacity);
+		a = cfpg_agg_new(cxt, b->fpr, b->capacity);
 		a->encoding = b->encoding;
 	}
 	if (a->fpr != b->fpr)
-		cfagg_fpr_mismatch(a->fpr, b->fpr);
+		cfpg_agg_fpr_mismatch(a->fpr, b->fpr);
 	if (a->capacity != b->capacity)
-		cfagg_capacity_mismatch(a->capacity, b->capacity);
+		cfpg_agg_capacity_mismatch(a->capacity, b->capacity);
 	if (a->encoding != b->encoding)
-		cfagg_encoding_mismatch(a->encoding, b->encoding);
+		cfpg_agg_encoding_mismatch(a->encoding, b->encoding);
 	if (b->form == CFAGG_FORM_ARRAY)
 	{
 		/*
@@ -237,17 +237,17 @@ cf_agg_combine(PG_FUNCTION_ARGS)
 		 */
 		size_t		nruns;
 		uint64		n;
-		const cf_run *runs = cfagg_runs(b, cache, &nruns, &n);
+		const cf_run *runs = cfpg_agg_runs(b, cache, &nruns, &n);
 
 		if (a->form != CFAGG_FORM_ARRAY)
-			cfagg_to_array(a, cxt);
+			cfpg_agg_to_array(a, cxt);
 		for (size_t r = 0; r < nruns; r++)
-			cfagg_array_append(a, runs[r].h, runs[r].n, false);
+			cfpg_agg_array_append(a, runs[r].h, runs[r].n, false);
 		if (a->n >= a->cap && nruns > 0)
-			cfagg_make_room(a, cache, runs[nruns - 1].h[0]);
+			cfpg_agg_make_room(a, cache, runs[nruns - 1].h[0]);
 	}
 	else
-		cfagg_add_state(a, b, cache);
+		cfpg_agg_add_state(a, b, cache);
 	PG_RETURN_POINTER(a);
 }
 
@@ -269,9 +269,9 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	uint64		bits;
 	uint64		capenc;
 
-	cfagg_context(fcinfo, "cuckoo_agg_serial");
+	cfpg_agg_context(fcinfo, "cuckoo_agg_serial");
 	st = (CfAggState *) PG_GETARG_POINTER(0);
-	runs = cfagg_sorted(st, cfagg_cache(fcinfo), &nruns, &n);
+	runs = cfpg_agg_sorted(st, cfpg_agg_cache(fcinfo), &nruns, &n);
 	if (n > CFAGG_MAX_SERIAL_HASHES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -281,13 +281,13 @@ cf_agg_serial(PG_FUNCTION_ARGS)
 	SET_VARSIZE(out, VARHDRSZ + CFAGG_SERIAL_HEADER + (Size) n * sizeof(uint64));
 	p = (uint8 *) VARDATA(out);
 	memcpy(&bits, &st->fpr, sizeof(bits));
-	cfagg_put_le64s(p, &bits, 1);
+	cfpg_agg_put_le64s(p, &bits, 1);
 	capenc = st->capacity | (uint64) st->encoding << 56;
-	cfagg_put_le64s(p + 8, &capenc, 1);
+	cfpg_agg_put_le64s(p + 8, &capenc, 1);
 	p += CFAGG_SERIAL_HEADER;
 	for (size_t r = 0; r < nruns; r++)
 	{
-		cfagg_put_le64s(p, runs[r].h, runs[r].n);
+		cfpg_agg_put_le64s(p, runs[r].h, runs[r].n);
 		p += runs[r].n * sizeof(uint64);
 	}
 	PG_RETURN_BYTEA_P(out);
@@ -308,7 +308,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	size_t		n;
 	CfAggState *st;
 
-	cfagg_context(fcinfo, "cuckoo_agg_deserial");
+	cfpg_agg_context(fcinfo, "cuckoo_agg_deserial");
 	in = PG_GETARG_BYTEA_PP(0);
 	len = VARSIZE_ANY_EXHDR(in);
 	p = (const uint8 *) VARDATA_ANY(in);
@@ -317,10 +317,10 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid cf_agg state"),
 				 errdetail("A state is 16 bytes plus 8 per value, not %zu bytes.", len)));
-	cfagg_get_le64s(&bits, p, 1);
+	cfpg_agg_get_le64s(&bits, p, 1);
 	memcpy(&fpr, &bits, sizeof(fpr));
-	cfagg_check_fpr(fpr);
-	cfagg_get_le64s(&capacity, p + 8, 1);
+	cfpg_agg_check_fpr(fpr);
+	cfpg_agg_get_le64s(&capacity, p + 8, 1);
 	encoding = (int) (capacity >> 56);
 	capacity &= (UINT64CONST(1) << 56) - 1;
 	if (encoding != CF_ENC_PACKED && encoding != CF_ENC_SEMISORT)
@@ -329,7 +329,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 				 errmsg("invalid cf_agg state"),
 				 errdetail("Table encoding %d is not 0 or 1.", encoding)));
 	if (capacity > 0)
-		cfagg_check_capacity(capacity > PG_INT64_MAX ? -1 : (int64) capacity, fpr);
+		cfpg_agg_check_capacity(capacity > PG_INT64_MAX ? -1 : (int64) capacity, fpr);
 	n = (len - CFAGG_SERIAL_HEADER) / sizeof(uint64);
 	p += CFAGG_SERIAL_HEADER;
 
@@ -338,11 +338,11 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	 * never keeps it.  An ARRAY state of the hashes as they are: nothing
 	 * about them (sorted, distinct) is trusted.
 	 */
-	st = cfagg_new(CurrentMemoryContext, fpr, capacity);
+	st = cfpg_agg_new(CurrentMemoryContext, fpr, capacity);
 	st->encoding = (uint8) encoding;
-	cfagg_to_array(st, CurrentMemoryContext);
-	cfagg_raise_limit(st, n);
-	cfagg_array_append(st, p, n, true);
+	cfpg_agg_to_array(st, CurrentMemoryContext);
+	cfpg_agg_raise_limit(st, n);
+	cfpg_agg_array_append(st, p, n, true);
 	PG_RETURN_POINTER(st);
 }
 

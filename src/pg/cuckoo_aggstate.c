@@ -9,6 +9,7 @@
 #include "utils/memutils.h"
 
 #include "cuckoo_hashset.h"
+#include "cuckoo_rice.h"
 
 /* ---------------------------------------------------------------------
  * cf_aggstate: a transition state that can leave the process
@@ -82,13 +83,13 @@ typedef struct CfAggFlat
 } CfAggFlat;
 
 static inline uint32
-cfas_get32(const uint8 *p)
+cfpg_aggstate_get32(const uint8 *p)
 {
 	return (uint32) p[0] | (uint32) p[1] << 8 | (uint32) p[2] << 16 | (uint32) p[3] << 24;
 }
 
 static inline void
-cfas_put32(uint8 *p, uint32 x)
+cfpg_aggstate_put32(uint8 *p, uint32 x)
 {
 	p[0] = (uint8) x;
 	p[1] = (uint8) (x >> 8);
@@ -97,7 +98,7 @@ cfas_put32(uint8 *p, uint32 x)
 }
 
 static void
-cfas_put_header(uint8 *p, uint8 kind, uint8 hashing, uint32 n, double fpr, uint64 capacity)
+cfpg_aggstate_put_header(uint8 *p, uint8 kind, uint8 hashing, uint32 n, double fpr, uint64 capacity)
 {
 	uint64		bits;
 
@@ -105,25 +106,25 @@ cfas_put_header(uint8 *p, uint8 kind, uint8 hashing, uint32 n, double fpr, uint6
 	p[1] = kind;
 	p[2] = hashing;
 	p[3] = 0;
-	cfas_put32(p + 4, n);
+	cfpg_aggstate_put32(p + 4, n);
 	memcpy(&bits, &fpr, sizeof(bits));
-	cfagg_put_le64s(p + 8, &bits, 1);
-	cfagg_put_le64s(p + 16, &capacity, 1);
+	cfpg_agg_put_le64s(p + 8, &bits, 1);
+	cfpg_agg_put_le64s(p + 16, &capacity, 1);
 }
 
 /* the header of a flat state whose bytes were checked (or written by us) */
 static void
-cfas_read_header(const struct varlena *v, CfAggFlat *fl)
+cfpg_aggstate_read_header(const struct varlena *v, CfAggFlat *fl)
 {
 	const uint8 *p = (const uint8 *) VARDATA(v);
 	uint64		bits;
 
 	fl->kind = p[1];
 	fl->hashing = p[2];
-	fl->n = cfas_get32(p + 4);
-	cfagg_get_le64s(&bits, p + 8, 1);
+	fl->n = cfpg_aggstate_get32(p + 4);
+	cfpg_agg_get_le64s(&bits, p + 8, 1);
 	memcpy(&fl->fpr, &bits, sizeof(fl->fpr));
-	cfagg_get_le64s(&fl->capacity, p + 16, 1);
+	cfpg_agg_get_le64s(&fl->capacity, p + 16, 1);
 	fl->hashes = p + CFAS_HEADER;
 	fl->slots = (VARSIZE(v) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64);
 }
@@ -143,7 +144,7 @@ cfas_read_header(const struct varlena *v, CfAggFlat *fl)
  * capacity) of a state from outside; false after reporting to escontext.
  */
 static bool
-cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
+cfpg_aggstate_check_fields(const uint8 *p, int badcode, Node *escontext)
 {
 	uint64		bits;
 	double		fpr;
@@ -151,15 +152,15 @@ cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 	char		err[CF_ERRLEN];
 	cf_params	params;
 
-	if (p[2] != CF_HASHING_V2 || p[3] != 0 || p[1] == CF_KIND_ANY || cf_kind_name(p[1]) == NULL)
+	if (p[2] != CF_HASHING_V2 || p[3] != 0 || p[1] == CF_KIND_ANY || cfpg_kind_name(p[1]) == NULL)
 		ereturn(escontext, false,
 				(errcode(badcode),
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("The header has value kind %u, value hashing %u and flags %u.",
 						   p[1], p[2], p[3])));
-	cfagg_get_le64s(&bits, p + 8, 1);
+	cfpg_agg_get_le64s(&bits, p + 8, 1);
 	memcpy(&fpr, &bits, sizeof(fpr));
-	cfagg_get_le64s(&capacity, p + 16, 1);
+	cfpg_agg_get_le64s(&capacity, p + 16, 1);
 	cfpg_params(&params, capacity == 0 ? 1 : capacity, fpr);
 	if (capacity > PG_INT64_MAX || cf_create_size(&params, err, sizeof(err)) == 0)
 		ereturn(escontext, false,
@@ -172,121 +173,74 @@ cfas_check_fields(const uint8 *p, int badcode, Node *escontext)
 
 /* ---- the external form of version 2: Rice-coded deltas ---- */
 
-/* the Rice parameter a writer uses for n sorted distinct 64-bit hashes */
-static int
-cfas_rice_k(uint64 n)
-{
-	int			bits = 0;
-
-	if (n == 0)
-		return 0;
-	while (bits < 64 && (n >> bits) != 0)
-		bits++;
-	return 64 - bits;			/* 2^k near the mean gap 2^64 / n: 32..63 */
-}
-
-typedef struct CfasBitWriter
-{
-	uint8	   *p;
-	size_t		pos;			/* bytes written */
-	uint64		acc;			/* bits not yet written, the first lowest */
-	int			nacc;
-} CfasBitWriter;
-
-/* appends the nbits (at most 32) low bits of x, the lowest first */
-static inline void
-cfas_put_bits(CfasBitWriter *w, uint64 x, int nbits)
-{
-	if (nbits == 0)
-		return;
-	w->acc |= (x & (((uint64) 1 << nbits) - 1)) << w->nacc;
-	w->nacc += nbits;
-	while (w->nacc >= 8)
-	{
-		w->p[w->pos++] = (uint8) w->acc;
-		w->acc >>= 8;
-		w->nacc -= 8;
-	}
-}
+/*
+ * The hashes of a flat state are 28 bytes into its allocation (VARHDRSZ +
+ * CFAS_HEADER): 4 bytes off an 8-byte boundary.  The codec of the core
+ * (cuckoo_rice.h) takes and gives them as aligned uint64s, so they are moved
+ * by 4 bytes within the state's own allocation, in ascending order (the
+ * hash written overlaps only its own source, read before), instead of being
+ * copied: a state of up to 1 GB needs no second copy of its hashes.
+ */
+StaticAssertDecl((VARHDRSZ + CFAS_HEADER) % sizeof(uint64) == sizeof(uint32),
+				 "the hashes of a flat state sit 4 bytes off an 8-byte boundary");
 
 /*
- * The version 2 bytes of a version 1 state whose hashes are sorted and
- * distinct (a canonical one), in a new palloc'd buffer of *len bytes.
+ * The version 2 bytes of the canonical state v (sorted distinct hashes; a
+ * new value of ours, which this overwrites), in a new palloc'd buffer of
+ * *len bytes: the header, k, then the core's Rice code of the hashes.
  */
 static uint8 *
-cfas_encode_rice(const struct varlena *v, size_t *len)
+cfpg_aggstate_encode_rice(struct varlena *v, size_t *len)
 {
-	const uint8 *src = (const uint8 *) VARDATA_ANY(v);
-	uint32		n = cfas_get32(src + 4);
-	const uint8 *hs = src + CFAS_HEADER;
-	int			k = cfas_rice_k(n);
-	uint64		prev = 0;
-	uint64		nbits = 0;
+	uint8	   *src = (uint8 *) VARDATA(v);
+	uint32		n = cfpg_aggstate_get32(src + 4);
+	int			k = cf_rice_param(n);
+	uint64	   *h = (uint64 *) (src + CFAS_HEADER - sizeof(uint32));
+	size_t		blen;
 	uint8	   *out;
-	CfasBitWriter w = {0};
+	uint8		header[CFAS_HEADER];
+	char		err[CF_ERRLEN];
 
-	/* the exact size first: q + 1 + k bits a hash */
+	Assert(VARATT_IS_4B_U(v) && (uintptr_t) h % sizeof(uint64) == 0);
+	memcpy(header, src, CFAS_HEADER);
+	/* down 4 bytes, as uint64s (over the header's last 4 bytes, kept above) */
 	for (uint32 i = 0; i < n; i++)
 	{
-		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
-		uint64		d;
+		uint64		x;
 
-		if (i > 0 && h <= prev)
-			elog(ERROR, "cf_aggstate: hashes of a canonical state are not sorted and distinct");
-		d = i == 0 ? h : h - prev - 1;
-		nbits += (d >> k) + 1 + k;
-		prev = h;
+		cfpg_agg_get_le64s(&x, src + CFAS_HEADER + (size_t) i * sizeof(uint64), 1);
+		h[i] = x;
 	}
-	*len = CFAS_HEADER_RICE + (size_t) ((nbits + 7) / 8);
-	out = palloc0(*len);
-	memcpy(out, src, CFAS_HEADER);
+	if (!cf_rice_encoded_len(h, n, k, &blen, err, sizeof(err)))
+		elog(ERROR, "cf_aggstate: a canonical state cannot be Rice-coded: %s", err);
+	*len = CFAS_HEADER_RICE + blen;
+	out = palloc(*len);
+	memcpy(out, header, CFAS_HEADER);
 	out[0] = CFAS_VERSION_RICE;
 	out[3] = 0;
 	out[CFAS_HEADER] = (uint8) k;
-	w.p = out + CFAS_HEADER_RICE;
-	prev = 0;
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint64		h = cfagg_read_hash(hs + (size_t) i * sizeof(uint64), true);
-		uint64		d = i == 0 ? h : h - prev - 1;
-		uint64		q = d >> k;
-
-		for (; q >= 32; q -= 32)
-			cfas_put_bits(&w, 0xFFFFFFFF, 32);
-		cfas_put_bits(&w, ((uint64) 1 << q) - 1, (int) q + 1);	/* q ones, a zero */
-		if (k > 32)
-		{
-			cfas_put_bits(&w, d, 32);
-			cfas_put_bits(&w, d >> 32, k - 32);
-		}
-		else
-			cfas_put_bits(&w, d, k);
-		prev = h;
-	}
-	if (w.nacc > 0)
-		w.p[w.pos++] = (uint8) w.acc;
-	Assert(CFAS_HEADER_RICE + w.pos == *len);
+	cf_rice_encode(h, n, k, out + CFAS_HEADER_RICE, blen);
 	return out;
 }
 
 /*
  * Decodes the version 2 bytes p[0..len) (the header checked by the caller)
  * into a new version 1 state; NULL after reporting to escontext.  Hostile
- * input is refused: a count the bytes cannot hold, a hash past 2^64 - 1,
- * hashes out of order or repeated (they are written strictly ascending),
+ * input is refused: a k other than the writer's, a count the bytes cannot
+ * hold; and by the core's decoder (cuckoo_rice.h) a hash past 2^64 - 1,
  * bits missing, bits or bytes left over.
  */
 static struct varlena *
-cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
+cfpg_aggstate_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 {
-	uint32		n = cfas_get32(p + 4);
+	uint32		n = cfpg_aggstate_get32(p + 4);
 	int			k;
-	const uint8 *bs;
 	uint64		total;
-	uint64		pos = 0;
-	uint64		prev = 0;
 	struct varlena *v;
+	Size		size;
+	uint64	   *h;
 	uint8	   *hs;
+	char		err[CF_ERRLEN];
 
 	if (len < CFAS_HEADER_RICE)
 		ereturn(escontext, NULL,
@@ -295,14 +249,13 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 errdetail("A state of version 2 has a header of %d bytes, this value has %zu bytes.",
 						   CFAS_HEADER_RICE, len)));
 	k = p[CFAS_HEADER];
-	bs = p + CFAS_HEADER_RICE;
 	total = (uint64) (len - CFAS_HEADER_RICE) * 8;
 	/* one encoding per state: the writer's k, which bounds n by the length */
-	if (k != cfas_rice_k(n))
+	if (k != cf_rice_param(n))
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 CFAS_BAD_INPUT(badcode),
-				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cfas_rice_k(n))));
+				 errdetail("A state of %u hashes has Rice parameter %d, not %d.", n, k, cf_rice_param(n))));
 	/* every hash takes at least k + 1 bits */
 	if ((uint64) n * (uint64) (k + 1) > total || n > CFAS_MAX_HASHES)
 		ereturn(escontext, NULL,
@@ -310,77 +263,28 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state of %u hashes with Rice parameter %d cannot fit in %zu bytes.",
 						   n, k, len)));
-	v = palloc(VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
-	SET_VARSIZE(v, VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64));
-	memcpy(VARDATA(v), p, CFAS_HEADER);
-	((uint8 *) VARDATA(v))[0] = CFAS_VERSION;
-	hs = (uint8 *) VARDATA(v) + CFAS_HEADER;
-	for (uint32 i = 0; i < n; i++)
+	/* decoded 4 bytes past their place (aligned), then moved down into it */
+	size = VARHDRSZ + CFAS_HEADER + (Size) n * sizeof(uint64);
+	v = palloc_extended(size + sizeof(uint32), MCXT_ALLOC_HUGE);
+	h = (uint64 *) ((uint8 *) v + VARHDRSZ + CFAS_HEADER + sizeof(uint32));
+	if (!cf_rice_decode(p + CFAS_HEADER_RICE, len - CFAS_HEADER_RICE, k, n, h, err, sizeof(err)))
 	{
-		uint64		q = 0;
-		uint64		d = 0;
-		uint64		h;
-
-		/* q one bits, then a zero bit */
-		for (;;)
-		{
-			if (pos >= total)
-				ereturn(escontext, NULL,
-						(errcode(badcode),
-						 CFAS_BAD_INPUT(badcode),
-						 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
-			if ((pos & 7) == 0 && bs[pos >> 3] == 0xFF && pos + 8 < total)
-			{
-				q += 8;
-				pos += 8;
-				continue;
-			}
-			if (((bs[pos >> 3] >> (pos & 7)) & 1) == 0)
-				break;
-			q++;
-			pos++;
-		}
-		pos++;
-		if (total - pos < (uint64) k)
-			ereturn(escontext, NULL,
-					(errcode(badcode),
-					 CFAS_BAD_INPUT(badcode),
-					 errdetail("The encoded hashes end after %u of %u hashes.", i, n)));
-		for (int got = 0; got < k;)
-		{
-			int			off = (int) (pos & 7);
-			int			take = Min(8 - off, k - got);
-
-			d |= (uint64) ((bs[pos >> 3] >> off) & ((1u << take) - 1)) << got;
-			got += take;
-			pos += take;
-		}
-		if (k < 64 && q > (PG_UINT64_MAX >> k))
-			ereturn(escontext, NULL,
-					(errcode(badcode),
-					 CFAS_BAD_INPUT(badcode),
-					 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
-		d |= q << k;
-		if (i == 0)
-			h = d;
-		else
-		{
-			if (prev == PG_UINT64_MAX || d > PG_UINT64_MAX - prev - 1)
-				ereturn(escontext, NULL,
-						(errcode(badcode),
-						 CFAS_BAD_INPUT(badcode),
-						 errdetail("Hash %u of the state is past 2^64 - 1.", i + 1)));
-			h = prev + 1 + d;
-		}
-		cfagg_put_le64s(hs + (size_t) i * sizeof(uint64), &h, 1);
-		prev = h;
-	}
-	/* what is left is the last byte's padding, zero bits */
-	if (total - pos >= 8 || (pos < total && (bs[pos >> 3] >> (pos & 7)) != 0))
+		pfree(v);
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 CFAS_BAD_INPUT(badcode),
-				 errdetail("Bits other than the last byte's zero padding follow the %u encoded hashes.", n)));
+				 errdetail("%s", cfpg_sentence(err))));
+	}
+	hs = (uint8 *) VARDATA(v) + CFAS_HEADER;
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		x = h[i];
+
+		cfpg_agg_put_le64s(hs + (size_t) i * sizeof(uint64), &x, 1);
+	}
+	SET_VARSIZE(v, size);
+	memcpy(VARDATA(v), p, CFAS_HEADER);
+	((uint8 *) VARDATA(v))[0] = CFAS_VERSION;
 	return v;
 }
 
@@ -390,7 +294,7 @@ cfas_decode_rice(const uint8 *p, size_t len, int badcode, Node *escontext)
  * hashes of version 1 can be any values, in any order.
  */
 static struct varlena *
-cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
+cfpg_aggstate_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
 {
 	uint32		n;
 	struct varlena *v;
@@ -401,17 +305,17 @@ cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
 				 CFAS_BAD_INPUT(badcode),
 				 errdetail("A state has a header of %d bytes, this value has %zu bytes.",
 						   CFAS_HEADER, len)));
-	n = cfas_get32(p + 4);
+	n = cfpg_aggstate_get32(p + 4);
 	if (p[0] != CFAS_VERSION && p[0] != CFAS_VERSION_RICE)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
 				 errmsg("unsupported cf_aggstate version %u", p[0]),
 				 errdetail("This version of cuckoo reads versions %d and %d.", CFAS_VERSION, CFAS_VERSION_RICE),
 				 errhint("Run the partial and the final aggregation with the same version of the cuckoo extension.")));
-	if (!cfas_check_fields(p, badcode, escontext))
+	if (!cfpg_aggstate_check_fields(p, badcode, escontext))
 		return NULL;
 	if (p[0] == CFAS_VERSION_RICE)
-		return cfas_decode_rice(p, len, badcode, escontext);
+		return cfpg_aggstate_decode_rice(p, len, badcode, escontext);
 	if ((len - CFAS_HEADER) / sizeof(uint64) != n || (len - CFAS_HEADER) % sizeof(uint64) != 0)
 		ereturn(escontext, NULL,
 				(errcode(badcode),
@@ -426,21 +330,21 @@ cfas_read_external(const uint8 *p, size_t len, int badcode, Node *escontext)
 
 /* ---- the expanded form ---- */
 
-static Size cfas_get_flat_size(ExpandedObjectHeader *eohptr);
-static void cfas_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+static Size cfpg_aggstate_get_flat_size(ExpandedObjectHeader *eohptr);
+static void cfpg_aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
 
-static const ExpandedObjectMethods cfas_methods = {
-	cfas_get_flat_size,
-	cfas_flatten_into
+static const ExpandedObjectMethods cfpg_aggstate_methods = {
+	cfpg_aggstate_get_flat_size,
+	cfpg_aggstate_flatten_into
 };
 
 /* the sorted distinct hashes of an expanded state, sized for its flat form */
 static Size
-cfas_get_flat_size(ExpandedObjectHeader *eohptr)
+cfpg_aggstate_get_flat_size(ExpandedObjectHeader *eohptr)
 {
 	CfAggExpanded *x = (CfAggExpanded *) eohptr;
 
-	x->runs = cfagg_sorted(x->st, &x->cache, &x->nruns, &x->nsorted);
+	x->runs = cfpg_agg_sorted(x->st, &x->cache, &x->nruns, &x->nsorted);
 	if (x->nsorted > CFAS_MAX_HASHES || x->nsorted > PG_UINT32_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -451,7 +355,7 @@ cfas_get_flat_size(ExpandedObjectHeader *eohptr)
 }
 
 static void
-cfas_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+cfpg_aggstate_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
 	CfAggExpanded *x = (CfAggExpanded *) eohptr;
 	struct varlena *v = (struct varlena *) result;
@@ -459,24 +363,24 @@ cfas_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_siz
 
 	Assert(allocated_size == VARHDRSZ + CFAS_HEADER + x->nsorted * sizeof(uint64));
 	SET_VARSIZE(v, allocated_size);
-	cfas_put_header(p, x->kind, x->hashing, (uint32) x->nsorted, x->st->fpr, x->st->capacity);
+	cfpg_aggstate_put_header(p, x->kind, x->hashing, (uint32) x->nsorted, x->st->fpr, x->st->capacity);
 	p += CFAS_HEADER;
 	for (size_t r = 0; r < x->nruns; r++)
 	{
-		cfagg_put_le64s(p, x->runs[r].h, x->runs[r].n);
+		cfpg_agg_put_le64s(p, x->runs[r].h, x->runs[r].n);
 		p += x->runs[r].n * sizeof(uint64);
 	}
 }
 
 /* an empty expanded state in a new child context of parent */
 static CfAggExpanded *
-cfas_new_expanded(MemoryContext parent, uint8 kind, uint8 hashing, double fpr, uint64 capacity)
+cfpg_aggstate_new_expanded(MemoryContext parent, uint8 kind, uint8 hashing, double fpr, uint64 capacity)
 {
 	MemoryContext cxt = AllocSetContextCreate(parent, "cf_agg state", ALLOCSET_SMALL_SIZES);
 	CfAggExpanded *x = MemoryContextAllocZero(cxt, sizeof(CfAggExpanded));
 
-	EOH_init_header(&x->hdr, &cfas_methods, cxt);
-	x->st = cfagg_new(cxt, fpr, capacity);
+	EOH_init_header(&x->hdr, &cfpg_aggstate_methods, cxt);
+	x->st = cfpg_agg_new(cxt, fpr, capacity);
 	x->kind = kind;
 	x->hashing = hashing;
 	x->cache.mcxt = cxt;
@@ -485,7 +389,7 @@ cfas_new_expanded(MemoryContext parent, uint8 kind, uint8 hashing, double fpr, u
 
 /* adds the n little-endian hashes at p to an expanded state */
 static void
-cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
+cfpg_aggstate_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
 {
 	CfAggState *st = x->st;
 
@@ -493,13 +397,13 @@ cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
 	{
 		/* a partial's state, sorted: appended whole, then the limit checked */
 		if (st->form != CFAGG_FORM_ARRAY)
-			cfagg_to_array(st, CFAGG_CXT(st));
-		cfagg_raise_limit(st, Min((uint64) st->n + n, (uint64) CFAGG_MAX_HASHES));
-		cfagg_array_append(st, p, n, true);
+			cfpg_agg_to_array(st, CFAGG_CXT(st));
+		cfpg_agg_raise_limit(st, Min((uint64) st->n + n, (uint64) CFAGG_MAX_HASHES));
+		cfpg_agg_array_append(st, p, n, true);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		cfagg_add(st, cfagg_read_hash(p + i * sizeof(uint64), true), cache);
+		cfpg_agg_add(st, cfpg_agg_read_hash(p + i * sizeof(uint64), true), cache);
 }
 
 /*
@@ -508,7 +412,7 @@ cfas_add_le(CfAggExpanded *x, const uint8 *p, size_t n, CfAggCache *cache)
  * read-only pointer: reading it in place saves flattening it); else NULL.
  */
 static inline CfAggExpanded *
-cfas_expanded_of(Datum d, bool read_only)
+cfpg_aggstate_expanded_of(Datum d, bool read_only)
 {
 	if (read_only ? VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d))
 		: VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
@@ -519,13 +423,13 @@ cfas_expanded_of(Datum d, bool read_only)
 
 		memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
 		eoh = ptr.eohptr;
-		if (eoh->eoh_methods == &cfas_methods)
+		if (eoh->eoh_methods == &cfpg_aggstate_methods)
 			return (CfAggExpanded *) eoh;
 	}
 	return NULL;
 }
 
-#define cfas_expanded_rw(d)	cfas_expanded_of((d), false)
+#define cfpg_aggstate_expanded_rw(d)	cfpg_aggstate_expanded_of((d), false)
 
 /*
  * A state datum's flat form without copying when it is flat already (the
@@ -533,7 +437,7 @@ cfas_expanded_of(Datum d, bool read_only)
  * is not ours to change, read-only, is flattened).
  */
 static struct varlena *
-cfas_flat(Datum d)
+cfpg_aggstate_flat(Datum d)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
@@ -546,14 +450,14 @@ cfas_flat(Datum d)
 
 /* a flat state of ours with room for slots hashes, holding the n at h (sorted) */
 static struct varlena *
-cfas_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, size_t slots)
+cfpg_aggstate_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, size_t slots)
 {
 	Size		size = VARHDRSZ + CFAS_HEADER + slots * sizeof(uint64);
 	struct varlena *v = MemoryContextAllocZero(cxt, size);
 	uint8	   *p = (uint8 *) VARDATA(v);
 
 	SET_VARSIZE(v, size);
-	cfas_put_header(p, fl->kind, fl->hashing, n, fl->fpr, fl->capacity);
+	cfpg_aggstate_put_header(p, fl->kind, fl->hashing, n, fl->fpr, fl->capacity);
 	p[3] = CFAS_FLAG_OURS;
 	memcpy(p + CFAS_HEADER, h, (size_t) n * sizeof(uint64));
 	return v;
@@ -561,14 +465,14 @@ cfas_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, uint32 n, 
 
 /* an expanded state (child of aggcxt) holding the hashes of flat state v */
 static CfAggExpanded *
-cfas_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
+cfpg_aggstate_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
 {
 	CfAggFlat	fl;
 	CfAggExpanded *x;
 
-	cfas_read_header(v, &fl);
-	x = cfas_new_expanded(aggcxt, fl.kind, fl.hashing, fl.fpr, fl.capacity);
-	cfas_add_le(x, fl.hashes, fl.n, cache);
+	cfpg_aggstate_read_header(v, &fl);
+	x = cfpg_aggstate_new_expanded(aggcxt, fl.kind, fl.hashing, fl.fpr, fl.capacity);
+	cfpg_aggstate_add_le(x, fl.hashes, fl.n, cache);
 	return x;
 }
 
@@ -578,10 +482,10 @@ cfas_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
  * sorted nor distinct for sure) or too large to search.
  */
 static int
-cfas_small_add(struct varlena *v, uint64 h)
+cfpg_aggstate_small_add(struct varlena *v, uint64 h)
 {
 	uint8	   *p = (uint8 *) VARDATA(v);
-	uint32		n = cfas_get32(p + 4);
+	uint32		n = cfpg_aggstate_get32(p + 4);
 	size_t		slots = (VARSIZE(v) - VARHDRSZ - CFAS_HEADER) / sizeof(uint64);
 	uint8	   *hs = p + CFAS_HEADER;
 	uint32		lo = 0,
@@ -592,7 +496,7 @@ cfas_small_add(struct varlena *v, uint64 h)
 	while (lo < hi)
 	{
 		uint32		mid = lo + (hi - lo) / 2;
-		uint64		x = cfagg_read_hash(hs + (size_t) mid * sizeof(uint64), true);
+		uint64		x = cfpg_agg_read_hash(hs + (size_t) mid * sizeof(uint64), true);
 
 		if (x == h)
 			return 1;
@@ -605,21 +509,21 @@ cfas_small_add(struct varlena *v, uint64 h)
 		return 0;
 	memmove(hs + ((size_t) lo + 1) * sizeof(uint64), hs + (size_t) lo * sizeof(uint64),
 			(size_t) (n - lo) * sizeof(uint64));
-	cfagg_put_le64s(hs + (size_t) lo * sizeof(uint64), &h, 1);
-	cfas_put32(p + 4, n + 1);
+	cfpg_agg_put_le64s(hs + (size_t) lo * sizeof(uint64), &h, 1);
+	cfpg_aggstate_put32(p + 4, n + 1);
 	return 1;
 }
 
 /* is plain varlena v a small state of ours for this rate and capacity? */
 static inline bool
-cfas_small_ours(const struct varlena *v, double fpr, uint64 capacity)
+cfpg_aggstate_small_ours(const struct varlena *v, double fpr, uint64 capacity)
 {
 	const uint8 *p = (const uint8 *) VARDATA(v);
 	uint64		bits;
 
 	memcpy(&bits, &fpr, sizeof(bits));
-	return p[3] == CFAS_FLAG_OURS && cfagg_read_hash(p + 8, true) == bits &&
-		cfagg_read_hash(p + 16, true) == capacity;
+	return p[3] == CFAS_FLAG_OURS && cfpg_agg_read_hash(p + 8, true) == bits &&
+		cfpg_agg_read_hash(p + 16, true) == capacity;
 }
 
 /*
@@ -628,7 +532,7 @@ cfas_small_ours(const struct varlena *v, double fpr, uint64 capacity)
  * result), else NULL: the state must expand.
  */
 static struct varlena *
-cfas_flat_add(struct varlena *v, bool ours, uint64 h)
+cfpg_aggstate_flat_add(struct varlena *v, bool ours, uint64 h)
 {
 	int			r;
 	int			k;
@@ -637,34 +541,34 @@ cfas_flat_add(struct varlena *v, bool ours, uint64 h)
 
 	if (!ours)
 		return NULL;
-	r = cfas_small_add(v, h);
+	r = cfpg_aggstate_small_add(v, h);
 	if (r > 0)
 		return v;
 	if (r < 0)
 		return NULL;
-	cfas_read_header(v, &fl);
+	cfpg_aggstate_read_header(v, &fl);
 	if (fl.slots >= CFAS_FLAT_MAX)
 		return NULL;
 	for (k = 9; CFAS_SLOTS(k) <= fl.slots; k++)
 		;
-	w = cfas_new_flat(CurrentMemoryContext, &fl, fl.hashes, fl.n, CFAS_SLOTS(k));
-	(void) cfas_small_add(w, h);
+	w = cfpg_aggstate_new_flat(CurrentMemoryContext, &fl, fl.hashes, fl.n, CFAS_SLOTS(k));
+	(void) cfpg_aggstate_small_add(w, h);
 	return w;
 }
 
 static void
-cfas_check_same(const char *what, uint8 kind1, double fpr1, uint64 cap1,
+cfpg_aggstate_check_same(const char *what, uint8 kind1, double fpr1, uint64 cap1,
 				uint8 kind2, double fpr2, uint64 cap2)
 {
 	if (fpr1 != fpr2)
-		cfagg_fpr_mismatch(fpr1, fpr2);
+		cfpg_agg_fpr_mismatch(fpr1, fpr2);
 	if (cap1 != cap2)
-		cfagg_capacity_mismatch(cap1, cap2);
+		cfpg_agg_capacity_mismatch(cap1, cap2);
 	if (kind1 != kind2)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s cannot combine states of values of kind %s and %s",
-						what, cf_kind_name(kind1), cf_kind_name(kind2))));
+						what, cfpg_kind_name(kind1), cfpg_kind_name(kind2))));
 }
 
 /*
@@ -674,7 +578,7 @@ cfas_check_same(const char *what, uint8 kind1, double fpr1, uint64 cap1,
  * value in place, or grows into a copy, or expands.
  */
 static pg_noinline Datum
-cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+cfpg_aggstate_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	MemoryContext aggcxt;
 	CfAggCache *cache;
@@ -689,39 +593,39 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s can only be called as part of an aggregate", "cuckoo_aggstate_trans")));
-	cache = cfagg_cache(fcinfo);
+	cache = cfpg_agg_cache(fcinfo);
 	if (PG_ARGISNULL(0))
 	{
-		cfagg_check_fpr(fpr);
+		cfpg_agg_check_fpr(fpr);
 		if (PG_ARGISNULL(1))
 			PG_RETURN_NULL();
-		h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
-		fl.kind = (uint8) cfagg_hashinfo(fcinfo, cache)->vkind;
+		h = cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+		fl.kind = (uint8) cfpg_agg_hashinfo(fcinfo, cache)->vkind;
 		fl.hashing = CF_HASHING_V2;
 		fl.fpr = fpr;
 		fl.capacity = capacity;
-		cfagg_put_le64s(hb, &h, 1);
-		PG_RETURN_POINTER(cfas_new_flat(CurrentMemoryContext, &fl, hb, 1, CFAS_FLAT_MIN));
+		cfpg_agg_put_le64s(hb, &h, 1);
+		PG_RETURN_POINTER(cfpg_aggstate_new_flat(CurrentMemoryContext, &fl, hb, 1, CFAS_FLAT_MIN));
 	}
-	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
+	x = cfpg_aggstate_expanded_rw(PG_GETARG_DATUM(0));
 	if (x != NULL)
 	{
 		/* only a rate or capacity that differs from the state's comes here */
-		cfas_check_same("cf_agg", 0, x->st->fpr, x->st->capacity, 0, fpr, capacity);
+		cfpg_aggstate_check_same("cf_agg", 0, x->st->fpr, x->st->capacity, 0, fpr, capacity);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	v = cfas_flat(PG_GETARG_DATUM(0));
-	cfas_read_header(v, &fl);
+	v = cfpg_aggstate_flat(PG_GETARG_DATUM(0));
+	cfpg_aggstate_read_header(v, &fl);
 	if (fl.fpr != fpr || fl.capacity != capacity)
-		cfas_check_same("cf_agg", 0, fl.fpr, fl.capacity, 0, fpr, capacity);
+		cfpg_aggstate_check_same("cf_agg", 0, fl.fpr, fl.capacity, 0, fpr, capacity);
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(v);
-	h = cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
-	w = cfas_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
+	h = cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2);
+	w = cfpg_aggstate_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
 	if (w != NULL)
 		PG_RETURN_POINTER(w);
-	x = cfas_expand(v, aggcxt, cache);
-	cfagg_add(x->st, h, cache);
+	x = cfpg_aggstate_expand(v, aggcxt, cache);
+	cfpg_agg_add(x->st, h, cache);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&x->hdr));
 }
 
@@ -731,35 +635,35 @@ cfas_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
  * rate and capacity takes the value in place.
  */
 static pg_attribute_always_inline Datum
-cfas_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
+cfpg_aggstate_trans_common(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 {
 	CfAggExpanded *x;
 	CfAggCache *cache;
 
 	if (unlikely(PG_ARGISNULL(0)))
-		return cfas_trans_slow(fcinfo, fpr, capacity);
-	x = cfas_expanded_rw(PG_GETARG_DATUM(0));
+		return cfpg_aggstate_trans_slow(fcinfo, fpr, capacity);
+	x = cfpg_aggstate_expanded_rw(PG_GETARG_DATUM(0));
 	if (x == NULL)
 	{
 		/* a small state of ours, in an aggregate, with room: in place */
 		struct varlena *v = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
 
-		if (!PG_ARGISNULL(1) && VARATT_IS_4B_U(v) && cfas_small_ours(v, fpr, capacity) &&
+		if (!PG_ARGISNULL(1) && VARATT_IS_4B_U(v) && cfpg_aggstate_small_ours(v, fpr, capacity) &&
 			AggCheckCallContext(fcinfo, NULL))
 		{
-			cache = cfagg_cache(fcinfo);
-			if (cfas_small_add(v, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1),
+			cache = cfpg_agg_cache(fcinfo);
+			if (cfpg_aggstate_small_add(v, cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1),
 												CF_HASHING_V2)) > 0)
 				PG_RETURN_POINTER(v);
 		}
-		return cfas_trans_slow(fcinfo, fpr, capacity);
+		return cfpg_aggstate_trans_slow(fcinfo, fpr, capacity);
 	}
 	if (unlikely(x->st->fpr != fpr || x->st->capacity != capacity))
-		return cfas_trans_slow(fcinfo, fpr, capacity);
+		return cfpg_aggstate_trans_slow(fcinfo, fpr, capacity);
 	if (!PG_ARGISNULL(1))
 	{
-		cache = cfagg_cache(fcinfo);
-		cfagg_add(x->st, cf_hash_datum(cfagg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
+		cache = cfpg_agg_cache(fcinfo);
+		cfpg_agg_add(x->st, cfpg_hash_datum(cfpg_agg_hashinfo(fcinfo, cache), PG_GETARG_DATUM(1), CF_HASHING_V2),
 				  cache);
 	}
 	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
@@ -770,8 +674,8 @@ PG_FUNCTION_INFO_V1(cf_agg_state_trans);
 Datum
 cf_agg_state_trans(PG_FUNCTION_ARGS)
 {
-	/* no rate or capacity argument: the defaults (cfagg_row_params, inline) */
-	return cfas_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
+	/* no rate or capacity argument: the defaults (cfpg_agg_row_params, inline) */
+	return cfpg_aggstate_trans_common(fcinfo, CF_DEFAULT_FPR, 0);
 }
 
 /* cf_agg(value, fpr) transition of the typed overloads */
@@ -782,8 +686,8 @@ cf_agg_state_trans_fpr(PG_FUNCTION_ARGS)
 	double		fpr;
 	uint64		capacity;
 
-	cfagg_row_params(fcinfo, 1, &fpr, &capacity);
-	return cfas_trans_common(fcinfo, fpr, capacity);
+	cfpg_agg_row_params(fcinfo, 1, &fpr, &capacity);
+	return cfpg_aggstate_trans_common(fcinfo, fpr, capacity);
 }
 
 /* cf_agg(value, fpr, capacity) transition of the typed overloads */
@@ -794,8 +698,8 @@ cf_agg_state_trans_capacity(PG_FUNCTION_ARGS)
 	double		fpr;
 	uint64		capacity;
 
-	cfagg_row_params(fcinfo, 2, &fpr, &capacity);
-	return cfas_trans_common(fcinfo, fpr, capacity);
+	cfpg_agg_row_params(fcinfo, 2, &fpr, &capacity);
+	return cfpg_aggstate_trans_common(fcinfo, fpr, capacity);
 }
 
 /*
@@ -819,17 +723,17 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s can only be called as part of an aggregate", "cuckoo_aggstate_combine")));
-	cache = cfagg_cache(fcinfo);
-	xa = cfas_expanded_rw(PG_GETARG_DATUM(0));
-	xb = cfas_expanded_of(PG_GETARG_DATUM(1), true);
+	cache = cfpg_agg_cache(fcinfo);
+	xa = cfpg_aggstate_expanded_rw(PG_GETARG_DATUM(0));
+	xb = cfpg_aggstate_expanded_of(PG_GETARG_DATUM(1), true);
 	if (xa == NULL)
 	{
-		va = cfas_flat(PG_GETARG_DATUM(0));
-		cfas_read_header(va, &fa);
+		va = cfpg_aggstate_flat(PG_GETARG_DATUM(0));
+		cfpg_aggstate_read_header(va, &fa);
 	}
 	if (xb == NULL)
-		cfas_read_header(cfas_flat(PG_GETARG_DATUM(1)), &fb);
-	cfas_check_same("cf_agg",
+		cfpg_aggstate_read_header(cfpg_aggstate_flat(PG_GETARG_DATUM(1)), &fb);
+	cfpg_aggstate_check_same("cf_agg",
 					xa ? xa->kind : fa.kind, xa ? xa->st->fpr : fa.fpr, xa ? xa->st->capacity : fa.capacity,
 					xb ? xb->kind : fb.kind, xb ? xb->st->fpr : fb.fpr, xb ? xb->st->capacity : fb.capacity);
 
@@ -840,41 +744,41 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 		uint32		k;
 
 		for (k = 0; k < fb.n; k++)
-			if (cfas_small_add(va, cfagg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
+			if (cfpg_aggstate_small_add(va, cfpg_agg_read_hash(fb.hashes + (size_t) k * sizeof(uint64), true)) <= 0)
 				break;
 		if (k == fb.n)
 			PG_RETURN_POINTER(va);
 	}
 	if (xa == NULL)
-		xa = cfas_expand(va, aggcxt, cache);
+		xa = cfpg_aggstate_expand(va, aggcxt, cache);
 	if (xb != NULL)
 	{
 		/* another group's state in this process: copied, never kept */
 		size_t		nruns;
 		uint64		n;
-		const cf_run *runs = cfagg_runs(xb->st, cache, &nruns, &n);
+		const cf_run *runs = cfpg_agg_runs(xb->st, cache, &nruns, &n);
 
 		for (size_t r = 0; r < nruns; r++)
 			for (size_t k = 0; k < runs[r].n; k++)
-				cfagg_add(xa->st, runs[r].h[k], cache);
+				cfpg_agg_add(xa->st, runs[r].h[k], cache);
 	}
 	else
 	{
-		cfas_add_le(xa, fb.hashes, fb.n, cache);
+		cfpg_aggstate_add_le(xa, fb.hashes, fb.n, cache);
 		if (xa->st->form == CFAGG_FORM_ARRAY && xa->st->n >= xa->st->cap && fb.n > 0)
-			cfagg_make_room(xa->st, cache, cfagg_read_hash(fb.hashes, true));
+			cfpg_agg_make_room(xa->st, cache, cfpg_agg_read_hash(fb.hashes, true));
 	}
 	PG_RETURN_DATUM(EOHPGetRWDatum(&xa->hdr));
 }
 
 /* the sorted distinct hashes of a flat state, in the call site's buffers */
 static const cf_run *
-cfas_flat_sorted(const CfAggFlat *fl, CfAggCache *cache, size_t *nruns, uint64 *n)
+cfpg_aggstate_flat_sorted(const CfAggFlat *fl, CfAggCache *cache, size_t *nruns, uint64 *n)
 {
-	uint64	   *h = cfagg_buffer(cache, &cache->gather, &cache->gather_len, Max(fl->n, 1));
+	uint64	   *h = cfpg_agg_buffer(cache, &cache->gather, &cache->gather_len, Max(fl->n, 1));
 
-	cfagg_get_le64s(h, fl->hashes, fl->n);
-	cf_sort_hashes(h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, Max(fl->n, 1)), fl->n);
+	cfpg_agg_get_le64s(h, fl->hashes, fl->n);
+	cf_sort_hashes(h, cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len, Max(fl->n, 1)), fl->n);
 	*n = cf_unique_hashes(h, fl->n);
 	if (cache->runs_len == 0)
 	{
@@ -892,8 +796,8 @@ PG_FUNCTION_INFO_V1(cf_agg_state_final);
 Datum
 cf_agg_state_final(PG_FUNCTION_ARGS)
 {
-	CfAggCache *cache = cfagg_cache(fcinfo);
-	CfAggExpanded *x = cfas_expanded_of(PG_GETARG_DATUM(0), true);
+	CfAggCache *cache = cfpg_agg_cache(fcinfo);
+	CfAggExpanded *x = cfpg_aggstate_expanded_of(PG_GETARG_DATUM(0), true);
 	CfAggState	tmp;
 	CfAggState *st;
 	const cf_run *runs;
@@ -907,23 +811,23 @@ cf_agg_state_final(PG_FUNCTION_ARGS)
 	{
 		st = x->st;
 		kind = x->kind;
-		runs = cfagg_sorted(st, cache, &nruns, &n);
+		runs = cfpg_agg_sorted(st, cache, &nruns, &n);
 	}
 	else
 	{
 		CfAggFlat	fl;
 
-		cfas_read_header(cfas_flat(PG_GETARG_DATUM(0)), &fl);
+		cfpg_aggstate_read_header(cfpg_aggstate_flat(PG_GETARG_DATUM(0)), &fl);
 		memset(&tmp, 0, sizeof(tmp));
 		tmp.fpr = fl.fpr;
 		tmp.capacity = fl.capacity;
 		st = &tmp;
 		kind = fl.kind;
-		runs = cfas_flat_sorted(&fl, cache, &nruns, &n);
+		runs = cfpg_aggstate_flat_sorted(&fl, cache, &nruns, &n);
 	}
 	if (n == 0)
 		PG_RETURN_NULL();
-	v = cfagg_build(st, cache, runs, nruns, n);
+	v = cfpg_agg_build(st, cache, runs, nruns, n);
 	cfpg_open(&f, v);
 	cf_set_kind(&f, kind);
 	PG_RETURN_CUCKOOFILTER_P(v);
@@ -931,25 +835,29 @@ cf_agg_state_final(PG_FUNCTION_ARGS)
 
 /* ---- type I/O ---- */
 
-/* a state's canonical flat form: the sorted distinct hashes (a new value) */
+/*
+ * A state's canonical flat form: the sorted distinct hashes (always a new
+ * value, 4-byte header: cfpg_aggstate_encode_rice overwrites it)
+ */
 static struct varlena *
-cfas_canonical(Datum d, CfAggCache *cache)
+cfpg_aggstate_canonical(Datum d, CfAggCache *cache)
 {
-	struct varlena *v = cfas_flat(d);
+	struct varlena *v = cfpg_aggstate_flat(d);
 	CfAggFlat	fl;
 	const cf_run *runs;
 	size_t		nruns;
 	uint64		n;
 	struct varlena *out;
 
-	if ((Pointer) v != DatumGetPointer(d))
-		return v;				/* flattened from an expanded state: sorted */
-	cfas_read_header(v, &fl);
-	runs = cfas_flat_sorted(&fl, cache, &nruns, &n);
+	/* flattened from an expanded state: sorted and distinct (a detoasted one is not) */
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return v;
+	cfpg_aggstate_read_header(v, &fl);
+	runs = cfpg_aggstate_flat_sorted(&fl, cache, &nruns, &n);
 	out = palloc(VARHDRSZ + CFAS_HEADER + n * sizeof(uint64));
 	SET_VARSIZE(out, VARHDRSZ + CFAS_HEADER + n * sizeof(uint64));
-	cfas_put_header((uint8 *) VARDATA(out), fl.kind, fl.hashing, (uint32) n, fl.fpr, fl.capacity);
-	cfagg_put_le64s((uint8 *) VARDATA(out) + CFAS_HEADER, runs[0].h, n);
+	cfpg_aggstate_put_header((uint8 *) VARDATA(out), fl.kind, fl.hashing, (uint32) n, fl.fpr, fl.capacity);
+	cfpg_agg_put_le64s((uint8 *) VARDATA(out) + CFAS_HEADER, runs[0].h, n);
 	return out;
 }
 
@@ -965,7 +873,7 @@ cf_aggstate_in(PG_FUNCTION_ARGS)
 
 	if (v == NULL)
 		return (Datum) 0;
-	v = cfas_read_external((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
+	v = cfpg_aggstate_read_external((const uint8 *) VARDATA(v), VARSIZE(v) - VARHDRSZ,
 						   ERRCODE_INVALID_TEXT_REPRESENTATION, escontext);
 	if (v == NULL)
 		return (Datum) 0;
@@ -983,7 +891,7 @@ cf_aggstate_out(PG_FUNCTION_ARGS)
 	char	   *out;
 
 	cache.mcxt = CurrentMemoryContext;
-	bytes = cfas_encode_rice(cfas_canonical(PG_GETARG_DATUM(0), &cache), &len);
+	bytes = cfpg_aggstate_encode_rice(cfpg_aggstate_canonical(PG_GETARG_DATUM(0), &cache), &len);
 	out = cfpg_base64_encode(bytes, len, "cf_agg state", "Aggregate smaller parts.");
 	PG_RETURN_CSTRING(out);
 }
@@ -998,7 +906,7 @@ cf_aggstate_recv(PG_FUNCTION_ARGS)
 	size_t		n = (size_t) (buf->len - buf->cursor);
 	struct varlena *v;
 
-	v = cfas_read_external((const uint8 *) buf->data + buf->cursor, n,
+	v = cfpg_aggstate_read_external((const uint8 *) buf->data + buf->cursor, n,
 						   ERRCODE_INVALID_BINARY_REPRESENTATION, escontext);
 	if (v == NULL)
 		return (Datum) 0;
@@ -1017,7 +925,7 @@ cf_aggstate_send(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 
 	cache.mcxt = CurrentMemoryContext;
-	bytes = cfas_encode_rice(cfas_canonical(PG_GETARG_DATUM(0), &cache), &len);
+	bytes = cfpg_aggstate_encode_rice(cfpg_aggstate_canonical(PG_GETARG_DATUM(0), &cache), &len);
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, (const char *) bytes, (int) len);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));

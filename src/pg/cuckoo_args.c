@@ -18,7 +18,7 @@ cfpg_open_datum(Datum *d, cf_filter *f)
 {
 	struct varlena *v;
 
-	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(*d)) && cfx_open_current(*d, f))
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(*d)) && cfpg_expanded_open_current(*d, f))
 		return;
 	v = (struct varlena *) PG_DETOAST_DATUM_PACKED(*d);
 	cfpg_open(f, v);
@@ -159,7 +159,7 @@ CfHashInfo *
 cfpg_type_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, Oid typid)
 {
 	if (unlikely(c->hi.typid != typid || !OidIsValid(typid)))
-		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
+		cfpg_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), fcinfo->flinfo->fn_mcxt);
 	return &c->hi;
 }
 
@@ -169,7 +169,7 @@ cfpg_arg_hashinfo(FunctionCallInfo fcinfo, CfCallCache *c, int argno)
 {
 	if (unlikely(!OidIsValid(c->hi.typid)))
 	{
-		cf_check_value_expr(cf_call_arg(fcinfo->flinfo->fn_expr, argno), PG_GET_COLLATION());
+		cfpg_check_value_expr(cfpg_call_arg(fcinfo->flinfo->fn_expr, argno), PG_GET_COLLATION());
 		return cfpg_type_hashinfo(fcinfo, c, get_fn_expr_argtype(fcinfo->flinfo, argno));
 	}
 	return &c->hi;

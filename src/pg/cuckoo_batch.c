@@ -32,7 +32,7 @@ typedef struct CfbElems
 
 /* starts reading the elements of (non-NULL) array argument argno */
 static void
-cfb_elems_begin(FunctionCallInfo fcinfo, int argno, CfbElems *e)
+cfpg_batch_elems_begin(FunctionCallInfo fcinfo, int argno, CfbElems *e)
 {
 	e->arr = PG_GETARG_ANY_ARRAY_P(argno);
 	e->n = ArrayGetNItems(AARR_NDIM(e->arr), AARR_DIMS(e->arr));
@@ -43,7 +43,7 @@ cfb_elems_begin(FunctionCallInfo fcinfo, int argno, CfbElems *e)
 
 /* the next element into *value / *isnull; false after the last one */
 static inline bool
-cfb_elems_next(CfbElems *e, Datum *value, bool *isnull)
+cfpg_batch_elems_next(CfbElems *e, Datum *value, bool *isnull)
 {
 	if (e->i >= e->n)
 		return false;
@@ -73,7 +73,7 @@ typedef enum CfbMode
  * (CFB_EACH), or *decided set to the first answer that decides ANY / ALL.
  */
 static bool
-cfb_probe_block(const cf_filter *f, CfbMode mode, const uint64 *hs, const int *pos, int nb,
+cfpg_batch_probe_block(const cf_filter *f, CfbMode mode, const uint64 *hs, const int *pos, int nb,
 				Datum *res, bool *resnulls, bool *decided)
 {
 	bool		found[CFB_BLOCK];
@@ -96,7 +96,7 @@ cfb_probe_block(const cf_filter *f, CfbMode mode, const uint64 *hs, const int *p
 }
 
 static Datum
-cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
+cfpg_batch_probe(FunctionCallInfo fcinfo, CfbMode mode)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	const cf_filter *f = cfpg_read_filter(fcinfo, c, PG_GETARG_DATUM(0));
@@ -112,7 +112,7 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 	int			pos[CFB_BLOCK];
 	int			nb = 0;
 
-	cfb_elems_begin(fcinfo, 1, &e);
+	cfpg_batch_elems_begin(fcinfo, 1, &e);
 	hi = cfpg_type_hashinfo(fcinfo, c, AARR_ELEMTYPE(e.arr));
 	cfpg_check_kind(f, hi);
 	if (mode == CFB_EACH)
@@ -120,7 +120,7 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 		res = palloc(sizeof(Datum) * Max(e.n, 1));
 		resnulls = palloc(sizeof(bool) * Max(e.n, 1));
 	}
-	while (cfb_elems_next(&e, &value, &isnull))
+	while (cfpg_batch_elems_next(&e, &value, &isnull))
 	{
 		if (isnull)
 		{
@@ -137,12 +137,12 @@ cfb_probe(FunctionCallInfo fcinfo, CfbMode mode)
 		if (nb == CFB_BLOCK)
 		{
 			CHECK_FOR_INTERRUPTS();
-			if (cfb_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
+			if (cfpg_batch_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
 				PG_RETURN_BOOL(decided);
 			nb = 0;
 		}
 	}
-	if (nb > 0 && cfb_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
+	if (nb > 0 && cfpg_batch_probe_block(f, mode, hs, pos, nb, res, resnulls, &decided))
 		PG_RETURN_BOOL(decided);
 
 	if (mode == CFB_EACH)
@@ -159,7 +159,7 @@ PG_FUNCTION_INFO_V1(cuckoo_contains_each);
 Datum
 cuckoo_contains_each(PG_FUNCTION_ARGS)
 {
-	return cfb_probe(fcinfo, CFB_EACH);
+	return cfpg_batch_probe(fcinfo, CFB_EACH);
 }
 
 /* cf_contains_any(filter, values anyarray): filter @> ANY(values) */
@@ -167,7 +167,7 @@ PG_FUNCTION_INFO_V1(cuckoo_contains_any);
 Datum
 cuckoo_contains_any(PG_FUNCTION_ARGS)
 {
-	return cfb_probe(fcinfo, CFB_ANY);
+	return cfpg_batch_probe(fcinfo, CFB_ANY);
 }
 
 /* cf_contains_all(filter, values anyarray): filter @> ALL(values) */
@@ -175,7 +175,7 @@ PG_FUNCTION_INFO_V1(cuckoo_contains_all);
 Datum
 cuckoo_contains_all(PG_FUNCTION_ARGS)
 {
-	return cfb_probe(fcinfo, CFB_ALL);
+	return cfpg_batch_probe(fcinfo, CFB_ALL);
 }
 
 /*
@@ -195,7 +195,7 @@ cuckoo_contains_all(PG_FUNCTION_ARGS)
  * NULL array), done and donenull are palloc'd.
  */
 static struct varlena *
-cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
+cfpg_batch_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 				Datum **done, bool **donenull)
 {
 	CfCallCache *c = cfpg_call_cache(fcinfo);
@@ -209,7 +209,7 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 	e->n = -1;
 	if (PG_ARGISNULL(1))
 		return PG_ARGISNULL(0) ? NULL : (struct varlena *) DatumGetPointer(d);
-	cfb_elems_begin(fcinfo, 1, e);
+	cfpg_batch_elems_begin(fcinfo, 1, e);
 	if (done != NULL)
 	{
 		*done = palloc0(sizeof(Datum) * Max(e->n, 1));
@@ -218,7 +218,7 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 	if (PG_ARGISNULL(0) && op == CFX_DELETE)
 	{
 		/* nothing to delete from: every element removed nothing */
-		while (done != NULL && cfb_elems_next(e, &value, &isnull))
+		while (done != NULL && cfpg_batch_elems_next(e, &value, &isnull))
 			(*donenull)[e->i - 1] = isnull;
 		return NULL;
 	}
@@ -235,7 +235,7 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 		cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, hi);
 
-	while (cfb_elems_next(e, &value, &isnull))
+	while (cfpg_batch_elems_next(e, &value, &isnull))
 	{
 		uint64		h;
 		cf_status	st;
@@ -247,7 +247,7 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 			continue;
 		}
 		CHECK_FOR_INTERRUPTS();
-		h = op == CFX_ADD ? cf_hash_datum(hi, value, (int) f.hashing) :
+		h = op == CFX_ADD ? cfpg_hash_datum(hi, value, (int) f.hashing) :
 			cfpg_value_hash(&f, hi, value);
 		/* add_unique: already reported present; delete: certainly absent */
 		if (op != CFX_ADD && cf_contains(&f, h) == (op == CFX_ADD_UNIQUE))
@@ -288,12 +288,12 @@ cfb_modify_many(FunctionCallInfo fcinfo, CfxOp op, CfbElems *e,
 	return PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 }
 
-/* the filter of cfb_modify_many, as a function result */
+/* the filter of cfpg_batch_modify_many, as a function result */
 static Datum
-cfb_modify_result(FunctionCallInfo fcinfo, CfxOp op)
+cfpg_batch_modify_result(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfbElems	e;
-	struct varlena *v = cfb_modify_many(fcinfo, op, &e, NULL, NULL);
+	struct varlena *v = cfpg_batch_modify_many(fcinfo, op, &e, NULL, NULL);
 
 	if (v == NULL)
 		PG_RETURN_NULL();
@@ -301,17 +301,17 @@ cfb_modify_result(FunctionCallInfo fcinfo, CfxOp op)
 }
 
 /*
- * (result, answers) of the _status forms: the filter of cfb_modify_many and
+ * (result, answers) of the _status forms: the filter of cfpg_batch_modify_many and
  * a boolean array of the argument's shape, what each element did (NULL for
  * a NULL element; a NULL array for a NULL array)
  */
 static Datum
-cfb_modify_status(FunctionCallInfo fcinfo, CfxOp op)
+cfpg_batch_modify_status(FunctionCallInfo fcinfo, CfxOp op)
 {
 	CfbElems	e;
 	Datum	   *done = NULL;
 	bool	   *donenull = NULL;
-	struct varlena *v = cfb_modify_many(fcinfo, op, &e, &done, &donenull);
+	struct varlena *v = cfpg_batch_modify_many(fcinfo, op, &e, &done, &donenull);
 	Datum		filter = (Datum) 0;
 	Datum		answers = (Datum) 0;
 
@@ -334,7 +334,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all);
 Datum
 cuckoo_add_all(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_result(fcinfo, CFX_ADD);
+	return cfpg_batch_modify_result(fcinfo, CFX_ADD);
 }
 
 /* cf_add_all_unique(filter, values anyarray): cf_add_unique of every element */
@@ -342,7 +342,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all_unique);
 Datum
 cuckoo_add_all_unique(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_result(fcinfo, CFX_ADD_UNIQUE);
+	return cfpg_batch_modify_result(fcinfo, CFX_ADD_UNIQUE);
 }
 
 /* cf_delete_all(filter, values anyarray): cf_delete of every element */
@@ -350,7 +350,7 @@ PG_FUNCTION_INFO_V1(cuckoo_delete_all);
 Datum
 cuckoo_delete_all(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_result(fcinfo, CFX_DELETE);
+	return cfpg_batch_modify_result(fcinfo, CFX_DELETE);
 }
 
 /*
@@ -363,7 +363,7 @@ PG_FUNCTION_INFO_V1(cuckoo_add_all_unique_status);
 Datum
 cuckoo_add_all_unique_status(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_status(fcinfo, CFX_ADD_UNIQUE);
+	return cfpg_batch_modify_status(fcinfo, CFX_ADD_UNIQUE);
 }
 
 /*
@@ -376,5 +376,5 @@ PG_FUNCTION_INFO_V1(cuckoo_delete_all_status);
 Datum
 cuckoo_delete_all_status(PG_FUNCTION_ARGS)
 {
-	return cfb_modify_status(fcinfo, CFX_DELETE);
+	return cfpg_batch_modify_status(fcinfo, CFX_DELETE);
 }

@@ -17,29 +17,29 @@
  * ------------------------------------------------------------------- */
 
 /* the names, indexed by CfValueKind */
-static const char *const cf_kind_names[] = {
+static const char *const cfpg_kind_names[] = {
 	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
 	"jsonb", "array", "record", "range", "multirange", "char", "other",
 	"timestamp", "timestamptz"
 };
 
 const char *
-cf_kind_name(int kind)
+cfpg_kind_name(int kind)
 {
 	if (kind == CF_KIND_ANY)
 		return "any";
-	if (kind > 0 && kind < (int) lengthof(cf_kind_names))
-		return cf_kind_names[kind];
+	if (kind > 0 && kind < (int) lengthof(cfpg_kind_names))
+		return cfpg_kind_names[kind];
 	return NULL;
 }
 
 int
-cf_kind_from_name(const char *name)
+cfpg_kind_from_name(const char *name)
 {
 	if (pg_strcasecmp(name, "any") == 0)
 		return CF_KIND_ANY;
-	for (int k = 1; k < (int) lengthof(cf_kind_names); k++)
-		if (pg_strcasecmp(name, cf_kind_names[k]) == 0)
+	for (int k = 1; k < (int) lengthof(cfpg_kind_names); k++)
+		if (pg_strcasecmp(name, cfpg_kind_names[k]) == 0)
 			return k;
 	return -1;
 }
@@ -228,13 +228,16 @@ cfpg_encoding(text *name)
 	return 0;					/* not reached */
 }
 
+/* the table encoding of f's sub-filters, from the core's statistics */
 const char *
 cfpg_encoding_name(const cf_filter *f)
 {
-	for (uint32 k = 1; k < f->nstages; k++)
-		if (f->stages[k].enc != f->stages[0].enc)
-			return "mixed";
-	return f->stages[0].enc < lengthof(cfpg_encodings) ? cfpg_encodings[f->stages[0].enc] : "unknown";
+	cf_stats	s;
+
+	cf_get_stats(f, &s);
+	if (s.semisorted == 0)
+		return cfpg_encodings[CF_ENC_PACKED];
+	return s.semisorted == s.subfilters ? cfpg_encodings[CF_ENC_SEMISORT] : "mixed";
 }
 
 /*
@@ -348,7 +351,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 
 	if (a->kind != b->kind && a->kind != CF_KIND_NONE && b->kind != CF_KIND_NONE &&
 		a->kind != CF_KIND_ANY && b->kind != CF_KIND_ANY &&
-		(cf_kind_accepts(a->kind, b->kind) || cf_kind_accepts(b->kind, a->kind)))
+		(cfpg_kind_accepts(a->kind, b->kind) || cfpg_kind_accepts(b->kind, a->kind)))
 	{
 		/*
 		 * 1.1's datetime and one of 1.2's timestamp kinds: the union is of
@@ -370,7 +373,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s", errmsg_text),
 				 errdetail("The filters hold values of different kinds (%s and %s).",
-						   cf_kind_name((int) a->kind), cf_kind_name((int) b->kind)),
+						   cfpg_kind_name((int) a->kind), cfpg_kind_name((int) b->kind)),
 				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
 	cap = cf_union_size(a, b, err, sizeof(err));
 	if (cap == 0)

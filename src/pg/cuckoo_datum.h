@@ -61,16 +61,16 @@ typedef enum CfValueKind
  * timestamptz alike) and a value of one of 1.2's two kinds that split it.
  */
 static inline bool
-cf_kind_accepts(uint32 fkind, uint32 vkind)
+cfpg_kind_accepts(uint32 fkind, uint32 vkind)
 {
 	return fkind == vkind ||
 		(fkind == CFK_DATETIME && (vkind == CFK_TIMESTAMP || vkind == CFK_TIMESTAMPTZ));
 }
 
 /* The SQL name of a value kind (CF_KIND_ANY: "any"), or NULL. */
-extern const char *cf_kind_name(int kind);
-/* The value kind of a name cf_kind_name gives, or -1. */
-extern int	cf_kind_from_name(const char *name);
+extern const char *cfpg_kind_name(int kind);
+/* The value kind of a name cfpg_kind_name gives, or -1. */
+extern int	cfpg_kind_from_name(const char *name);
 
 /* ---- opening, making and checking stored filters ---- */
 

@@ -82,14 +82,14 @@ static struct
 	uint64		in_place;		/* adds and deletes written into a store's buffer */
 	uint64		copies;			/* whole filters copied into a new store */
 	uint64		flattens;		/* objects written out as flat values */
-} cfx_counters;
+} cfpg_expanded_counters;
 
-static Size cfx_get_flat_size(ExpandedObjectHeader *eohptr);
-static void cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+static Size cfpg_expanded_get_flat_size(ExpandedObjectHeader *eohptr);
+static void cfpg_expanded_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
 
-static const ExpandedObjectMethods cfx_methods = {
-	cfx_get_flat_size,
-	cfx_flatten_into
+static const ExpandedObjectMethods cfpg_expanded_methods = {
+	cfpg_expanded_get_flat_size,
+	cfpg_expanded_flatten_into
 };
 
 /* ---------------------------------------------------------------------
@@ -102,7 +102,7 @@ static const ExpandedObjectMethods cfx_methods = {
  * list's shifted tail (any length) in one call.
  */
 static void
-cfx_record(cf_journal *j, const uint8_t *p, size_t n)
+cfpg_expanded_record(cf_journal *j, const uint8_t *p, size_t n)
 {
 	CfRecorder *r = (CfRecorder *) j;
 
@@ -129,7 +129,7 @@ cfx_record(cf_journal *j, const uint8_t *p, size_t n)
 
 /* writes an undo journal back onto buf, newest entry first */
 static void
-cfx_apply_undo(uint8 *buf, const CfUndo *undo, int n)
+cfpg_expanded_apply_undo(uint8 *buf, const CfUndo *undo, int n)
 {
 	while (n-- > 0)
 		memcpy(buf + undo[n].off, undo[n].bytes, undo[n].len);
@@ -145,7 +145,7 @@ cfx_apply_undo(uint8 *buf, const CfUndo *undo, int n)
  * cleanup too, so it only touches the store's own memory.
  */
 static void
-cfx_release(void *arg)
+cfpg_expanded_release(void *arg)
 {
 	CfExpanded *x = (CfExpanded *) arg;
 	CfStore    *s = x->store;
@@ -156,7 +156,7 @@ cfx_release(void *arg)
 		/* the current object: roll the buffer back to its predecessor */
 		if (o)
 		{
-			cfx_apply_undo(s->buf, o->undo, o->nundo);
+			cfpg_expanded_apply_undo(s->buf, o->undo, o->nundo);
 			if (o->undo)
 				pfree(o->undo);
 			o->undo = NULL;
@@ -193,21 +193,21 @@ cfx_release(void *arg)
 
 /* a new object in its own context under CurrentMemoryContext, current in s */
 static CfExpanded *
-cfx_new_object(CfStore *s)
+cfpg_expanded_new_object(CfStore *s)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "cuckoofilter expanded object",
 											  ALLOCSET_SMALL_SIZES);
 	CfExpanded *x = MemoryContextAllocZero(cxt, sizeof(CfExpanded));
 
-	EOH_init_header(&x->hdr, &cfx_methods, cxt);
+	EOH_init_header(&x->hdr, &cfpg_expanded_methods, cxt);
 	x->store = s;
 	x->older = s->current;
 	if (s->current)
 		s->current->newer = x;
 	s->current = x;
 	s->refcount++;
-	x->release.func = cfx_release;
+	x->release.func = cfpg_expanded_release;
 	x->release.arg = x;
 	MemoryContextRegisterResetCallback(cxt, &x->release);
 	/* from its first object on, a store lives as long as its objects do */
@@ -222,7 +222,7 @@ cfx_new_object(CfStore *s)
  * frees it.
  */
 static CfStore *
-cfx_new_store(size_t len)
+cfpg_expanded_new_store(size_t len)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "cuckoofilter store",
@@ -237,7 +237,7 @@ cfx_new_store(size_t len)
 
 /* copies the state of x (current or not) into dst, len bytes */
 static void
-cfx_copy_state(const CfExpanded *x, uint8 *dst)
+cfpg_expanded_copy_state(const CfExpanded *x, uint8 *dst)
 {
 	const CfStore *s = x->store;
 
@@ -246,12 +246,12 @@ cfx_copy_state(const CfExpanded *x, uint8 *dst)
 	for (const CfExpanded *o = s->current; o != x;)
 	{
 		o = o->older;
-		cfx_apply_undo(dst, o->undo, o->nundo);
+		cfpg_expanded_apply_undo(dst, o->undo, o->nundo);
 	}
 }
 
 static Size
-cfx_get_flat_size(ExpandedObjectHeader *eohptr)
+cfpg_expanded_get_flat_size(ExpandedObjectHeader *eohptr)
 {
 	CfExpanded *x = (CfExpanded *) eohptr;
 
@@ -259,45 +259,45 @@ cfx_get_flat_size(ExpandedObjectHeader *eohptr)
 }
 
 static void
-cfx_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+cfpg_expanded_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
 	CfExpanded *x = (CfExpanded *) eohptr;
 	struct varlena *v = (struct varlena *) result;
 
 	Assert(allocated_size == VARHDRSZ + x->store->len);
-	cfx_counters.flattens++;
+	cfpg_expanded_counters.flattens++;
 	SET_VARSIZE(v, allocated_size);
-	cfx_copy_state(x, CF_VARDATA(v));
+	cfpg_expanded_copy_state(x, CF_VARDATA(v));
 }
 
 /* our expanded object behind d, or NULL if d is anything else */
 static CfExpanded *
-cfx_from_datum(Datum d)
+cfpg_expanded_from_datum(Datum d)
 {
 	ExpandedObjectHeader *eoh;
 
 	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
 		return NULL;
 	eoh = DatumGetEOHP(d);
-	return eoh->eoh_methods == &cfx_methods ? (CfExpanded *) eoh : NULL;
+	return eoh->eoh_methods == &cfpg_expanded_methods ? (CfExpanded *) eoh : NULL;
 }
 
 /* opens the buffer of store s, which holds the newest state of its objects */
 static void
-cfx_open_store(const CfStore *s, cf_filter *f)
+cfpg_expanded_open_store(const CfStore *s, cf_filter *f)
 {
 	if (!cf_open(f, s->buf, s->len, NULL, 0))
 		elog(ERROR, "cuckoo filter expanded object is corrupted");
 }
 
 bool
-cfx_open_current(Datum d, cf_filter *f)
+cfpg_expanded_open_current(Datum d, cf_filter *f)
 {
-	CfExpanded *x = cfx_from_datum(d);
+	CfExpanded *x = cfpg_expanded_from_datum(d);
 
 	if (x == NULL || x->newer != NULL)
 		return false;
-	cfx_open_store(x->store, f);
+	cfpg_expanded_open_store(x->store, f);
 	return true;
 }
 
@@ -307,39 +307,28 @@ cfx_open_current(Datum d, cf_filter *f)
 
 /* a new current object in a new store holding a copy of len bytes at src */
 static CfExpanded *
-cfx_copy_bytes(const uint8 *src, size_t len)
+cfpg_expanded_copy_bytes(const uint8 *src, size_t len)
 {
-	CfStore    *s = cfx_new_store(len);
+	CfStore    *s = cfpg_expanded_new_store(len);
 
-	cfx_counters.copies++;
+	cfpg_expanded_counters.copies++;
 	memcpy(s->buf, src, len);
-	return cfx_new_object(s);
-}
-
-/* a new current object in a new store holding a copy of x's state */
-static CfExpanded *
-cfx_copy_object(const CfExpanded *x)
-{
-	CfStore    *s = cfx_new_store(x->store->len);
-
-	cfx_counters.copies++;
-	cfx_copy_state(x, s->buf);
-	return cfx_new_object(s);
+	return cfpg_expanded_new_object(s);
 }
 
 /* allocator for growth: a fresh store's buffer */
 static void *
-cfx_alloc_store(size_t size, void *ctx)
+cfpg_expanded_alloc_store(size_t size, void *ctx)
 {
 	CfStore   **out = (CfStore **) ctx;
 
-	*out = cfx_new_store(size);
+	*out = cfpg_expanded_new_store(size);
 	return (*out)->buf;
 }
 
 /* an add records value kind kind in a (version-2) filter that has none yet */
 static inline void
-cfx_note_kind(cf_filter *f, CfxOp op, int kind)
+cfpg_expanded_note_kind(cf_filter *f, CfxOp op, int kind)
 {
 	if (op != CFX_DELETE && f->kind == CF_KIND_NONE && f->hashing >= CF_HASHING_V2)
 		cf_set_kind(f, (uint32) kind);
@@ -347,7 +336,7 @@ cfx_note_kind(cf_filter *f, CfxOp op, int kind)
 
 /* would cf_insert of one more item grow f, rather than fail? */
 static bool
-cfx_can_grow(cf_filter *f)
+cfpg_expanded_can_grow(cf_filter *f)
 {
 	char		err[CF_ERRLEN];
 
@@ -362,7 +351,7 @@ cfx_can_grow(cf_filter *f)
  * unjournaled.
  */
 static Datum
-cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
+cfpg_expanded_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 {
 	CfStore    *ns = NULL;
 	CfExpanded *y;
@@ -370,16 +359,16 @@ cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 
 	if (f->expansion == 0)
 		cfpg_report_insert_failure(f, st);
-	y = cfx_copy_bytes(f->buf, f->len);
-	cfx_open_store(y->store, &g);
-	st = cf_insert(&g, h, cfx_alloc_store, &ns);
+	y = cfpg_expanded_copy_bytes(f->buf, f->len);
+	cfpg_expanded_open_store(y->store, &g);
+	st = cf_insert(&g, h, cfpg_expanded_alloc_store, &ns);
 	if (st != CF_OK && op == CFX_TRY_ADD)
 		return EOHPGetRWDatum(&y->hdr);	/* the copy, unchanged */
 	if (st != CF_OK)
 		cfpg_report_insert_failure(&g, st);	/* ns, if any, goes with the context */
-	cfx_note_kind(&g, op, kind);
+	cfpg_expanded_note_kind(&g, op, kind);
 	if (ns != NULL)
-		y = cfx_new_object(ns);
+		y = cfpg_expanded_new_object(ns);
 	return EOHPGetRWDatum(&y->hdr);
 }
 
@@ -389,7 +378,7 @@ cfx_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
  * journal that turns it back into its own.
  */
 static Datum
-cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
+cfpg_expanded_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 {
 	CfStore    *s = x->store;
 	CfRecorder *rec = palloc0(sizeof(CfRecorder));
@@ -397,9 +386,9 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 	cf_filter	f;
 	cf_status	st;
 
-	rec->j.save = cfx_record;
+	rec->j.save = cfpg_expanded_record;
 	rec->store = s;
-	cfx_open_store(s, &f);
+	cfpg_expanded_open_store(s, &f);
 
 	/*
 	 * If anything fails half way (the journal or the new object cannot be
@@ -416,15 +405,15 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 		else
 			rec->status = cf_add(&f, h);
 		if (rec->status == CF_OK)
-			cfx_note_kind(&f, op, kind);
+			cfpg_expanded_note_kind(&f, op, kind);
 		cf_set_journal(&f, NULL);
 		if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
 			rec->status == CF_RETAINED)
-			rec->result = cfx_new_object(s);
+			rec->result = cfpg_expanded_new_object(s);
 	}
 	PG_CATCH();
 	{
-		cfx_apply_undo(s->buf, rec->undo, rec->nundo);
+		cfpg_expanded_apply_undo(s->buf, rec->undo, rec->nundo);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -435,7 +424,7 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 		x->undo = rec->undo;
 		x->nundo = rec->nundo;
 		y = rec->result;
-		cfx_counters.in_place++;
+		cfpg_expanded_counters.in_place++;
 		pfree(rec);
 		return EOHPGetRWDatum(&y->hdr);
 	}
@@ -444,33 +433,31 @@ cfx_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 		pfree(rec->undo);
 	pfree(rec);
 	if (op == CFX_TRY_ADD &&
-		(st == CF_TOO_MANY_COPIES || f.expansion == 0 || !cfx_can_grow(&f)))
+		(st == CF_TOO_MANY_COPIES || f.expansion == 0 || !cfpg_expanded_can_grow(&f)))
 	{
 		/* no room and no error: a new object of the same state, no journal */
-		y = cfx_new_object(s);
+		y = cfpg_expanded_new_object(s);
 		return EOHPGetRWDatum(&y->hdr);
 	}
-	return cfx_grow(&f, st, h, op, kind);
+	return cfpg_expanded_grow(&f, st, h, op, kind);
 }
 
 /*
- * A new current object for the filter d (or for a new filter of parameters
- * defaults when isnull; or for the state of x, an old object): a private
- * copy, a version-1 filter rewritten as version 2 (FORMAT.md).
+ * A new current object for the flat filter d (or for a new filter of
+ * parameters defaults when isnull): a private copy, a version-1 filter
+ * rewritten as version 2 (FORMAT.md).
  */
 static CfExpanded *
-cfx_start_copy(CfExpanded *x, Datum d, bool isnull, const cf_params *defaults)
+cfpg_expanded_start_copy(Datum d, bool isnull, const cf_params *defaults)
 {
 	struct varlena *v;
 	cf_filter	f;
 	CfExpanded *y;
 
-	if (x != NULL)
-		return cfx_copy_object(x);
 	if (isnull)
 	{
 		v = cfpg_create(defaults);
-		y = cfx_copy_bytes(CF_VARDATA(v), CF_VARSIZE(v));
+		y = cfpg_expanded_copy_bytes(CF_VARDATA(v), CF_VARSIZE(v));
 		pfree(v);
 		return y;
 	}
@@ -478,12 +465,12 @@ cfx_start_copy(CfExpanded *x, Datum d, bool isnull, const cf_params *defaults)
 	cfpg_open(&f, v);			/* checks the header before trusting it */
 	if (f.version < 2)
 	{
-		CfStore    *s = cfx_new_store(cf_upgrade_size(&f));
+		CfStore    *s = cfpg_expanded_new_store(cf_upgrade_size(&f));
 
 		cf_upgrade(&f, s->buf, &f);
-		return cfx_new_object(s);
+		return cfpg_expanded_new_object(s);
 	}
-	return cfx_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	return cfpg_expanded_copy_bytes((uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 }
 
 /*
@@ -492,37 +479,42 @@ cfx_start_copy(CfExpanded *x, Datum d, bool isnull, const cf_params *defaults)
  * with parameters defaults is started.
  */
 Datum
-cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, int kind)
+cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, int kind)
 {
-	CfExpanded *x = isnull ? NULL : cfx_from_datum(d);
+	CfExpanded *x = isnull ? NULL : cfpg_expanded_from_datum(d);
 	CfExpanded *y;
 	cf_filter	f;
 	cf_status	st;
 	CfStore    *ns = NULL;
 
-	if (x != NULL && x->newer == NULL)
-		return cfx_modify_current(x, h, op, kind);
+	if (x != NULL)
+	{
+		/* the callers flatten an older state first (cfpg_open_datum) */
+		if (x->newer != NULL)
+			elog(ERROR, "cuckoo filter expanded object: an older state was not flattened");
+		return cfpg_expanded_modify_current(x, h, op, kind);
+	}
 
-	/* a flat value, an old object or NULL: start a private copy */
-	y = cfx_start_copy(x, d, isnull, defaults);
-	cfx_open_store(y->store, &f);
+	/* a flat value or NULL: start a private copy */
+	y = cfpg_expanded_start_copy(d, isnull, defaults);
+	cfpg_expanded_open_store(y->store, &f);
 	if (op == CFX_DELETE)
 	{
 		(void) cf_delete(&f, h);
 		return EOHPGetRWDatum(&y->hdr);
 	}
-	st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfx_alloc_store, &ns) :
-		cf_insert(&f, h, cfx_alloc_store, &ns);
+	st = op == CFX_ADD_UNIQUE ? cf_insert_unique(&f, h, cfpg_expanded_alloc_store, &ns) :
+		cf_insert(&f, h, cfpg_expanded_alloc_store, &ns);
 	if (st != CF_OK && op == CFX_TRY_ADD)
 		return EOHPGetRWDatum(&y->hdr);	/* no room: the copy, unchanged */
 	if (st != CF_OK)
 		cfpg_report_insert_failure(&f, st);
-	cfx_note_kind(&f, op, kind);
+	cfpg_expanded_note_kind(&f, op, kind);
 	if (ns != NULL)
 	{
 		/* it grew into a new store: the first copy is no longer needed */
 		DeleteExpandedObject(EOHPGetRWDatum(&y->hdr));
-		y = cfx_new_object(ns);
+		y = cfpg_expanded_new_object(ns);
 	}
 	return EOHPGetRWDatum(&y->hdr);
 }
@@ -543,7 +535,7 @@ Datum
 cuckoo_debug_state(PG_FUNCTION_ARGS)
 {
 	Datum		d = PG_GETARG_DATUM(0);
-	CfExpanded *x = cfx_from_datum(d);
+	CfExpanded *x = cfpg_expanded_from_datum(d);
 	TupleDesc	tupdesc;
 	Datum		values[5];
 	bool		nulls[5] = {0};
@@ -563,8 +555,8 @@ cuckoo_debug_state(PG_FUNCTION_ARGS)
 		nulls[1] = true;
 	else
 		values[1] = BoolGetDatum(x->newer == NULL);
-	values[2] = Int64GetDatum((int64) cfx_counters.in_place);
-	values[3] = Int64GetDatum((int64) cfx_counters.copies);
-	values[4] = Int64GetDatum((int64) cfx_counters.flattens);
+	values[2] = Int64GetDatum((int64) cfpg_expanded_counters.in_place);
+	values[3] = Int64GetDatum((int64) cfpg_expanded_counters.copies);
+	values[4] = Int64GetDatum((int64) cfpg_expanded_counters.flattens);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

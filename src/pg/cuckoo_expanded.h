@@ -9,7 +9,7 @@
 
 CFPG_HIDDEN_BEGIN
 
-/* what cfx_modify does with the hash it is given */
+/* what cfpg_expanded_modify does with the hash it is given */
 typedef enum CfxOp
 {
 	CFX_ADD,					/* one more copy */
@@ -21,11 +21,13 @@ typedef enum CfxOp
 /*
  * Applies op with hash h to d (or to a new filter for defaults when
  * isnull); an add records value kind kind in a filter that has none yet.
+ * d is flat or the newest state of an expanded filter: an older state is
+ * flattened first (cfpg_open_datum does).
  */
-extern Datum cfx_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h,
+extern Datum cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h,
 						CfxOp op, int kind);
 /* Opens d in place if it is the newest state of an expanded filter. */
-extern bool cfx_open_current(Datum d, cf_filter *f);
+extern bool cfpg_expanded_open_current(Datum d, cf_filter *f);
 
 CFPG_HIDDEN_END
 

@@ -112,18 +112,18 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 		cfpg_check_kind(&f, hi);
 		/* add_unique: the hash an equal value is stored under, if any (cfpg_find_value) */
 		h = op == CFX_ADD_UNIQUE ? cfpg_value_hash(&f, hi, PG_GETARG_DATUM(1)) :
-			cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+			cfpg_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 		/* a value already present leaves a flat filter as it is: return it uncopied */
 		if (op == CFX_ADD_UNIQUE &&
 			!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))) &&
 			cf_contains(&f, h))
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		/* the result is an expanded object: see cuckoo_expanded.c */
-		PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, op, hi->vkind));
+		PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, h, op, hi->vkind));
 	}
-	h = cf_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
+	h = cfpg_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
 	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
-	PG_RETURN_DATUM(cfx_modify((Datum) 0, true, &p, h, op, hi->vkind));
+	PG_RETURN_DATUM(cfpg_expanded_modify((Datum) 0, true, &p, h, op, hi->vkind));
 }
 
 /* cf_add(filter, value): the filter with one more copy of value */
@@ -205,7 +205,7 @@ cuckoo_add_unique_status(PG_FUNCTION_ARGS)
 		cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
 		v = cfpg_create(&p);
 		cfpg_open(&f, v);
-		h = cf_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
+		h = cfpg_hash_datum(hi, PG_GETARG_DATUM(1), (int) f.hashing);
 	}
 	else
 	{
@@ -331,7 +331,7 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	if (!cfpg_find_value(&f, hi, PG_GETARG_DATUM(1), &h) &&
 		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	PG_RETURN_DATUM(cfx_modify(d, false, NULL, h, CFX_DELETE, 0));
+	PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, h, CFX_DELETE, 0));
 }
 
 /*
@@ -398,8 +398,8 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	values[15] = Int64GetDatum((int64) s.deletes);
 	values[16] = Int64GetDatum((int64) s.retained);
 	values[17] = Int32GetDatum((int32) s.families);
-	if (cf_kind_name((int) s.kind) != NULL)
-		values[18] = CStringGetTextDatum(cf_kind_name((int) s.kind));
+	if (cfpg_kind_name((int) s.kind) != NULL)
+		values[18] = CStringGetTextDatum(cfpg_kind_name((int) s.kind));
 	else
 		nulls[18] = true;
 	/* 1.3 */
@@ -431,7 +431,7 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("cf_set_kind kind must not be null")));
 	name = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	kind = cf_kind_from_name(name);
+	kind = cfpg_kind_from_name(name);
 
 	if (kind < 0)
 		ereport(ERROR,
@@ -453,7 +453,7 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot mark a filter of %s values as holding %s values",
-						f.kind == CF_KIND_NONE ? "unrecorded" : cf_kind_name((int) f.kind), name),
+						f.kind == CF_KIND_NONE ? "unrecorded" : cfpg_kind_name((int) f.kind), name),
 				 errdetail("Only an empty filter can be given a kind other than its own, or any.")));
 	cf_set_kind(&f, (uint32) kind);
 	PG_RETURN_CUCKOOFILTER_P(v);
@@ -467,5 +467,5 @@ cuckoo_hash(PG_FUNCTION_ARGS)
 	CfCallCache *c = cfpg_call_cache(fcinfo);
 	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 0);
 
-	PG_RETURN_INT64((int64) cf_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
+	PG_RETURN_INT64((int64) cfpg_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
 }

@@ -15,12 +15,12 @@
 #define CFAGG_FILL_CHUNK	4096	/* inserts between interrupt checks */
 
 /* cuckoo.agg_probe_limit (cuckoo_hashset.h) */
-int			cfagg_probe_limit = 64;
+int			cfpg_agg_probe_limit = 64;
 
 
 
 CfAggCache *
-cfagg_cache_make(FunctionCallInfo fcinfo)
+cfpg_agg_cache_make(FunctionCallInfo fcinfo)
 {
 	CfAggCache *c = (CfAggCache *) fcinfo->flinfo->fn_extra;
 
@@ -35,7 +35,7 @@ cfagg_cache_make(FunctionCallInfo fcinfo)
 
 /* a buffer of at least m elements in fn_mcxt, kept for the next call */
 uint64 *
-cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
+cfpg_agg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
 {
 	if (*len < m)
 	{
@@ -55,7 +55,7 @@ cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m)
 
 /* raises (cfpg_check_params) unless such a filter can be made */
 static void
-cfagg_check_params(uint64 capacity, double fpr)
+cfpg_agg_check_params(uint64 capacity, double fpr)
 {
 	cf_params	p;
 
@@ -64,13 +64,13 @@ cfagg_check_params(uint64 capacity, double fpr)
 }
 
 void
-cfagg_check_fpr(double fpr)
+cfpg_agg_check_fpr(double fpr)
 {
-	cfagg_check_params(1, fpr);
+	cfpg_agg_check_params(1, fpr);
 }
 
 CfAggState *
-cfagg_new(MemoryContext cxt, double fpr, uint64 capacity)
+cfpg_agg_new(MemoryContext cxt, double fpr, uint64 capacity)
 {
 	CfAggState *st = MemoryContextAllocZero(cxt, sizeof(CfAggState));
 
@@ -84,10 +84,10 @@ cfagg_new(MemoryContext cxt, double fpr, uint64 capacity)
 
 /* a capacity given to cf_agg: 1 .. what fits a filter (0 means none given) */
 void
-cfagg_check_capacity(int64 capacity, double fpr)
+cfpg_agg_check_capacity(int64 capacity, double fpr)
 {
 	cfpg_check_capacity(capacity);
-	cfagg_check_params((uint64) capacity, fpr);
+	cfpg_agg_check_params((uint64) capacity, fpr);
 }
 
 /* ---- ARRAY ---- */
@@ -95,25 +95,25 @@ cfagg_check_capacity(int64 capacity, double fpr)
 
 /* hashes in blk, one of part p's blocks (the last one fills up to pos) */
 static inline uint32
-cfagg_block_len(const CfAggArray *a, int p, const CfAggBlock *blk)
+cfpg_agg_block_len(const CfAggArray *a, int p, const CfAggBlock *blk)
 {
 	return blk == a->last[p] ? (uint32) (a->pos[p] - blk->h) : blk->n;
 }
 
 /* hashes in part p */
 static size_t
-cfagg_part_size(const CfAggArray *a, int p)
+cfpg_agg_part_size(const CfAggArray *a, int p)
 {
 	size_t		m = 0;
 
 	for (const CfAggBlock *blk = a->first[p]; blk != NULL; blk = blk->next)
-		m += cfagg_block_len(a, p, blk);
+		m += cfpg_agg_block_len(a, p, blk);
 	return m;
 }
 
 /* starts a new last block for part p, twice the size of the one before */
 pg_noinline void
-cfagg_new_block(CfAggState *st, int p)
+cfpg_agg_new_block(CfAggState *st, int p)
 {
 	CfAggArray *a = st->u.arr;
 	uint32		cap = a->last[p] ? Min(2 * a->last[p]->cap, CFAGG_BLOCK_MAX) : CFAGG_BLOCK_MIN;
@@ -142,10 +142,10 @@ cfagg_new_block(CfAggState *st, int p)
  * the blocks it no longer needs are freed.  Returns how many it keeps.
  */
 static size_t
-cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
+cfpg_agg_part_compact(CfAggState *st, CfAggCache *cache, int p)
 {
 	CfAggArray *a = st->u.arr;
-	size_t		m = cfagg_part_size(a, p),
+	size_t		m = cfpg_agg_part_size(a, p),
 				kept,
 				k;
 	uint64	   *buf,
@@ -154,12 +154,12 @@ cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
 
 	if (m == 0)
 		return 0;
-	buf = cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * m);
+	buf = cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * m);
 	out = buf + m;
 	m = 0;
 	for (blk = a->first[p]; blk != NULL; blk = blk->next)
 	{
-		uint32		len = cfagg_block_len(a, p, blk);
+		uint32		len = cfpg_agg_block_len(a, p, blk);
 
 		memcpy(buf + m, blk->h, len * sizeof(uint64));
 		m += len;
@@ -195,7 +195,7 @@ cfagg_part_compact(CfAggState *st, CfAggCache *cache, int p)
 
 /* sorts every part and drops its duplicates: the canonical form */
 static void
-cfagg_array_compact(CfAggState *st, CfAggCache *cache)
+cfpg_agg_array_compact(CfAggState *st, CfAggCache *cache)
 {
 	CfAggArray *a = st->u.arr;
 	size_t		largest = 0;
@@ -204,11 +204,11 @@ cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 		return;
 	/* the scratch at its largest from the start, so it is allocated once */
 	for (int p = 0; p < CFAGG_NPARTS; p++)
-		largest = Max(largest, cfagg_part_size(a, p));
-	(void) cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * largest);
+		largest = Max(largest, cfpg_agg_part_size(a, p));
+	(void) cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len, 2 * largest);
 	for (int p = 0; p < CFAGG_NPARTS; p++)
 	{
-		cfagg_part_compact(st, cache, p);
+		cfpg_agg_part_compact(st, cache, p);
 		CHECK_FOR_INTERRUPTS();
 	}
 	a->sorted_n = st->n;
@@ -216,7 +216,7 @@ cfagg_array_compact(CfAggState *st, CfAggCache *cache)
 
 /* an ARRAY state holds at most CFAGG_MAX_HASHES */
 static void
-cfagg_check_count(uint64 need)
+cfpg_agg_check_count(uint64 need)
 {
 	if (need > CFAGG_MAX_HASHES)
 		ereport(ERROR,
@@ -226,13 +226,13 @@ cfagg_check_count(uint64 need)
 
 /* raises the limit of an ARRAY state to at least need hashes */
 void
-cfagg_raise_limit(CfAggState *st, uint64 need)
+cfpg_agg_raise_limit(CfAggState *st, uint64 need)
 {
 	uint64		limit = st->cap;
 
 	if (need <= limit)
 		return;
-	cfagg_check_count(need);
+	cfpg_agg_check_count(need);
 	while (limit < need)
 		limit *= 2;
 	st->cap = (uint32) Min(limit, CFAGG_MAX_HASHES);
@@ -248,22 +248,22 @@ cfagg_raise_limit(CfAggState *st, uint64 need)
  * state, or chosen values) is compacted with the rest.
  */
 void
-cfagg_make_room(CfAggState *st, CfAggCache *cache, uint64 h)
+cfpg_agg_make_room(CfAggState *st, CfAggCache *cache, uint64 h)
 {
 	CfAggArray *a = st->u.arr;
 	uint32		limit = st->cap;
-	int			p = cfagg_part(h);
-	size_t		before = cfagg_part_size(a, p);
+	int			p = cfpg_agg_part(h);
+	size_t		before = cfpg_agg_part_size(a, p);
 
 	if (limit < CFAGG_MAX_HASHES && before >= CFAGG_SAMPLE_MIN &&
-		cfagg_part_compact(st, cache, p) >= 0.7 * before)
+		cfpg_agg_part_compact(st, cache, p) >= 0.7 * before)
 	{
-		cfagg_raise_limit(st, (uint64) limit + 1);
+		cfpg_agg_raise_limit(st, (uint64) limit + 1);
 		return;
 	}
-	cfagg_array_compact(st, cache);
+	cfpg_agg_array_compact(st, cache);
 	if (st->n > limit / 2)
-		cfagg_raise_limit(st, (uint64) limit + 1);
+		cfpg_agg_raise_limit(st, (uint64) limit + 1);
 }
 
 /*
@@ -272,20 +272,20 @@ cfagg_make_room(CfAggState *st, CfAggCache *cache, uint64 h)
  * worker's state, which comes sorted, joins the leader's.  No limit check.
  */
 void
-cfagg_array_append(CfAggState *st, const void *src, size_t n, bool le)
+cfpg_agg_array_append(CfAggState *st, const void *src, size_t n, bool le)
 {
 	CfAggArray *a = st->u.arr;
 	const uint8 *s = src;
 
-	cfagg_check_count((uint64) st->n + n);
+	cfpg_agg_check_count((uint64) st->n + n);
 	while (n > 0)
 	{
 		int			p;
 		size_t		run = 1;
 
 		/* the run of hashes of one part */
-		p = cfagg_part(cfagg_read_hash(s, le));
-		while (run < n && cfagg_part(cfagg_read_hash(s + run * sizeof(uint64), le)) == p)
+		p = cfpg_agg_part(cfpg_agg_read_hash(s, le));
+		while (run < n && cfpg_agg_part(cfpg_agg_read_hash(s + run * sizeof(uint64), le)) == p)
 			run++;
 		n -= run;
 		while (run > 0)
@@ -293,10 +293,10 @@ cfagg_array_append(CfAggState *st, const void *src, size_t n, bool le)
 			size_t		take;
 
 			if (a->pos[p] == a->end[p])
-				cfagg_new_block(st, p);
+				cfpg_agg_new_block(st, p);
 			take = Min((size_t) (a->end[p] - a->pos[p]), run);
 			if (le)
-				cfagg_get_le64s(a->pos[p], s, take);
+				cfpg_agg_get_le64s(a->pos[p], s, take);
 			else
 				memcpy(a->pos[p], s, take * sizeof(uint64));
 			a->pos[p] += take;
@@ -317,29 +317,29 @@ cfagg_array_append(CfAggState *st, const void *src, size_t n, bool le)
  * nearly always predicted right.
  */
 static inline bool
-cfagg_set_near(const uint64 *t, uint32 mask, uint32 pos, uint64 h)
+cfpg_agg_set_near(const uint64 *t, uint32 mask, uint32 pos, uint64 h)
 {
 	return (t[pos] == h) | (t[(pos + 1) & mask] == h);
 }
 
 /*
  * Adds h to a SET state's table; false (and nothing added) if h is 0, the
- * mark of a free slot, or if the probe ran past cfagg_probe_limit slots,
+ * mark of a free slot, or if the probe ran past cfpg_agg_probe_limit slots,
  * which random hashes never do at half load but chosen values could.  The
  * caller then turns the state into an ARRAY, which takes any hash.
  */
 static inline bool
-cfagg_set_add(CfAggState *st, uint64 h)
+cfpg_agg_set_add(CfAggState *st, uint64 h)
 {
 	uint64	   *t = st->hashes;
 	uint32		mask = st->cap - 1;
-	uint32		pos = cfagg_set_home(st, h);
+	uint32		pos = cfpg_agg_set_home(st, h);
 
 	if (unlikely(h == 0))
 		return false;
-	if (cfagg_set_near(t, mask, pos, h) && cfagg_probe_limit > 0)
+	if (cfpg_agg_set_near(t, mask, pos, h) && cfpg_agg_probe_limit > 0)
 		return true;
-	for (int probe = 0; probe < cfagg_probe_limit; probe++)
+	for (int probe = 0; probe < cfpg_agg_probe_limit; probe++)
 	{
 		uint64		x = t[pos];
 
@@ -358,10 +358,10 @@ cfagg_set_add(CfAggState *st, uint64 h)
 
 /*
  * Copies the hashes held by a SET or INLINE state into dst (which has room
- * for cfagg_held); returns how many.  A SET state's batch may repeat some.
+ * for cfpg_agg_held); returns how many.  A SET state's batch may repeat some.
  */
 static uint32
-cfagg_gather(const CfAggState *st, uint64 *dst)
+cfpg_agg_gather(const CfAggState *st, uint64 *dst)
 {
 	uint32		k = 0;
 
@@ -376,7 +376,7 @@ cfagg_gather(const CfAggState *st, uint64 *dst)
 		if (st->hashes[i] != 0)
 			dst[k++] = st->hashes[i];
 	if (st->nbatch > 0)
-		memcpy(dst + k, cfagg_batch(st), st->nbatch * sizeof(uint64));
+		memcpy(dst + k, cfpg_agg_batch(st), st->nbatch * sizeof(uint64));
 	return k + st->nbatch;
 }
 
@@ -385,11 +385,11 @@ cfagg_gather(const CfAggState *st, uint64 *dst)
  * with a limit of twice as many.
  */
 void
-cfagg_to_array(CfAggState *st, MemoryContext cxt)
+cfpg_agg_to_array(CfAggState *st, MemoryContext cxt)
 {
 	uint64		limit = CFAGG_SET_MIN_SLOTS;
-	uint64	   *held = MemoryContextAlloc(cxt, (Size) Max(cfagg_held(st), 1) * sizeof(uint64));
-	uint32		n = cfagg_gather(st, held);
+	uint64	   *held = MemoryContextAlloc(cxt, (Size) Max(cfpg_agg_held(st), 1) * sizeof(uint64));
+	uint32		n = cfpg_agg_gather(st, held);
 
 	if (st->form == CFAGG_FORM_SET)
 		pfree(st->hashes);
@@ -402,7 +402,7 @@ cfagg_to_array(CfAggState *st, MemoryContext cxt)
 		limit *= 2;
 	st->cap = (uint32) Min(limit, CFAGG_MAX_HASHES);
 	for (uint32 k = 0; k < n; k++)
-		cfagg_array_put(st, held[k]);
+		cfpg_agg_array_put(st, held[k]);
 	pfree(held);
 }
 
@@ -412,7 +412,7 @@ cfagg_to_array(CfAggState *st, MemoryContext cxt)
  * if a probe ran long.
  */
 static void
-cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
+cfpg_agg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 {
 	uint64		held[CFAGG_INLINE];
 	uint64	   *old = st->hashes;
@@ -423,25 +423,25 @@ cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 
 	if (newcap > CFAGG_SET_MAX_SLOTS)
 	{
-		cfagg_to_array(st, cxt);
+		cfpg_agg_to_array(st, cxt);
 		return;
 	}
 	Assert(oldform == CFAGG_FORM_INLINE || st->nbatch == 0);
 	if (oldform == CFAGG_FORM_INLINE)
 		memcpy(held, old, n * sizeof(uint64));
-	st->hashes = MemoryContextAllocZero(cxt, (Size) (newcap + cfagg_batch_cap(newcap)) * sizeof(uint64));
+	st->hashes = MemoryContextAllocZero(cxt, (Size) (newcap + cfpg_agg_batch_cap(newcap)) * sizeof(uint64));
 	st->nbatch = 0;
 	st->cap = newcap;
 	st->form = CFAGG_FORM_SET;
 	st->n = 0;
 	if (oldform == CFAGG_FORM_INLINE)
 		for (uint32 k = 0; k < n; k++)
-			ok &= cfagg_set_add(st, held[k]);
+			ok &= cfpg_agg_set_add(st, held[k]);
 	else
 	{
 		for (uint32 i = 0; i < oldcap && ok; i++)
 			if (old[i] != 0)
-				ok = cfagg_set_add(st, old[i]);
+				ok = cfpg_agg_set_add(st, old[i]);
 		if (ok)
 			pfree(old);
 	}
@@ -453,13 +453,13 @@ cfagg_to_set(CfAggState *st, uint32 newcap, MemoryContext cxt)
 		st->cap = oldcap;
 		st->form = oldform;
 		st->n = n;
-		cfagg_to_array(st, cxt);
+		cfpg_agg_to_array(st, cxt);
 	}
 }
 
 /* adds the hash h to the state now, in whatever form it is */
 pg_noinline void
-cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
+cfpg_agg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
 {
 	switch ((CfAggForm) st->form)
 	{
@@ -472,20 +472,20 @@ cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
 				st->hashes[st->n++] = h;
 				return;
 			}
-			cfagg_to_set(st, CFAGG_SET_MIN_SLOTS, CFAGG_CXT(st));
-			cfagg_add_now(st, h, cache);
+			cfpg_agg_to_set(st, CFAGG_SET_MIN_SLOTS, CFAGG_CXT(st));
+			cfpg_agg_add_now(st, h, cache);
 			return;
 		case CFAGG_FORM_SET:
-			if (likely(cfagg_set_add(st, h)))
+			if (likely(cfpg_agg_set_add(st, h)))
 			{
 				if (st->n > st->cap / 2)
-					cfagg_to_set(st, st->cap * 2, CFAGG_CXT(st));
+					cfpg_agg_to_set(st, st->cap * 2, CFAGG_CXT(st));
 				return;
 			}
-			cfagg_to_array(st, CFAGG_CXT(st));
+			cfpg_agg_to_array(st, CFAGG_CXT(st));
 			/* FALLTHROUGH */
 		case CFAGG_FORM_ARRAY:
-			cfagg_array_add(st, h, cache);
+			cfpg_agg_array_add(st, h, cache);
 			return;
 	}
 }
@@ -496,7 +496,7 @@ cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache)
  * into an ARRAY, so the batch is copied out first.
  */
 pg_noinline void
-cfagg_flush(CfAggState *st, CfAggCache *cache)
+cfpg_agg_flush(CfAggState *st, CfAggCache *cache)
 {
 	uint64		batch[CFAGG_BATCH];
 	uint32		nb;
@@ -504,17 +504,17 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
 	if (st->form != CFAGG_FORM_SET || st->nbatch == 0)
 		return;
 	nb = st->nbatch;
-	memcpy(batch, cfagg_batch(st), nb * sizeof(uint64));
+	memcpy(batch, cfpg_agg_batch(st), nb * sizeof(uint64));
 	st->nbatch = 0;
 	for (uint32 k = 0; k < nb;)
 	{
 		/*
 		 * The common case in a tight loop: repeats, each in its home slot or
-		 * the next (0 would match a free slot: cfagg_set_add refuses it).
+		 * the next (0 would match a free slot: cfpg_agg_set_add refuses it).
 		 * The first hash that needs more takes the full path, which may
 		 * change the table, and the loop starts over.
 		 */
-		if (st->form == CFAGG_FORM_SET && cfagg_probe_limit > 0)
+		if (st->form == CFAGG_FORM_SET && cfpg_agg_probe_limit > 0)
 		{
 			const uint64 *t = st->hashes;
 			uint32		cap = st->cap;
@@ -523,13 +523,13 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
 			{
 				uint64		h = batch[k];
 
-				if (h == 0 || !cfagg_set_near(t, cap - 1, cfagg_home(h, cap), h))
+				if (h == 0 || !cfpg_agg_set_near(t, cap - 1, cfpg_agg_home(h, cap), h))
 					break;
 			}
 			if (k == nb)
 				break;
 		}
-		cfagg_add_now(st, batch[k++], cache);
+		cfpg_agg_add_now(st, batch[k++], cache);
 	}
 }
 
@@ -539,7 +539,7 @@ cfagg_flush(CfAggState *st, CfAggCache *cache)
  * state's copied into one run.  Sets *n to how many hashes.
  */
 const cf_run *
-cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
+cfpg_agg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 {
 	size_t		k = 0;
 
@@ -565,7 +565,7 @@ cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 			for (const CfAggBlock *blk = a->first[p]; blk != NULL; blk = blk->next)
 			{
 				cache->runs[k].h = blk->h;
-				cache->runs[k].n = cfagg_block_len(a, p, blk);
+				cache->runs[k].n = cfpg_agg_block_len(a, p, blk);
 				*n += cache->runs[k++].n;
 			}
 	}
@@ -576,8 +576,8 @@ cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 			cache->runs = MemoryContextAlloc(cache->mcxt, sizeof(cf_run));
 			cache->runs_len = 1;
 		}
-		cache->runs[0].h = cfagg_buffer(cache, &cache->gather, &cache->gather_len, cfagg_held(st));
-		cache->runs[0].n = cfagg_gather(st, (uint64 *) cache->runs[0].h);
+		cache->runs[0].h = cfpg_agg_buffer(cache, &cache->gather, &cache->gather_len, cfpg_agg_held(st));
+		cache->runs[0].n = cfpg_agg_gather(st, (uint64 *) cache->runs[0].h);
 		*n = cache->runs[k++].n;
 	}
 	*nruns = k;
@@ -586,16 +586,16 @@ cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 
 /* adds every hash of src to dst */
 void
-cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache)
+cfpg_agg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache)
 {
 	size_t		nruns;
 	uint64		n;
-	const cf_run *runs = cfagg_runs(src, cache, &nruns, &n);
+	const cf_run *runs = cfpg_agg_runs(src, cache, &nruns, &n);
 
 	for (size_t r = 0; r < nruns; r++)
 	{
 		for (size_t k = 0; k < runs[r].n; k++)
-			cfagg_add(dst, runs[r].h[k], cache);
+			cfpg_agg_add(dst, runs[r].h[k], cache);
 		CHECK_FOR_INTERRUPTS();
 	}
 }
@@ -606,23 +606,23 @@ cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache)
  * site's buffer and sorted there.  Sets *n to how many.
  */
 const cf_run *
-cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
+cfpg_agg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n)
 {
 	cf_run	   *runs;
 
 	if (st->form == CFAGG_FORM_ARRAY)
 	{
-		cfagg_array_compact(st, cache);
-		return cfagg_runs(st, cache, nruns, n);
+		cfpg_agg_array_compact(st, cache);
+		return cfpg_agg_runs(st, cache, nruns, n);
 	}
-	runs = (cf_run *) cfagg_runs(st, cache, nruns, n);
-	cf_sort_hashes((uint64 *) runs[0].h, cfagg_buffer(cache, &cache->scratch, &cache->scratch_len, *n), *n);
+	runs = (cf_run *) cfpg_agg_runs(st, cache, nruns, n);
+	cf_sort_hashes((uint64 *) runs[0].h, cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len, *n), *n);
 	runs[0].n = *n = cf_unique_hashes((uint64 *) runs[0].h, *n);
 	return runs;
 }
 
 MemoryContext
-cfagg_context(FunctionCallInfo fcinfo, const char *fname)
+cfpg_agg_context(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext cxt;
 
@@ -634,7 +634,7 @@ cfagg_context(FunctionCallInfo fcinfo, const char *fname)
 }
 
 void
-cfagg_fpr_mismatch(double a, double b)
+cfpg_agg_fpr_mismatch(double a, double b)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -644,7 +644,7 @@ cfagg_fpr_mismatch(double a, double b)
 
 /* all rows of one cf_agg must give the same capacity */
 void
-cfagg_capacity_mismatch(uint64 a, uint64 b)
+cfpg_agg_capacity_mismatch(uint64 a, uint64 b)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -657,7 +657,7 @@ cfagg_capacity_mismatch(uint64 a, uint64 b)
  * ------------------------------------------------------------------- */
 
 struct varlena *
-cfagg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns, cf_filter *f, char *err)
+cfpg_agg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns, cf_filter *f, char *err)
 {
 	struct varlena *v = cfpg_create(p);
 
@@ -682,7 +682,7 @@ cfagg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns, cf_filte
  * filter of the given capacity, which grows as needed, so nothing is lost.
  */
 static struct varlena *
-cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
+cfpg_agg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
 {
 	cf_params	p;
 	cf_filter	f;
@@ -692,7 +692,7 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
 	cfpg_params(&p, capacity, fpr);
 	p.encoding = encoding;
 	p.geometry = CF_GEOM_CHAIN;
-	v = cfagg_insert_runs(&p, runs, nruns, &f, err);
+	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -706,7 +706,7 @@ cfagg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double f
  * sub-filters: say what the filter became.
  */
 static void
-cfagg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
+cfpg_agg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
 {
 	cf_filter	f;
 	cf_stats	s;
@@ -742,7 +742,7 @@ cfagg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
  * grows into more sub-filters: no value is ever lost.
  */
 struct varlena *
-cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
+cfpg_agg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
 	uint64		sizes[2];
 	int			nsizes = 0;
@@ -768,7 +768,7 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
 		if (cf_build_runs(&f, runs, nruns,
-						  cfagg_buffer(cache, &cache->scratch, &cache->scratch_len,
+						  cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len,
 									   (worklen + 7) / sizeof(uint64)),
 						  worklen))
 			return v;
@@ -776,16 +776,16 @@ cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns,
 	}
 	if (st->capacity > 0)
 	{
-		struct varlena *v = cfagg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
+		struct varlena *v = cfpg_agg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
 
-		cfagg_capacity_notice(st, n, v);
+		cfpg_agg_capacity_notice(st, n, v);
 		return v;
 	}
-	return cfagg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
+	return cfpg_agg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
 }
 
 void
-cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity)
+cfpg_agg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity)
 {
 	*fpr = CF_DEFAULT_FPR;
 	*capacity = 0;
@@ -800,15 +800,15 @@ cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capa
 	if (nparams == 2)
 	{
 		/* checked on every row: cheap, and a per-row value must be in range too */
-		cfagg_check_fpr(*fpr);
-		cfagg_check_capacity(PG_GETARG_INT64(3), *fpr);
+		cfpg_agg_check_fpr(*fpr);
+		cfpg_agg_check_capacity(PG_GETARG_INT64(3), *fpr);
 		*capacity = (uint64) PG_GETARG_INT64(3);
 	}
 }
 
 /* the column's type: the call's, or the transition function's own */
 static Oid
-cfagg_value_type(FunctionCallInfo fcinfo)
+cfpg_agg_value_type(FunctionCallInfo fcinfo)
 {
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
 
@@ -826,11 +826,11 @@ cfagg_value_type(FunctionCallInfo fcinfo)
 }
 
 CfHashInfo *
-cfagg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c)
+cfpg_agg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c)
 {
 	if (!c->hi_valid)
 	{
-		Oid			typid = cfagg_value_type(fcinfo);
+		Oid			typid = cfpg_agg_value_type(fcinfo);
 
 		if (!OidIsValid(typid))
 			ereport(ERROR,
@@ -841,10 +841,10 @@ cfagg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c)
 			Aggref	   *agg = AggGetAggref(fcinfo);
 
 			if (agg != NULL && list_length(agg->args) >= 1)
-				cf_check_value_expr((Node *) ((TargetEntry *) linitial(agg->args))->expr,
+				cfpg_check_value_expr((Node *) ((TargetEntry *) linitial(agg->args))->expr,
 									PG_GET_COLLATION());
 		}
-		cf_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
+		cfpg_hashinfo_init(&c->hi, typid, PG_GET_COLLATION(), c->mcxt);
 		c->hi_valid = true;
 	}
 	return &c->hi;

@@ -41,7 +41,7 @@ CFPG_HIDDEN_BEGIN
  *    and the unused end of each part's last block.
  *
  * The final function sorts the distinct hashes and bulk-builds a filter for
- * them (see cfagg_build).  Its input depends only on the set of values, not on
+ * them (see cfpg_agg_build).  Its input depends only on the set of values, not on
  * their order or on how the work was split, so serial and parallel plans
  * give byte-identical filters.
  */
@@ -56,7 +56,7 @@ CFPG_HIDDEN_BEGIN
  * values, and the state turns into the array of parts, which no input slows
  * down.  Tests set it to 0 to run every aggregate through the array.
  */
-extern int	cfagg_probe_limit;
+extern int	cfpg_agg_probe_limit;
 #define CFAGG_BATCH			64		/* SET: hashes probed together, at most */
 #define CFAGG_PART_BITS		8		/* ARRAY: parts by the top 8 bits */
 #define CFAGG_NPARTS		(1 << CFAGG_PART_BITS)
@@ -136,82 +136,82 @@ typedef struct CfAggCache
 #define CFAGG_CXT(st)	GetMemoryChunkContext(st)
 
 /* The per-call-site cache in fn_extra, made on first use (out of line). */
-extern CfAggCache *cfagg_cache_make(FunctionCallInfo fcinfo);
+extern CfAggCache *cfpg_agg_cache_make(FunctionCallInfo fcinfo);
 
 /* The per-call-site cache in fn_extra: inline, every row asks for it. */
 static inline CfAggCache *
-cfagg_cache(FunctionCallInfo fcinfo)
+cfpg_agg_cache(FunctionCallInfo fcinfo)
 {
 	CfAggCache *c = (CfAggCache *) fcinfo->flinfo->fn_extra;
 
-	return likely(c != NULL) ? c : cfagg_cache_make(fcinfo);
+	return likely(c != NULL) ? c : cfpg_agg_cache_make(fcinfo);
 }
 /* A buffer of at least m elements in the cache, kept for the next call. */
-extern uint64 *cfagg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m);
+extern uint64 *cfpg_agg_buffer(CfAggCache *c, uint64 **buf, size_t *len, size_t m);
 /* Raises unless fpr is a rate a filter can be made for. */
-extern void cfagg_check_fpr(double fpr);
+extern void cfpg_agg_check_fpr(double fpr);
 /* An empty (INLINE) state in cxt. */
-extern CfAggState *cfagg_new(MemoryContext cxt, double fpr, uint64 capacity);
+extern CfAggState *cfpg_agg_new(MemoryContext cxt, double fpr, uint64 capacity);
 /* Raises unless capacity (given to cf_agg) is 1 .. what a filter can hold. */
-extern void cfagg_check_capacity(int64 capacity, double fpr);
+extern void cfpg_agg_check_capacity(int64 capacity, double fpr);
 /* ARRAY: a new last block for part p (out of line: the rare path). */
-extern void cfagg_new_block(CfAggState *st, int p);
+extern void cfpg_agg_new_block(CfAggState *st, int p);
 /* ARRAY: raises the limit to at least need hashes. */
-extern void cfagg_raise_limit(CfAggState *st, uint64 need);
+extern void cfpg_agg_raise_limit(CfAggState *st, uint64 need);
 /* ARRAY: the limit was reached: drops duplicates, or doubles it. */
-extern void cfagg_make_room(CfAggState *st, CfAggCache *cache, uint64 h);
+extern void cfpg_agg_make_room(CfAggState *st, CfAggCache *cache, uint64 h);
 /* ARRAY: appends n hashes (little-endian bytes if le); no limit check. */
-extern void cfagg_array_append(CfAggState *st, const void *src, size_t n, bool le);
+extern void cfpg_agg_array_append(CfAggState *st, const void *src, size_t n, bool le);
 /* Turns an INLINE or SET state into an ARRAY state of the same hashes. */
-extern void cfagg_to_array(CfAggState *st, MemoryContext cxt);
-/* Adds h now, whatever the form (the slow path of cfagg_add). */
-extern void cfagg_add_now(CfAggState *st, uint64 h, CfAggCache *cache);
+extern void cfpg_agg_to_array(CfAggState *st, MemoryContext cxt);
+/* Adds h now, whatever the form (the slow path of cfpg_agg_add). */
+extern void cfpg_agg_add_now(CfAggState *st, uint64 h, CfAggCache *cache);
 /* SET: probes the waiting batch into the table. */
-extern void cfagg_flush(CfAggState *st, CfAggCache *cache);
+extern void cfpg_agg_flush(CfAggState *st, CfAggCache *cache);
 /* The hashes held, as runs in the cache's buffers; *n how many. */
-extern const cf_run *cfagg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
+extern const cf_run *cfpg_agg_runs(const CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
 /* Adds every hash of src to dst. */
-extern void cfagg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache);
+extern void cfpg_agg_add_state(CfAggState *dst, const CfAggState *src, CfAggCache *cache);
 /* The distinct hashes, sorted, as runs (an ARRAY state compacts in place). */
-extern const cf_run *cfagg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
+extern const cf_run *cfpg_agg_sorted(CfAggState *st, CfAggCache *cache, size_t *nruns, uint64 *n);
 /*
  * The hash info of the aggregated column (argument 1), cached: its type from
  * the call, or, called without an expression (Citus), from the transition
  * function's declared argument.
  */
-extern CfHashInfo *cfagg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c);
+extern CfHashInfo *cfpg_agg_hashinfo_make(FunctionCallInfo fcinfo, CfAggCache *c);
 
 static inline CfHashInfo *
-cfagg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
+cfpg_agg_hashinfo(FunctionCallInfo fcinfo, CfAggCache *c)
 {
-	return likely(c->hi_valid) ? &c->hi : cfagg_hashinfo_make(fcinfo, c);
+	return likely(c->hi_valid) ? &c->hi : cfpg_agg_hashinfo_make(fcinfo, c);
 }
 /* The aggregate context; raises if fname was not called as an aggregate. */
-extern MemoryContext cfagg_context(FunctionCallInfo fcinfo, const char *fname);
+extern MemoryContext cfpg_agg_context(FunctionCallInfo fcinfo, const char *fname);
 /*
  * The rate and capacity of a cf_agg row with nparams of them after the value
  * (0: the defaults, 1: fpr, 2: fpr and capacity), checked; NULLs raise.
  */
-extern void cfagg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity);
+extern void cfpg_agg_row_params(FunctionCallInfo fcinfo, int nparams, double *fpr, uint64 *capacity);
 /* Raises: rows of one cf_agg gave rates a and b. */
-extern void cfagg_fpr_mismatch(double a, double b);
+extern void cfpg_agg_fpr_mismatch(double a, double b);
 /* Raises: rows of one cf_agg gave capacities a and b. */
-extern void cfagg_capacity_mismatch(uint64 a, uint64 b);
+extern void cfpg_agg_capacity_mismatch(uint64 a, uint64 b);
 /*
  * A new filter of parameters p with the hashes of runs inserted one at a
  * time, in order (it grows as p allows), opened in *f; NULL when one cannot
  * be stored, with why in err (a sentence's start, CF_ERRLEN bytes).
  */
-extern struct varlena *cfagg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns,
+extern struct varlena *cfpg_agg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns,
 										 cf_filter *f, char *err);
 /* The filter of n sorted distinct hashes, sized as cf_agg sizes it. */
-extern struct varlena *cfagg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n);
+extern struct varlena *cfpg_agg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n);
 
 /* ---- the hot path, inline: one hash added per row ---- */
 
 /* writes n uint64s little-endian to dst (unaligned) */
 static inline void
-cfagg_put_le64s(uint8 *dst, const uint64 *src, size_t n)
+cfpg_agg_put_le64s(uint8 *dst, const uint64 *src, size_t n)
 {
 #ifdef WORDS_BIGENDIAN
 	for (size_t i = 0; i < n; i++)
@@ -227,7 +227,7 @@ cfagg_put_le64s(uint8 *dst, const uint64 *src, size_t n)
 
 /* reads n little-endian uint64s from src (unaligned) */
 static inline void
-cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
+cfpg_agg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 {
 	memcpy(dst, src, n * sizeof(uint64));
 #ifdef WORDS_BIGENDIAN
@@ -237,19 +237,19 @@ cfagg_get_le64s(uint64 *dst, const uint8 *src, size_t n)
 }
 
 static inline int
-cfagg_part(uint64 h)
+cfpg_agg_part(uint64 h)
 {
 	return (int) (h >> (64 - CFAGG_PART_BITS));
 }
 
 /* the hash at s: little-endian bytes if le, else a uint64 (unaligned) */
 static inline uint64
-cfagg_read_hash(const uint8 *s, bool le)
+cfpg_agg_read_hash(const uint8 *s, bool le)
 {
 	uint64		h;
 
 	if (le)
-		cfagg_get_le64s(&h, s, 1);
+		cfpg_agg_get_le64s(&h, s, 1);
 	else
 		memcpy(&h, s, sizeof(h));
 	return h;
@@ -257,47 +257,47 @@ cfagg_read_hash(const uint8 *s, bool le)
 
 /* the home slot of h in a table of cap slots: its top bits, scaled */
 static inline uint32
-cfagg_home(uint64 h, uint32 cap)
+cfpg_agg_home(uint64 h, uint32 cap)
 {
 	return (uint32) (((h >> 32) * cap) >> 32);
 }
 
 static inline uint32
-cfagg_set_home(const CfAggState *st, uint64 h)
+cfpg_agg_set_home(const CfAggState *st, uint64 h)
 {
-	return cfagg_home(h, st->cap);
+	return cfpg_agg_home(h, st->cap);
 }
 
 /* the hashes a SET state holds that are not in its table yet */
 static inline uint64 *
-cfagg_batch(const CfAggState *st)
+cfpg_agg_batch(const CfAggState *st)
 {
 	return st->hashes + st->cap;
 }
 
 /* how many the batch holds: a small table (a small group) has a small one */
 static inline uint32
-cfagg_batch_cap(uint32 setcap)
+cfpg_agg_batch_cap(uint32 setcap)
 {
 	return Min(CFAGG_BATCH, setcap / 4);
 }
 
 /* hashes held, an upper bound of the distinct ones */
 static inline uint64
-cfagg_held(const CfAggState *st)
+cfpg_agg_held(const CfAggState *st)
 {
 	return (uint64) st->n + (st->form == CFAGG_FORM_SET ? st->nbatch : 0);
 }
 
 /* appends h to its part of an ARRAY state, whatever the limit */
 static inline void
-cfagg_array_put(CfAggState *st, uint64 h)
+cfpg_agg_array_put(CfAggState *st, uint64 h)
 {
 	CfAggArray *a = st->u.arr;
-	int			p = cfagg_part(h);
+	int			p = cfpg_agg_part(h);
 
 	if (unlikely(a->pos[p] == a->end[p]))
-		cfagg_new_block(st, p);
+		cfpg_agg_new_block(st, p);
 #if defined(__GNUC__)
 	/* the part's next cache line, for writing: 256 streams defeat hardware prefetch */
 	__builtin_prefetch(a->pos[p] + 8, 1);
@@ -306,38 +306,38 @@ cfagg_array_put(CfAggState *st, uint64 h)
 	st->n++;
 }
 
-/* cfagg_array_put, and the limit, checked when h's part needs a new block */
+/* cfpg_agg_array_put, and the limit, checked when h's part needs a new block */
 static inline void
-cfagg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
+cfpg_agg_array_add(CfAggState *st, uint64 h, CfAggCache *cache)
 {
 	CfAggArray *a = st->u.arr;
-	int			p = cfagg_part(h);
+	int			p = cfpg_agg_part(h);
 
 	if (unlikely(a->pos[p] == a->end[p]) && st->n >= st->cap)
-		cfagg_make_room(st, cache, h);
-	cfagg_array_put(st, h);
+		cfpg_agg_make_room(st, cache, h);
+	cfpg_agg_array_put(st, h);
 }
 
 /* adds the hash h to the state: a SET state batches it */
 static inline void
-cfagg_add(CfAggState *st, uint64 h, CfAggCache *cache)
+cfpg_agg_add(CfAggState *st, uint64 h, CfAggCache *cache)
 {
 	if (likely(st->form == CFAGG_FORM_SET))
 	{
 #if defined(__GNUC__)
-		__builtin_prefetch(&st->hashes[cfagg_set_home(st, h)]);
+		__builtin_prefetch(&st->hashes[cfpg_agg_set_home(st, h)]);
 #endif
-		cfagg_batch(st)[st->nbatch++] = h;
-		if (st->nbatch == cfagg_batch_cap(st->cap))
-			cfagg_flush(st, cache);
+		cfpg_agg_batch(st)[st->nbatch++] = h;
+		if (st->nbatch == cfpg_agg_batch_cap(st->cap))
+			cfpg_agg_flush(st, cache);
 		return;
 	}
 	if (likely(st->form == CFAGG_FORM_ARRAY))
 	{
-		cfagg_array_add(st, h, cache);
+		cfpg_agg_array_add(st, h, cache);
 		return;
 	}
-	cfagg_add_now(st, h, cache);
+	cfpg_agg_add_now(st, h, cache);
 }
 
 CFPG_HIDDEN_END

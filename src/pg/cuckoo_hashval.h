@@ -44,9 +44,9 @@ typedef enum CfHashKind
 } CfHashKind;
 
 /* The value kind of a CfHashKind. */
-extern int	cf_value_kind(int hashkind);
+extern int	cfpg_value_kind(int hashkind);
 /* The value kind of values of type typid. */
-extern int	cf_type_value_kind(Oid typid);
+extern int	cfpg_type_value_kind(Oid typid);
 
 typedef struct CfHashInfo
 {
@@ -79,17 +79,17 @@ typedef struct CfHashInfo
  * nondeterministic (values it calls equal have different bytes, so a filter
  * would report them absent).
  */
-extern void cf_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
+extern void cfpg_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt);
 /* Refuses a value that reached a call through an implicit relabeling cast
  * from a type whose = is not byte equality (citext to text). */
-extern void cf_check_value_expr(Node *arg, Oid collid);
+extern void cfpg_check_value_expr(Node *arg, Oid collid);
 /* The argno-th argument expression of a function or operator call, or NULL. */
-extern Node *cf_call_arg(Node *expr, int argno);
+extern Node *cfpg_call_arg(Node *expr, int argno);
 /*
  * The 64-bit hash of a non-NULL value of hi->typid under value hashing
  * hashing (CF_HASHING_V1 or CF_HASHING_V2: the filter's, FORMAT.md).
  */
-extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
+extern uint64 cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
 
 /*
  * The same, with the integer types (the most common keys, hashed alike by
@@ -97,7 +97,7 @@ extern uint64 cf_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
  * cf_contains and cf_agg feel it.
  */
 static inline uint64
-cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
+cfpg_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 {
 	switch (hi->kind)
 	{
@@ -106,25 +106,25 @@ cf_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_INT4:
 			return cf_hash_int64_inline((int64) DatumGetInt32(value));
 		default:
-			return cf_hash_datum_any(hi, value, hashing);
+			return cfpg_hash_datum_any(hi, value, hashing);
 	}
 }
 
 /*
- * The most alternates a probe tries (cf_hash_alternates); a value with more
+ * The most alternates a probe tries (cfpg_hash_alternates); a value with more
  * is refused.
  */
 #define CF_MAX_ALTERNATES 4096
 
 /*
- * The hashes, besides cf_hash_datum's, under which a value SQL calls equal
+ * The hashes, besides cfpg_hash_datum's, under which a value SQL calls equal
  * to this one may be stored in a filter of value hashing hashing (integers
  * above 2^53 and floats, inet and cidr, text with trailing blanks, and parts
  * of composites, arrays and ranges: docs/hashing.md).  Returns their number,
  * 0 for most values, with *alts set (palloc'd) if there are any; raises a
  * clear error if there are more than CF_MAX_ALTERNATES.
  */
-extern int	cf_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts);
+extern int	cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts);
 
 /*
  * Whether f holds value (under its own hash or an alternate); *h is set to
@@ -151,7 +151,7 @@ cfpg_check_kind(const cf_filter *f, const CfHashInfo *hi)
 {
 	if (unlikely(f->kind != (uint32) hi->vkind && f->kind != CF_KIND_NONE &&
 				 f->kind != CF_KIND_ANY && f->hashing >= CF_HASHING_V2 &&
-				 !cf_kind_accepts(f->kind, (uint32) hi->vkind)))
+				 !cfpg_kind_accepts(f->kind, (uint32) hi->vkind)))
 		cfpg_kind_mismatch(f, hi);
 }
 

@@ -27,7 +27,7 @@ _PG_init(void)
 	DefineCustomIntVariable("cuckoo.agg_probe_limit",
 							"Longest probe of cf_agg's hash set before it turns into an array.",
 							"A testing aid: 0 sends every cf_agg through the array.",
-							&cfagg_probe_limit, 64, 0, 1024, PGC_USERSET,
+							&cfpg_agg_probe_limit, 64, 0, 1024, PGC_USERSET,
 							GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("cuckoo");
 }

@@ -75,7 +75,7 @@ typedef struct SeenArgs
  * the items' type, known from the call even when delta is NULL.
  */
 static void
-seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
+cfpg_seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
 {
 	a->c = cfpg_call_cache(fcinfo);
 	a->basenull = PG_ARGISNULL(0);
@@ -119,7 +119,7 @@ seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
  * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
  */
 static Datum
-seen_same_base(SeenArgs *a)
+cfpg_seen_same_base(SeenArgs *a)
 {
 	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
 		return PointerGetDatum(PG_DETOAST_DATUM(a->base));
@@ -128,7 +128,7 @@ seen_same_base(SeenArgs *a)
 
 /* the item type of a call's argument argno (an element or an array) */
 static Oid
-seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
+cfpg_seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
 {
 	Oid			t = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
@@ -149,7 +149,7 @@ seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
  * may be NULL for none), or NULL when it would hold no item.
  */
 static ArrayType *
-seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
+cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 {
 	int			dims[1];
 	int			lbs[1] = {1};
@@ -170,7 +170,7 @@ seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
  * array, returns how many.
  */
 static int
-seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
+cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
 {
 	int			n = 0;
 
@@ -206,7 +206,7 @@ seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items
  * *nout gets its length, *nulls its separator flags.
  */
 static Datum *
-seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
+cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 {
 	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
 	bool	   *nl = palloc(sizeof(bool) * Max(k + a->n, 1));
@@ -229,7 +229,7 @@ seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 
 /* how many elements come before the separator (all, if there is none) */
 static int
-seen_fresh(const bool *nulls, int n)
+cfpg_seen_fresh(const bool *nulls, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (nulls[i])
@@ -242,7 +242,7 @@ seen_fresh(const bool *nulls, int n)
  * size from its toast pointer (or header) without fetching its data.
  */
 static bool
-seen_must_fold(SeenArgs *a, Size deltabytes)
+cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
 {
 	Size		b = a->basenull ? 0 : toast_raw_datum_size(a->base);
 	Size		limit = b / CF_SEEN_FOLD_RATIO;
@@ -265,7 +265,7 @@ seen_must_fold(SeenArgs *a, Size deltabytes)
 #define CF_SEEN_MAX_COPIES	2
 
 static struct varlena *
-seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
+cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 {
 	struct varlena *v;
 	cf_filter	f;
@@ -291,7 +291,7 @@ seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 		if (nulls[i])
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		h = cf_hash_datum(a->hi, elems[i], (int) f.hashing);
+		h = cfpg_hash_datum(a->hi, elems[i], (int) f.hashing);
 		if (cf_count(&f, h) >= CF_SEEN_MAX_COPIES)
 		{
 			left[i] = true;
@@ -319,7 +319,7 @@ seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
  * delta): the new value of that column.
  */
 static Datum
-seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
+cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 {
 	SeenArgs	a;
 	Datum	   *items;
@@ -335,37 +335,37 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	bool	   *nulls2;
 	int			nl = 0;
 
-	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, isarray), isarray);
-	k = seen_new_items(fcinfo, &a, isarray, &items);
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, isarray), isarray);
+	k = cfpg_seen_new_items(fcinfo, &a, isarray, &items);
 	if (k == 0)
 	{
 		/* nothing to mark: the column as it is */
 		if (PG_ARGISNULL(which))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
+		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
 	}
-	nd = seen_prepend(&a, items, k, &nn, &nulls);
-	newdelta = seen_array(&a, nd, nulls, nn);
+	nd = cfpg_seen_prepend(&a, items, k, &nn, &nulls);
+	newdelta = cfpg_seen_array(&a, nd, nulls, nn);
 	/* the limit applies to the items marked since the last fold */
-	fresh = seen_array(&a, nd, NULL, seen_fresh(nulls, nn));
-	if (!seen_must_fold(&a, VARSIZE(fresh)))
+	fresh = cfpg_seen_array(&a, nd, NULL, cfpg_seen_fresh(nulls, nn));
+	if (!cfpg_seen_must_fold(&a, VARSIZE(fresh)))
 	{
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newdelta);
 		/* base itself: the same toast pointer, nothing of it written again */
 		if (a.basenull)
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(seen_same_base(&a));
+		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
 	}
 	left = palloc(sizeof(bool) * nn);
-	nb = seen_fold(&a, nd, nulls, nn, left);
+	nb = cfpg_seen_fold(&a, nd, nulls, nn, left);
 	if (which == 0)
 	{
 		if (nb != NULL)
 			PG_RETURN_POINTER(nb);
 		if (a.basenull)
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(seen_same_base(&a));
+		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
 	}
 	/* delta keeps what the fold did not add, after the separator, in its order */
 	nd2 = palloc(sizeof(Datum) * (nn + 1));
@@ -380,7 +380,7 @@ seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		}
 	if (nl == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(seen_array(&a, nd2, nulls2, nl + 1));
+	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(&a, nd2, nulls2, nl + 1));
 }
 
 /* cf_mark_base(base, delta, item): base after marking item (see cf_mark_delta) */
@@ -388,7 +388,7 @@ PG_FUNCTION_INFO_V1(cuckoo_mark_base);
 Datum
 cuckoo_mark_base(PG_FUNCTION_ARGS)
 {
-	return seen_mark(fcinfo, false, 0);
+	return cfpg_seen_mark(fcinfo, false, 0);
 }
 
 /* cf_mark_delta(base, delta, item): delta after marking item */
@@ -396,7 +396,7 @@ PG_FUNCTION_INFO_V1(cuckoo_mark_delta);
 Datum
 cuckoo_mark_delta(PG_FUNCTION_ARGS)
 {
-	return seen_mark(fcinfo, false, 1);
+	return cfpg_seen_mark(fcinfo, false, 1);
 }
 
 /* cf_mark_all_base(base, delta, items): base after marking every item */
@@ -404,7 +404,7 @@ PG_FUNCTION_INFO_V1(cuckoo_mark_all_base);
 Datum
 cuckoo_mark_all_base(PG_FUNCTION_ARGS)
 {
-	return seen_mark(fcinfo, true, 0);
+	return cfpg_seen_mark(fcinfo, true, 0);
 }
 
 /* cf_mark_all_delta(base, delta, items): delta after marking every item */
@@ -412,20 +412,20 @@ PG_FUNCTION_INFO_V1(cuckoo_mark_all_delta);
 Datum
 cuckoo_mark_all_delta(PG_FUNCTION_ARGS)
 {
-	return seen_mark(fcinfo, true, 1);
+	return cfpg_seen_mark(fcinfo, true, 1);
 }
 
 /* the position of the newest element of delta equal to value (by hash), or -1 */
 static int
-seen_in_delta(SeenArgs *a, Datum value)
+cfpg_seen_in_delta(SeenArgs *a, Datum value)
 {
 	uint64		h;
 
 	if (a->n == 0)
 		return -1;
-	h = cf_hash_datum(a->hi, value, CF_HASHING_V2);
+	h = cfpg_hash_datum(a->hi, value, CF_HASHING_V2);
 	for (int i = 0; i < a->n; i++)
-		if (!a->enulls[i] && cf_hash_datum(a->hi, a->elems[i], CF_HASHING_V2) == h)
+		if (!a->enulls[i] && cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2) == h)
 			return i;
 	return -1;
 }
@@ -435,7 +435,7 @@ seen_in_delta(SeenArgs *a, Datum value)
  * holds the item, else from base.
  */
 static Datum
-seen_unsee(FunctionCallInfo fcinfo, int which)
+cfpg_seen_unsee(FunctionCallInfo fcinfo, int which)
 {
 	SeenArgs	a;
 	int			pos;
@@ -444,14 +444,14 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	uint64		h;
 	struct varlena *v;
 
-	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, false), false);
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
 	if (PG_ARGISNULL(2))
 	{
 		if (PG_ARGISNULL(which))
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? seen_same_base(&a) : PG_GETARG_DATUM(1));
+		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
 	}
-	pos = seen_in_delta(&a, PG_GETARG_DATUM(2));
+	pos = cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2));
 	if (which == 1)
 	{
 		int			n = 0;
@@ -473,7 +473,7 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 				nd[n] = a.elems[i];
 				nn[n++] = a.enulls[i];
 			}
-		r = seen_array(&a, nd, nn, n);
+		r = cfpg_seen_array(&a, nd, nn, n);
 		if (r == NULL)
 			PG_RETURN_NULL();
 		PG_RETURN_ARRAYTYPE_P(r);
@@ -483,13 +483,13 @@ seen_unsee(FunctionCallInfo fcinfo, int which)
 	{
 		if (a.basenull)
 			PG_RETURN_NULL();
-		PG_RETURN_DATUM(seen_same_base(&a));
+		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
 	}
 	d = a.base;
 	cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, a.hi);
 	if (!cfpg_find_value(&f, a.hi, PG_GETARG_DATUM(2), &h))
-		PG_RETURN_DATUM(seen_same_base(&a));
+		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
 	v = cfpg_writable_copy(a.base);
 	cfpg_open(&f, v);
 	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
@@ -501,7 +501,7 @@ PG_FUNCTION_INFO_V1(cuckoo_unsee_base);
 Datum
 cuckoo_unsee_base(PG_FUNCTION_ARGS)
 {
-	return seen_unsee(fcinfo, 0);
+	return cfpg_seen_unsee(fcinfo, 0);
 }
 
 /* cf_unsee_delta(base, delta, item): delta after one unsee of item */
@@ -509,12 +509,12 @@ PG_FUNCTION_INFO_V1(cuckoo_unsee_delta);
 Datum
 cuckoo_unsee_delta(PG_FUNCTION_ARGS)
 {
-	return seen_unsee(fcinfo, 1);
+	return cfpg_seen_unsee(fcinfo, 1);
 }
 
 /* ascending uint64, for bsearch */
 static int
-seen_cmp_u64(const void *x, const void *y)
+cfpg_seen_cmp_u64(const void *x, const void *y)
 {
 	uint64		a = *(const uint64 *) x,
 				b = *(const uint64 *) y;
@@ -524,15 +524,15 @@ seen_cmp_u64(const void *x, const void *y)
 
 /* delta's hashes (value hashing 2), sorted; *n gets how many */
 static uint64 *
-seen_delta_hashes(SeenArgs *a, int *n)
+cfpg_seen_delta_hashes(SeenArgs *a, int *n)
 {
 	uint64	   *hs = palloc(sizeof(uint64) * Max(a->n, 1));
 	int			k = 0;
 
 	for (int i = 0; i < a->n; i++)
 		if (!a->enulls[i])
-			hs[k++] = cf_hash_datum(a->hi, a->elems[i], CF_HASHING_V2);
-	qsort(hs, k, sizeof(uint64), seen_cmp_u64);
+			hs[k++] = cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2);
+	qsort(hs, k, sizeof(uint64), cfpg_seen_cmp_u64);
 	*n = k;
 	return hs;
 }
@@ -547,8 +547,8 @@ cuckoo_seen(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(2))
 		PG_RETURN_NULL();
-	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, false), false);
-	if (seen_in_delta(&a, PG_GETARG_DATUM(2)) >= 0)
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
+	if (cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2)) >= 0)
 		PG_RETURN_BOOL(true);
 	if (a.basenull)
 		PG_RETURN_BOOL(false);
@@ -588,10 +588,10 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(2))
 		PG_RETURN_NULL();
-	seen_args(fcinfo, &a, seen_item_type(fcinfo, 2, true), true);
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, true), true);
 	arr = PG_GETARG_ARRAYTYPE_P(2);
 	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
-	dh = seen_delta_hashes(&a, &nd);
+	dh = cfpg_seen_delta_hashes(&a, &nd);
 	if (!a.basenull)
 	{
 		f = cfpg_read_filter(fcinfo, a.c, a.base);
@@ -612,8 +612,8 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 
 			if (nulls[i])
 				continue;
-			h2 = cf_hash_datum(a.hi, el[i], CF_HASHING_V2);
-			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), seen_cmp_u64) != NULL)
+			h2 = cfpg_hash_datum(a.hi, el[i], CF_HASHING_V2);
+			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), cfpg_seen_cmp_u64) != NULL)
 				continue;		/* in delta: seen */
 			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
 			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a.hi, el[i]);

@@ -436,7 +436,7 @@ cuckoo_contains_joinsel(PG_FUNCTION_ARGS)
  * is strict).
  */
 static Selectivity
-cf_contains_selectivity(PlannerInfo *root, List *args, int varRelid)
+cfpg_contains_selectivity(PlannerInfo *root, List *args, int varRelid)
 {
 	VariableStatData vardata;
 	Node	   *other;
@@ -476,7 +476,7 @@ cuckoo_contains_sel(PG_FUNCTION_ARGS)
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
 
-	PG_RETURN_FLOAT8(cf_contains_selectivity(root, args, varRelid));
+	PG_RETURN_FLOAT8(cfpg_contains_selectivity(root, args, varRelid));
 }
 
 /* planner support function of cf_contains: the same estimate for the call */
@@ -494,7 +494,7 @@ cuckoo_contains_support(PG_FUNCTION_ARGS)
 			req->selectivity = cfpg_contains_joinsel(req->root, req->args,
 													 (int) req->jointype, req->sjinfo);
 		else
-			req->selectivity = cf_contains_selectivity(req->root, req->args, req->varRelid);
+			req->selectivity = cfpg_contains_selectivity(req->root, req->args, req->varRelid);
 		PG_RETURN_POINTER(req);
 	}
 	PG_RETURN_POINTER(NULL);

@@ -44,17 +44,17 @@ typedef struct CfUnionState
 	struct varlena *slot[CFU_SLOTS];	/* slot i: the union of 2^i other parts */
 } CfUnionState;
 
-static const char cfu_errmsg[] = "cf_union_agg cannot combine these cuckoo filters";
+static const char cfpg_unionagg_errmsg[] = "cf_union_agg cannot combine these cuckoo filters";
 
 /* the per-call-site cache of the final function: cf_agg's, and a flag */
 typedef struct CfUnionFinalCache
 {
-	CfAggCache	agg;			/* first: cfagg_cache reads fn_extra as one */
+	CfAggCache	agg;			/* first: cfpg_agg_cache reads fn_extra as one */
 	bool		noticed;		/* the NOTICE was given at this call site */
 } CfUnionFinalCache;
 
 static bool
-cfu_kinds_meet(uint32 a, uint32 b)
+cfpg_unionagg_kinds_meet(uint32 a, uint32 b)
 {
 	return a == b || a == CF_KIND_NONE || b == CF_KIND_NONE ||
 		a == CF_KIND_ANY || b == CF_KIND_ANY;
@@ -62,14 +62,14 @@ cfu_kinds_meet(uint32 a, uint32 b)
 
 /* the kind of a union of kinds a (so far) and b, as the core's union writes it */
 static uint32
-cfu_kind_union(uint32 a, uint32 b)
+cfpg_unionagg_kind_union(uint32 a, uint32 b)
 {
 	return a == CF_KIND_NONE || b == CF_KIND_ANY ? b : a;
 }
 
 /* is f a list of distinct hashes, written with cuckoo 1.2's hashing? */
 static bool
-cfu_is_exact_list(const cf_filter *f)
+cfpg_unionagg_is_exact_list(const cf_filter *f)
 {
 	const cf_stage *st = &f->stages[0];
 	uint64		prev = 0;
@@ -81,7 +81,7 @@ cfu_is_exact_list(const cf_filter *f)
 	{
 		uint64		h;
 
-		cfagg_get_le64s(&h, st->table + (size_t) i * 8, 1);
+		cfpg_agg_get_le64s(&h, st->table + (size_t) i * 8, 1);
 		/* a list is sorted: copies of a value sit side by side */
 		if (i > 0 && h == prev)
 			return false;
@@ -90,27 +90,37 @@ cfu_is_exact_list(const cf_filter *f)
 	return true;
 }
 
+/* the table encoding of a list (one sub-filter), from the core's statistics */
+static int
+cfpg_unionagg_list_encoding(const cf_filter *f)
+{
+	cf_stats	s;
+
+	cf_get_stats(f, &s);
+	return s.semisorted > 0 ? CF_ENC_SEMISORT : CF_ENC_PACKED;
+}
+
 /*
  * lists a and b of one family: their hashes make one filter of either's
  * parameters (as cf_union merges them: the growth settings, expansion and
  * max_kicks, are the model's, as the merged list takes the first part's)
  */
 static bool
-cfu_same_family(const cf_filter *a, const cf_filter *b)
+cfpg_unionagg_same_family(const cf_filter *a, const cf_filter *b)
 {
 	return a->bucket_size == b->bucket_size && a->target_fpr == b->target_fpr &&
-		a->fpbits == b->fpbits && a->stages[0].enc == b->stages[0].enc;
+		a->fpbits == b->fpbits && cfpg_unionagg_list_encoding(a) == cfpg_unionagg_list_encoding(b);
 }
 
 static CfUnionState *
-cfu_new(MemoryContext cxt)
+cfpg_unionagg_new(MemoryContext cxt)
 {
 	return (CfUnionState *) MemoryContextAllocZero(cxt, sizeof(CfUnionState));
 }
 
 /* a copy of v in cxt */
 static struct varlena *
-cfu_copy(MemoryContext cxt, const struct varlena *v)
+cfpg_unionagg_copy(MemoryContext cxt, const struct varlena *v)
 {
 	struct varlena *c = MemoryContextAlloc(cxt, VARSIZE_ANY(v));
 
@@ -120,7 +130,7 @@ cfu_copy(MemoryContext cxt, const struct varlena *v)
 
 /* the union of the filters a and b, a new varlena in cxt */
 static struct varlena *
-cfu_union2(MemoryContext cxt, struct varlena *a, struct varlena *b)
+cfpg_unionagg_union2(MemoryContext cxt, struct varlena *a, struct varlena *b)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	cf_filter	fa,
@@ -129,7 +139,7 @@ cfu_union2(MemoryContext cxt, struct varlena *a, struct varlena *b)
 
 	cfpg_open(&fa, a);
 	cfpg_open(&fb, b);
-	r = cfpg_union(&fa, &fb, cfu_errmsg);
+	r = cfpg_union(&fa, &fb, cfpg_unionagg_errmsg);
 	MemoryContextSwitchTo(old);
 	return r;
 }
@@ -139,7 +149,7 @@ cfu_union2(MemoryContext cxt, struct varlena *a, struct varlena *b)
  * through the occupied slots, uniting as it goes.
  */
 static void
-cfu_push(CfUnionState *st, MemoryContext cxt, struct varlena *v)
+cfpg_unionagg_push(CfUnionState *st, MemoryContext cxt, struct varlena *v)
 {
 	for (int i = 0; i < CFU_SLOTS; i++)
 	{
@@ -150,7 +160,7 @@ cfu_push(CfUnionState *st, MemoryContext cxt, struct varlena *v)
 			st->slot[i] = v;
 			return;
 		}
-		u = cfu_union2(cxt, st->slot[i], v);
+		u = cfpg_unionagg_union2(cxt, st->slot[i], v);
 		pfree(st->slot[i]);
 		pfree(v);
 		st->slot[i] = NULL;
@@ -164,14 +174,14 @@ cfu_push(CfUnionState *st, MemoryContext cxt, struct varlena *v)
  * must be of the state's model's family, and of a kind the others meet.
  */
 static bool
-cfu_list_fits(const CfUnionState *st, const cf_filter *model, uint32 kind)
+cfpg_unionagg_list_fits(const CfUnionState *st, const cf_filter *model, uint32 kind)
 {
 	cf_filter	m;
 
 	if (st->model == NULL)
 		return true;
 	cfpg_open(&m, st->model);
-	return cfu_same_family(&m, model) && cfu_kinds_meet(st->kind, kind);
+	return cfpg_unionagg_same_family(&m, model) && cfpg_unionagg_kinds_meet(st->kind, kind);
 }
 
 /*
@@ -179,12 +189,12 @@ cfu_list_fits(const CfUnionState *st, const cf_filter *model, uint32 kind)
  * counters, and model as the state's model if its parameters are larger.
  */
 static void
-cfu_take_header(CfUnionState *st, MemoryContext cxt, const cf_filter *model,
+cfpg_unionagg_take_header(CfUnionState *st, MemoryContext cxt, const cf_filter *model,
 				const struct varlena *v, uint32 kind, uint64 deletes, uint64 retained)
 {
 	cf_filter	m;
 
-	st->kind = st->model == NULL ? kind : cfu_kind_union(st->kind, kind);
+	st->kind = st->model == NULL ? kind : cfpg_unionagg_kind_union(st->kind, kind);
 	st->deletes += deletes;
 	st->retained += retained;
 	if (st->model != NULL)
@@ -197,37 +207,37 @@ cfu_take_header(CfUnionState *st, MemoryContext cxt, const cf_filter *model,
 	{
 		if (st->model != NULL)
 			pfree(st->model);
-		st->model = cfu_copy(cxt, v);
+		st->model = cfpg_unionagg_copy(cxt, v);
 	}
 }
 
 /* the hashes of the exact list f into the state's hash set */
 static void
-cfu_absorb_list(CfUnionState *st, MemoryContext cxt, CfAggCache *cache,
+cfpg_unionagg_absorb_list(CfUnionState *st, MemoryContext cxt, CfAggCache *cache,
 				const cf_filter *f, const struct varlena *v)
 {
 	const cf_stage *s = &f->stages[0];
 
 	if (st->hs == NULL)
-		st->hs = cfagg_new(cxt, f->target_fpr, 0);
-	cfu_take_header(st, cxt, f, v, f->kind, f->deletes, f->retained);
+		st->hs = cfpg_agg_new(cxt, f->target_fpr, 0);
+	cfpg_unionagg_take_header(st, cxt, f, v, f->kind, f->deletes, f->retained);
 	for (uint32 i = 0; i < s->nitems; i++)
 	{
 		uint64		h;
 
-		cfagg_get_le64s(&h, s->table + (size_t) i * 8, 1);
-		cfagg_add(st->hs, h, cache);
+		cfpg_agg_get_le64s(&h, s->table + (size_t) i * 8, 1);
+		cfpg_agg_add(st->hs, h, cache);
 	}
 }
 
 /* adds the filter datum d to the state */
 static void
-cfu_add_part(CfUnionState *st, MemoryContext cxt, CfAggCache *cache, Datum d)
+cfpg_unionagg_add_part(CfUnionState *st, MemoryContext cxt, CfAggCache *cache, Datum d)
 {
 	cf_filter	f;
 
 	cfpg_open_datum(&d, &f);
-	if (cfu_is_exact_list(&f) && cfu_list_fits(st, &f, f.kind))
+	if (cfpg_unionagg_is_exact_list(&f) && cfpg_unionagg_list_fits(st, &f, f.kind))
 	{
 		/* an expanded datum opened in place: its bytes sit at f.buf */
 		struct varlena *v = (struct varlena *) (f.buf - VARHDRSZ);
@@ -241,7 +251,7 @@ cfu_add_part(CfUnionState *st, MemoryContext cxt, CfAggCache *cache, Datum d)
 			memcpy(VARDATA(v), f.buf, f.len);
 			cfpg_open(&f, v);
 		}
-		cfu_absorb_list(st, cxt, cache, &f, v);
+		cfpg_unionagg_absorb_list(st, cxt, cache, &f, v);
 		return;
 	}
 	{
@@ -249,13 +259,13 @@ cfu_add_part(CfUnionState *st, MemoryContext cxt, CfAggCache *cache, Datum d)
 
 		SET_VARSIZE(c, VARHDRSZ + f.len);
 		memcpy(VARDATA(c), f.buf, f.len);
-		cfu_push(st, cxt, c);
+		cfpg_unionagg_push(st, cxt, c);
 	}
 }
 
 /* writes the value kind and the header counters of the lists into f */
 static void
-cfu_set_header(const CfUnionState *st, cf_filter *f)
+cfpg_unionagg_set_header(const CfUnionState *st, cf_filter *f)
 {
 	uint8		le[8];
 
@@ -271,29 +281,29 @@ cfu_set_header(const CfUnionState *st, cf_filter *f)
 
 /*
  * cf_agg's table for the n sorted hashes of runs, at the model's target
- * rate and encoding (cfagg_build sizes it to n)
+ * rate and encoding (cfpg_agg_build sizes it to n)
  */
 static struct varlena *
-cfu_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *m,
+cfpg_unionagg_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *m,
 				const cf_run *runs, size_t nruns, uint64 n)
 {
 	st->hs->fpr = m->target_fpr;
 	st->hs->capacity = 0;
-	st->hs->encoding = (uint8) m->stages[0].enc;
-	return cfagg_build(st->hs, cache, runs, nruns, n);
+	st->hs->encoding = (uint8) cfpg_unionagg_list_encoding(m);
+	return cfpg_agg_build(st->hs, cache, runs, nruns, n);
 }
 
 /*
  * The filter of the state's distinct hashes.  While they fit one list of
  * the model's parameters, that list (the hashes inserted in ascending
  * order: exact, and of the parts' family).  Beyond, the table cf_agg
- * builds for the same values (cfagg_build: one table sized once at the
+ * builds for the same values (cfpg_agg_build: one table sized once at the
  * target rate, bulk-built from the sorted hashes), where the model has
  * cf_agg's bucket size; else the hashes are inserted one at a time into a
  * filter of the model's parameters, which grows.
  */
 static struct varlena *
-cfu_build_lists(CfUnionState *st, CfAggCache *cache)
+cfpg_unionagg_build_lists(CfUnionState *st, CfAggCache *cache)
 {
 	cf_filter	m,
 				f;
@@ -305,25 +315,25 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	char		err[CF_ERRLEN];
 
 	cfpg_open(&m, st->model);
-	runs = cfagg_sorted(st->hs, cache, &nruns, &n);
+	runs = cfpg_agg_sorted(st->hs, cache, &nruns, &n);
 	if (n > CF_LIST_MAX && m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
 	{
-		v = cfu_build_table(st, cache, &m, runs, nruns, n);
+		v = cfpg_unionagg_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
-		cfu_set_header(st, &f);
+		cfpg_unionagg_set_header(st, &f);
 		return v;
 	}
 	cfpg_params(&p, m.capacity, m.target_fpr);
 	p.bucket_size = (int) m.bucket_size;
 	p.max_kicks = (int) m.max_kicks;
 	p.expansion = (int) m.expansion;
-	p.encoding = (int) m.stages[0].enc;
+	p.encoding = cfpg_unionagg_list_encoding(&m);
 	p.geometry = CF_GEOM_LIST;
-	v = cfagg_insert_runs(&p, runs, nruns, &f, err);
+	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s", cfu_errmsg),
+				 errmsg("%s", cfpg_unionagg_errmsg),
 				 errdetail("A filter of the parts' parameters cannot hold their " UINT64_FORMAT " distinct values: %s",
 						   n, cfpg_sentence(err)),
 				 errhint("Build the union from the values with cf_agg(value), which sizes one filter for all of them.")));
@@ -332,10 +342,10 @@ cfu_build_lists(CfUnionState *st, CfAggCache *cache)
 	{
 		/* the hashes outgrew the list: cf_agg's table instead */
 		pfree(v);
-		v = cfu_build_table(st, cache, &m, runs, nruns, n);
+		v = cfpg_unionagg_build_table(st, cache, &m, runs, nruns, n);
 		cfpg_open(&f, v);
 	}
-	cfu_set_header(st, &f);
+	cfpg_unionagg_set_header(st, &f);
 	return v;
 }
 
@@ -348,7 +358,7 @@ PG_FUNCTION_INFO_V1(cf_union_agg_acc);
 Datum
 cf_union_agg_acc(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cf_union_agg_acc");
+	MemoryContext cxt = cfpg_agg_context(fcinfo, "cf_union_agg_acc");
 	CfUnionState *st = PG_ARGISNULL(0) ? NULL : (CfUnionState *) PG_GETARG_POINTER(0);
 
 	if (PG_ARGISNULL(1))
@@ -358,8 +368,8 @@ cf_union_agg_acc(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(st);
 	}
 	if (st == NULL)
-		st = cfu_new(cxt);
-	cfu_add_part(st, cxt, cfagg_cache(fcinfo), PG_GETARG_DATUM(1));
+		st = cfpg_unionagg_new(cxt);
+	cfpg_unionagg_add_part(st, cxt, cfpg_agg_cache(fcinfo), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(st);
 }
 
@@ -368,10 +378,10 @@ PG_FUNCTION_INFO_V1(cf_union_agg_combine);
 Datum
 cf_union_agg_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cf_union_agg_combine");
+	MemoryContext cxt = cfpg_agg_context(fcinfo, "cf_union_agg_combine");
 	CfUnionState *a = PG_ARGISNULL(0) ? NULL : (CfUnionState *) PG_GETARG_POINTER(0);
 	CfUnionState *b = PG_ARGISNULL(1) ? NULL : (CfUnionState *) PG_GETARG_POINTER(1);
-	CfAggCache *cache = cfagg_cache(fcinfo);
+	CfAggCache *cache = cfpg_agg_cache(fcinfo);
 
 	if (b == NULL)
 	{
@@ -380,32 +390,32 @@ cf_union_agg_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	}
 	if (a == NULL)
-		a = cfu_new(cxt);
+		a = cfpg_unionagg_new(cxt);
 	if (b->model != NULL)
 	{
 		cf_filter	mb;
 
 		cfpg_open(&mb, b->model);
-		if (cfu_list_fits(a, &mb, b->kind))
+		if (cfpg_unionagg_list_fits(a, &mb, b->kind))
 		{
 			if (a->hs == NULL)
-				a->hs = cfagg_new(cxt, mb.target_fpr, 0);
-			cfu_take_header(a, cxt, &mb, b->model, b->kind, b->deletes, b->retained);
-			cfagg_add_state(a->hs, b->hs, cache);
+				a->hs = cfpg_agg_new(cxt, mb.target_fpr, 0);
+			cfpg_unionagg_take_header(a, cxt, &mb, b->model, b->kind, b->deletes, b->retained);
+			cfpg_agg_add_state(a->hs, b->hs, cache);
 		}
 		else
 		{
 			/* lists of another family: their filter, as a part */
 			MemoryContext old = MemoryContextSwitchTo(cxt);
-			struct varlena *v = cfu_build_lists(b, cache);
+			struct varlena *v = cfpg_unionagg_build_lists(b, cache);
 
 			MemoryContextSwitchTo(old);
-			cfu_push(a, cxt, v);
+			cfpg_unionagg_push(a, cxt, v);
 		}
 	}
 	for (int i = 0; i < CFU_SLOTS; i++)
 		if (b->slot[i] != NULL)
-			cfu_push(a, cxt, cfu_copy(cxt, b->slot[i]));
+			cfpg_unionagg_push(a, cxt, cfpg_unionagg_copy(cxt, b->slot[i]));
 	PG_RETURN_POINTER(a);
 }
 
@@ -418,7 +428,7 @@ PG_FUNCTION_INFO_V1(cf_union_agg_finish);
 Datum
 cf_union_agg_finish(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = cfagg_context(fcinfo, "cf_union_agg_finish");
+	MemoryContext cxt = cfpg_agg_context(fcinfo, "cf_union_agg_finish");
 	CfUnionState *st;
 	CfUnionFinalCache *fc = (CfUnionFinalCache *) fcinfo->flinfo->fn_extra;
 	struct varlena *lists = NULL,
@@ -442,7 +452,7 @@ cf_union_agg_finish(PG_FUNCTION_ARGS)
 	 * which leaves it a valid state; the slots are united into a copy.
 	 */
 	if (st->model != NULL)
-		lists = cfu_build_lists(st, &fc->agg);
+		lists = cfpg_unionagg_build_lists(st, &fc->agg);
 	tables = NULL;
 	for (int i = 0; i < CFU_SLOTS; i++)
 	{
@@ -451,17 +461,17 @@ cf_union_agg_finish(PG_FUNCTION_ARGS)
 		if (tables == NULL)
 			tables = st->slot[i];
 		else
-			tables = cfu_union2(CurrentMemoryContext, tables, st->slot[i]);
+			tables = cfpg_unionagg_union2(CurrentMemoryContext, tables, st->slot[i]);
 	}
 	(void) cxt;
 	if (lists == NULL && tables == NULL)
 		PG_RETURN_NULL();
 	if (lists == NULL)
-		r = cfu_copy(CurrentMemoryContext, tables);
+		r = cfpg_unionagg_copy(CurrentMemoryContext, tables);
 	else if (tables == NULL)
 		r = lists;
 	else
-		r = cfu_union2(CurrentMemoryContext, lists, tables);
+		r = cfpg_unionagg_union2(CurrentMemoryContext, lists, tables);
 	cfpg_open(&f, r);
 	if (!fc->noticed && cfpg_union_notice(&f))
 		fc->noticed = true;
@@ -489,11 +499,11 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 	uint64		x;
 	bytea	   *out;
 
-	cfagg_context(fcinfo, "cf_union_agg_serial");
+	cfpg_agg_context(fcinfo, "cf_union_agg_serial");
 	st = (CfUnionState *) PG_GETARG_POINTER(0);
 	if (st->model != NULL)
 	{
-		runs = cfagg_sorted(st->hs, cfagg_cache(fcinfo), &nruns, &n);
+		runs = cfpg_agg_sorted(st->hs, cfpg_agg_cache(fcinfo), &nruns, &n);
 		len += 4 + VARSIZE(st->model) - VARHDRSZ + n * 8;
 	}
 	for (int i = 0; i < CFU_SLOTS; i++)
@@ -513,9 +523,9 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 	hdr[2] = st->model != NULL;
 	hdr[4] = (uint8) nslots;
 	x = n;
-	cfagg_put_le64s(hdr + 8, &x, 1);
-	cfagg_put_le64s(hdr + 16, &st->deletes, 1);
-	cfagg_put_le64s(hdr + 24, &st->retained, 1);
+	cfpg_agg_put_le64s(hdr + 8, &x, 1);
+	cfpg_agg_put_le64s(hdr + 16, &st->deletes, 1);
+	cfpg_agg_put_le64s(hdr + 24, &st->retained, 1);
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, (int) len);
 	appendBinaryStringInfo(&buf, (char *) hdr, sizeof(hdr));
@@ -531,7 +541,7 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 			size_t		at = buf.len;
 
 			enlargeStringInfo(&buf, (int) (runs[r].n * 8));
-			cfagg_put_le64s((uint8 *) buf.data + at, runs[r].h, runs[r].n);
+			cfpg_agg_put_le64s((uint8 *) buf.data + at, runs[r].h, runs[r].n);
 			buf.len += (int) (runs[r].n * 8);
 		}
 	}
@@ -552,7 +562,7 @@ cf_union_agg_serial(PG_FUNCTION_ARGS)
 }
 
 static void
-cfu_bad_state(const char *detail)
+cfpg_unionagg_bad_state(const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -562,19 +572,19 @@ cfu_bad_state(const char *detail)
 
 /* reads a 4-byte length and that many bytes of a valid filter at *p */
 static struct varlena *
-cfu_read_filter(const uint8 **p, const uint8 *end)
+cfpg_unionagg_read_filter(const uint8 **p, const uint8 *end)
 {
 	uint32		l;
 	struct varlena *v;
 
 	if (end - *p < 4)
-		cfu_bad_state("A filter's length is cut off.");
+		cfpg_unionagg_bad_state("A filter's length is cut off.");
 	l = (uint32) (*p)[0] | (uint32) (*p)[1] << 8 | (uint32) (*p)[2] << 16 | (uint32) (*p)[3] << 24;
 	*p += 4;
 	if ((uint64) (end - *p) < l)
-		cfu_bad_state("A filter is cut off.");
+		cfpg_unionagg_bad_state("A filter is cut off.");
 	if (!cfpg_validate(*p, l, true, NULL))
-		cfu_bad_state("A part is not a valid cuckoo filter.");
+		cfpg_unionagg_bad_state("A part is not a valid cuckoo filter.");
 	v = palloc(VARHDRSZ + l);
 	SET_VARSIZE(v, VARHDRSZ + l);
 	memcpy(VARDATA(v), *p, l);
@@ -596,46 +606,46 @@ cf_union_agg_deserial(PG_FUNCTION_ARGS)
 	CfUnionState *st;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	cfagg_context(fcinfo, "cf_union_agg_deserial");
+	cfpg_agg_context(fcinfo, "cf_union_agg_deserial");
 	in = PG_GETARG_BYTEA_PP(0);
 	p = (const uint8 *) VARDATA_ANY(in);
 	end = p + VARSIZE_ANY_EXHDR(in);
 	if (end - p < CFU_SERIAL_HEADER || p[0] != CFU_SERIAL_VERSION || p[2] > 1 || p[3] != 0)
-		cfu_bad_state("The header is not that of a version-1 state.");
-	st = cfu_new(cxt);
+		cfpg_unionagg_bad_state("The header is not that of a version-1 state.");
+	st = cfpg_unionagg_new(cxt);
 	st->kind = p[1];
 	nslots = p[4];
-	cfagg_get_le64s(&n, p + 8, 1);
-	cfagg_get_le64s(&st->deletes, p + 16, 1);
-	cfagg_get_le64s(&st->retained, p + 24, 1);
+	cfpg_agg_get_le64s(&n, p + 8, 1);
+	cfpg_agg_get_le64s(&st->deletes, p + 16, 1);
+	cfpg_agg_get_le64s(&st->retained, p + 24, 1);
 	has_model = p[2] == 1;
 	if (!has_model && n != 0)
-		cfu_bad_state("Hashes without a model list.");
+		cfpg_unionagg_bad_state("Hashes without a model list.");
 	p += CFU_SERIAL_HEADER;
 	if (has_model)
 	{
 		cf_filter	m;
 
-		st->model = cfu_read_filter(&p, end);
+		st->model = cfpg_unionagg_read_filter(&p, end);
 		cfpg_open(&m, st->model);
-		if (!cfu_is_exact_list(&m))
-			cfu_bad_state("The model is not a list.");
+		if (!cfpg_unionagg_is_exact_list(&m))
+			cfpg_unionagg_bad_state("The model is not a list.");
 		if ((uint64) (end - p) / 8 < n)
-			cfu_bad_state("The hashes are cut off.");
-		st->hs = cfagg_new(cxt, m.target_fpr, 0);
+			cfpg_unionagg_bad_state("The hashes are cut off.");
+		st->hs = cfpg_agg_new(cxt, m.target_fpr, 0);
 		if (n > 0)
 		{
-			cfagg_to_array(st->hs, cxt);
-			cfagg_raise_limit(st->hs, n);
-			cfagg_array_append(st->hs, p, n, true);
+			cfpg_agg_to_array(st->hs, cxt);
+			cfpg_agg_raise_limit(st->hs, n);
+			cfpg_agg_array_append(st->hs, p, n, true);
 			p += n * 8;
 		}
 	}
 	if (nslots > CFU_SLOTS)
-		cfu_bad_state("More table parts than slots.");
+		cfpg_unionagg_bad_state("More table parts than slots.");
 	for (uint32 i = 0; i < nslots; i++)
-		st->slot[i] = cfu_read_filter(&p, end);
+		st->slot[i] = cfpg_unionagg_read_filter(&p, end);
 	if (p != end)
-		cfu_bad_state("Bytes follow the last part.");
+		cfpg_unionagg_bad_state("Bytes follow the last part.");
 	PG_RETURN_POINTER(st);
 }

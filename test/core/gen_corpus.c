@@ -1,10 +1,13 @@
 /*
  * gen_corpus.c - writes the committed seed corpus of the fuzz targets:
  * valid filters of several geometries (and truncations) for fuzz_bytes,
- * their base64 text (and bad texts) for fuzz_text, op programs for fuzz_ops.
- * Usage: gen_corpus DIR   (writes DIR/fuzz_bytes, DIR/fuzz_text, DIR/fuzz_ops)
+ * their base64 text (and bad texts) for fuzz_text, op programs for fuzz_ops,
+ * Rice streams and gap lists for fuzz_rice.
+ * Usage: gen_corpus DIR   (writes DIR/fuzz_bytes, DIR/fuzz_text, DIR/fuzz_ops,
+ * DIR/fuzz_rice)
  */
 #include "fuzz_common.h"
+#include "cuckoo_rice.h"
 
 static const char *outdir;
 
@@ -71,6 +74,65 @@ emit_filter(const char *name, const uint8_t *buf, size_t len, int truncations)
 		put("fuzz_text", nm, txt, strlen(txt) - 4);
 	}
 	free(txt);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a;
+	uint64_t	y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * fuzz_rice seeds: the writer's streams of random sets (first byte k, then
+ * n, then the stream: decode mode), and gap lists (0x80, k, gaps: round-trip
+ * mode).
+ */
+static void
+emit_rice(uint64_t *seed)
+{
+	static const size_t sizes[] = {0, 1, 2, 3, 7, 64, 200};
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+	{
+		size_t		n = sizes[s],
+					m = 0,
+					len = 0;
+		uint64_t	h[200];
+		uint8_t		buf[5 + 200 * 9];
+		char		name[32];
+		char		err[CF_ERRLEN];
+		int			k;
+
+		for (size_t i = 0; i < n; i++)
+			h[i] = splitmix64(seed);
+		qsort(h, n, sizeof(uint64_t), cmp_u64);
+		for (size_t i = 0; i < n; i++)
+			if (m == 0 || h[i] != h[m - 1])
+				h[m++] = h[i];
+		k = cf_rice_param(m);
+		if (!cf_rice_encoded_len(h, m, k, &len, err, sizeof(err)) || 5 + len > sizeof(buf))
+			exit(1);
+		buf[0] = (uint8_t) k;
+		for (int b = 0; b < 4; b++)
+			buf[1 + b] = (uint8_t) (m >> (8 * b));
+		cf_rice_encode(h, m, k, buf + 5, len);
+		snprintf(name, sizeof(name), "stream-%zu", m);
+		put("fuzz_rice", name, buf, 5 + len);
+		/* round trip: k from 0 to 63 over the same bytes */
+		buf[0] = 0x80;
+		buf[1] = (uint8_t) (s * 9);
+		for (size_t i = 2; i < 2 + 8 * (m < 20 ? m : 20); i++)
+			buf[i] = (uint8_t) splitmix64(seed);
+		snprintf(name, sizeof(name), "gaps-k%d", buf[1] % 64);
+		put("fuzz_rice", name, buf, 2 + 8 * (m < 20 ? m : 20));
+	}
+	/* a stream past 2^64 - 1, a padding bit, k = 64 */
+	put("fuzz_rice", "bad-past", "\x3f\x02\0\0\0\xfd\xff\xff\xff\xff\xff\xff\xff\x01\0\0\0\0\0\0\0\0", 22);
+	put("fuzz_rice", "bad-padding", "\x3e\x01\0\0\0\0\0\0\0\0\0\0\x80", 13);
+	put("fuzz_rice", "bad-k", "\x40\x01\0\0\0\0\0\0\0\0\0\0\0\0", 14);
 }
 
 int
@@ -175,5 +237,7 @@ main(int argc, char **argv)
 		snprintf(name, sizeof(name), "prog-%02zu", i);
 		put("fuzz_ops", name, prog, n);
 	}
+
+	emit_rice(&seed);
 	return 0;
 }

@@ -89,6 +89,13 @@ static const test_entry tests[] = {
 	T("semisort", test_semisort_grow_union_build),
 	T("semisort", test_semisort_validate),
 
+	/* the Rice code of cf_aggstate version 2 */
+	T("rice", test_rice_param),
+	T("rice", test_rice_edges),
+	T("rice", test_rice_golden),
+	T("rice", test_rice_hostile),
+	T("rice", test_rice_model),
+
 	T("model", test_model_small),
 	T("model", test_model_large),
 	/* random geometries and seeds for CF_TEST_SECONDS (make soak) */

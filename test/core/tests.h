@@ -86,6 +86,13 @@ void		test_semisort_full_unchanged(void);
 void		test_semisort_grow_union_build(void);
 void		test_semisort_validate(void);
 
+/* test_rice.c */
+void		test_rice_param(void);
+void		test_rice_edges(void);
+void		test_rice_golden(void);
+void		test_rice_hostile(void);
+void		test_rice_model(void);
+
 /* test_model.c */
 void		test_model_small(void);
 void		test_model_large(void);

@@ -71,6 +71,18 @@ check_answers() {
 	fi
 }
 
+# same_answers A B WHAT: the answer files A and B are identical (prints ok
+# with B's line count, or FAIL and the first lines of the difference)
+same_answers() {
+	if diff -u "$1" "$2" > "$2.diff"; then
+		echo "ok   $3: $(wc -l < "$2") answer lines identical"
+	else
+		echo "FAIL $3: they differ"
+		head -40 "$2.diff"
+		return 1
+	fi
+}
+
 new=$(psql -At -d postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'cuckoo'")
 if [ -z "$new" ]; then echo "update: the cuckoo extension is not installed"; exit 1; fi
 if [ "$new" = 1.0 ]; then
@@ -106,13 +118,7 @@ update_from() {
 	psql -d cf_update_$tag -At -f test/pg/stored_answers.sql > "$work/$tag-after.txt" ||
 		{ echo "FAIL: could not record the answers after the update"; return 1; }
 	for f in same_session after; do
-		if diff -u "$work/$tag-before.txt" "$work/$tag-$f.txt" > "$work/$tag-$f.diff"; then
-			echo "ok   $f: $(wc -l < "$work/$tag-$f.txt") answer lines identical after the update"
-		else
-			echo "FAIL $f: answers differ after the update"
-			head -50 "$work/$tag-$f.diff"
-			fail=1
-		fi
+		same_answers "$work/$tag-before.txt" "$work/$tag-$f.txt" "$f: answers after the update" || fail=1
 	done
 
 	# the updated extension's objects are those of a fresh install at $new
@@ -240,13 +246,8 @@ released() {
 		rpsql -d cf_$tag -At -c "ALTER EXTENSION cuckoo UPDATE" -f test/pg/stored_answers.sql > "$work/$tag-updated.txt" ||
 			echo "(ALTER EXTENSION cuckoo UPDATE or stored_answers.sql failed)" >> "$work/$tag-updated.txt"
 		for f in newlib updated; do
-			if diff -u "$work/$tag-released.txt" "$work/$tag-$f.txt" > "$work/$tag-$f.diff"; then
-				echo "ok   released $old data read by this build ($f): $(wc -l < "$work/$tag-$f.txt") answer lines identical"
-			else
-				echo "FAIL released $old data read by this build ($f): answers differ from the released library's"
-				head -30 "$work/$tag-$f.diff"
-				fail=1
-			fi
+			same_answers "$work/$tag-released.txt" "$work/$tag-$f.txt" \
+				"released $old data read by this build ($f): answers, against the released library's" || fail=1
 		done
 		# the filters this build writes under $old (update_from's) and those the release wrote
 		if [ ! -s "$work/${old//./_}-before.txt" ]; then
