@@ -41,7 +41,7 @@ typedef struct cf_union_again
 
 typedef struct cf_geom_ops
 {
-	const char *name;			/* as cf_describe and the docs name it */
+	const char *name;			/* as FORMAT.md names it: legacy, chain, split, list */
 	uint32_t	geom;			/* CF_GEOM_*: the descriptor's geometry byte */
 
 	/* ---- one sub-filter st of a filter of bucket size b ---- */
