@@ -1,8 +1,10 @@
 /*
- * cuckoo_build.c - the bulk build: many sorted hashes into one empty table
- * in bucket order, with no step waiting on a random memory access.
+ * cuckoo_build.c - the bulk build of a chain or legacy table: many sorted
+ * hashes into one empty table in bucket order, with no step waiting on a
+ * random memory access.  cf_build_runs (cuckoo_ops.c) checks the filter
+ * and hands it to its geometry's build.
  */
-#include "cuckoo_split.h"
+#include "cuckoo_build.h"
 
 /* ---------------------------------------------------------------------
  * bulk build
@@ -132,27 +134,6 @@ cf_build_work_size(const cf_filter *f, uint64_t n)
 		sizeof(uint64_t) * (size_t) ((f->stages[0].nbuckets + 63) / 64);
 }
 
-/*
- * Bulk build, in rounds that each visit the buckets in order, so that no
- * step waits for a cache miss.  Round 0 puts every item in its primary
- * bucket if there is room: on input sorted by hash that writes the table
- * front to back.  At the design load about 18% of the items find it full
- * (bucket size 4) and become pending for their alternate bucket.  Each
- * later round sorts the pending items by bucket and visits them in order:
- * an item takes a free slot, or evicts an occupant, which becomes pending
- * for its own other bucket.  The occupant is one whose other bucket has
- * room if there is one (the lookahead of cfi_stage_insert, answered by a bitmap
- * of the buckets with room, small enough to stay in cache), else one drawn
- * at random.  The pending list shrinks by the items that found room; after
- * max_kicks rounds any left finish with the one-at-a-time walk.
- */
-bool
-cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen)
-{
-	cf_run		run = {h, n};
-
-	return cf_build_runs(f, &run, 1, work, worklen);
-}
 
 /*
  * Ends the current bucket of round 0's stream, which holds used items: the
@@ -333,47 +314,32 @@ build_round(cf_stage *st, uint32_t b, uint64_t *pend, size_t np, uint64_t *room,
 	return kept;
 }
 
+/*
+ * Bulk build, in rounds that each visit the buckets in order, so that no
+ * step waits for a cache miss.  Round 0 puts every item in its primary
+ * bucket if there is room: on input sorted by hash that writes the table
+ * front to back.  At the design load about 18% of the items find it full
+ * (bucket size 4) and become pending for their alternate bucket.  Each
+ * later round sorts the pending items by bucket and visits them in order:
+ * an item takes a free slot, or evicts an occupant, which becomes pending
+ * for its own other bucket.  The occupant is one whose other bucket has
+ * room if there is one (the lookahead of cfi_stage_insert, answered by a bitmap
+ * of the buckets with room, small enough to stay in cache), else one drawn
+ * at random.  The pending list shrinks by the items that found room; after
+ * max_kicks rounds any left finish with the one-at-a-time walk.
+ */
 bool
-cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
+cfi_build_pairs(cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work)
 {
 	cf_stage   *st = &f->stages[0];
 	uint32_t	b = f->bucket_size;
-	uint64_t	n = 0;
-	size_t		cap;
+	size_t		cap = build_pending_cap(n);
 	uint64_t   *pend = work;
-	uint64_t   *tmp;
-	uint64_t   *room;
+	uint64_t   *tmp = pend + cap;
+	uint64_t   *room = tmp + cap;
 	size_t		np = 0;
 	uint32_t	bits = 0;
 
-	if (st->geom == CF_GEOM_LIST)
-		return false;			/* a list is no table: the caller builds a table */
-	for (size_t r = 0; r < nruns; r++)
-		n += runs[r].n;
-	cap = build_pending_cap(n);
-	tmp = pend + cap;
-	room = tmp + cap;
-	if (f->nstages != 1 || st->nitems != 0 || st->journal != NULL ||
-		n > (uint64_t) st->nbuckets * b || worklen < cf_build_work_size(f, n))
-		return false;
-	if (st->geom == CF_GEOM_SPLIT)
-	{
-		/*
-		 * A split table: one kick-out insert after another (no bulk path
-		 * yet; the result depends only on h and its order).  A stash is
-		 * never used here, so a table that does not take them all fails.
-		 */
-		if (st->nstash != 0)
-			return false;
-		for (size_t r = 0; r < nruns; r++)
-			for (size_t i = 0; i < runs[r].n; i++)
-			{
-				check_interrupts(i);
-				if (!cfi_split_insert(st, b, f->max_kicks, runs[r].h[i]))
-					return false;
-			}
-		return true;
-	}
 	while (bits < 32 && (UINT64_C(1) << bits) < st->nbuckets)
 		bits++;
 	memset(room, 0xFF, sizeof(uint64_t) * (size_t) ((st->nbuckets + 63) / 64));

@@ -485,6 +485,33 @@ slot_get(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s)
 	}
 }
 
+/* the most slots a bucket has (cf_params.bucket_size: 2, 4 or 8) */
+#define CFI_MAX_BUCKET		8
+
+/* the values of bucket i, slot by slot (bucket_size <= CFI_MAX_BUCKET of them) */
+static inline void
+bucket_read(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t *v)
+{
+	if (st->enc != CF_ENC_PACKED)
+	{
+		semi_read(st, i, v);
+		return;
+	}
+	for (uint32_t s = 0; s < bucket_size; s++)
+		v[s] = slot_get(st, bucket_size, i, s);
+}
+
+/*
+ * Does writing a slot reorder its bucket (a semi-sorted one keeps its
+ * values sorted), so that a slot's position does not tell which value it
+ * holds after a write?
+ */
+static inline bool
+bucket_reorders(const cf_stage *st)
+{
+	return st->enc != CF_ENC_PACKED;
+}
+
 /* Writes fp into the slot that starts at bit of the table. */
 static inline void
 slot_write(cf_stage *st, uint64_t bit, uint32_t fp)
@@ -533,6 +560,20 @@ slot_set(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t fp
 		return;
 	}
 	slot_write(st, ((uint64_t) i * bucket_size + s) * st->fpbits, fp);
+}
+
+/*
+ * Replaces the value old of bucket i, in slot s, by repl: in a bucket that
+ * reorders, one copy of old wherever it sits now.
+ */
+static inline void
+bucket_replace(cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t s, uint32_t old,
+			   uint32_t repl)
+{
+	if (st->enc != CF_ENC_PACKED)
+		semi_replace(st, i, old, repl);
+	else
+		slot_set(st, bucket_size, i, s, repl);
 }
 
 /*

@@ -444,10 +444,6 @@ semi_one_many_##W(const cf_filter *f, const uint64_t *h, size_t n, bool *found) 
 }
 SEMI_ONE(5) SEMI_ONE(6) SEMI_ONE(7) SEMI_ONE(8) SEMI_ONE(9) SEMI_ONE(10)
 SEMI_ONE(11) SEMI_ONE(12) SEMI_ONE(13) SEMI_ONE(14) SEMI_ONE(15) SEMI_ONE(16)
-#define SEMI_ROW(X) \
-	X##_5, X##_6, X##_7, X##_8, X##_9, X##_10, X##_11, X##_12, X##_13, X##_14, X##_15, X##_16
-
-typedef size_t (*many_fn) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);
 
 /* a list (geometry 4): binary search of its sorted hashes */
 static bool
@@ -455,51 +451,6 @@ list_one(const cf_filter *f, uint64_t h)
 {
 	return list_has(&f->stages[0], h);
 }
-
-/* the batched semi_one paths, by width - SEMI_MIN_W */
-static const many_fn semi_manys[] = {SEMI_ROW(semi_one_many)};
-
-typedef bool (*lookup_fn) (const cf_filter *f, uint64_t h);
-typedef bool (*lookup_int64_fn) (const cf_filter *f, int64_t v);
-
-#define SPEC_MIN_F	4
-#define SPEC_MAX_F	16
-#define SPEC_ROW(B) \
-	one_table_##B##_4, one_table_##B##_5, one_table_##B##_6, one_table_##B##_7, \
-	one_table_##B##_8
-#define SPEC_ROW_WIDE(B) \
-	one_table_##B##_9, one_table_##B##_10, one_table_##B##_11, one_table_##B##_12, \
-	one_table_##B##_13, one_table_##B##_14, one_table_##B##_15, one_table_##B##_16
-
-/*
- * Every path, indexed by cf_filter.lookup: the three general ones, then the
- * specialized one-table paths, bucket sizes 2 and 4 (widths 4 .. 16) and 8
- * (widths 4 .. 8).
- */
-static const lookup_fn lookups[] = {
-	contains_any, contains_one, contains_swar,
-	SPEC_ROW(2), SPEC_ROW_WIDE(2),
-	SPEC_ROW(4), SPEC_ROW_WIDE(4),
-	SPEC_ROW(8),
-	split_one_any,
-	split_one_4_12, split_one_4_13, split_one_4_14, split_one_4_15, split_one_4_16,
-	list_one,
-	contains_semi, SEMI_ROW(semi_one)
-};
-
-/*
- * The semi-sorted paths come last: semi-sorted chain tables (encoding 1) of
- * width <= 16, then one level-0 table of width 5 .. 16.
- */
-#define CFI_LOOKUP_SEMI	((uint32_t) (sizeof(lookups) / sizeof(lookups[0]) - \
-									 sizeof(semi_manys) / sizeof(semi_manys[0]) - 1))
-
-/* the list path, just before the semi-sorted ones */
-#define CFI_LOOKUP_LIST	(CFI_LOOKUP_SEMI - 1)
-
-#define SPEC_BASE	3			/* lookups[] index of the first specialized path */
-/* lookups[] index of split_one_any; the (4, CF_SPLIT_F0, 12 .. 16) paths follow */
-#define SPLIT_BASE	(SPEC_BASE + 2 * (SPEC_MAX_F - SPEC_MIN_F + 1) + 5)
 
 /* the general paths for a bigint: its hash, then the path */
 static bool
@@ -518,40 +469,6 @@ static bool
 int64_swar(const cf_filter *f, int64_t v)
 {
 	return contains_swar(f, cf_hash_int64_inline(v));
-}
-
-#define SPEC_ROW_INT64(B) \
-	one_table_int64_##B##_4, one_table_int64_##B##_5, one_table_int64_##B##_6, \
-	one_table_int64_##B##_7, one_table_int64_##B##_8
-#define SPEC_ROW_WIDE_INT64(B) \
-	one_table_int64_##B##_9, one_table_int64_##B##_10, one_table_int64_##B##_11, \
-	one_table_int64_##B##_12, one_table_int64_##B##_13, one_table_int64_##B##_14, \
-	one_table_int64_##B##_15, one_table_int64_##B##_16
-
-/* lookups[] for a bigint value, index for index */
-static const lookup_int64_fn lookups_int64[] = {
-	int64_any, int64_one, int64_swar,
-	SPEC_ROW_INT64(2), SPEC_ROW_WIDE_INT64(2),
-	SPEC_ROW_INT64(4), SPEC_ROW_WIDE_INT64(4),
-	SPEC_ROW_INT64(8)
-};
-
-bool
-cf_contains(const cf_filter *f, uint64_t h)
-{
-	return lookups[f->lookup](f, h);
-}
-
-/*
- * The split and semi-sorted paths (past the end of lookups_int64) take the
- * value's hash and their lookups[] path.
- */
-bool
-cf_contains_int64(const cf_filter *f, int64_t v)
-{
-	if (f->lookup < sizeof(lookups_int64) / sizeof(lookups_int64[0]))
-		return lookups_int64[f->lookup](f, v);
-	return lookups[f->lookup](f, cf_hash_int64_inline(v));
 }
 
 /* lookups a batch works on at once: their bucket loads are in flight together */
@@ -612,7 +529,7 @@ contains_many_one(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
-/* contains_many_one for one semi-sorted table (lookup path CFI_LOOKUP_SEMI) */
+/* contains_many_one for one semi-sorted table (the semi-sorted path) */
 static size_t
 contains_many_semi(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 {
@@ -675,25 +592,151 @@ contains_many_split(const cf_filter *f, const uint64_t *h, size_t n, bool *found
 	return hits;
 }
 
-size_t
-cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+/* cf_contains_many of any filter: one lookup after another */
+static size_t
+contains_many_each(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 {
 	size_t		hits = 0;
 
-	if (f->lookup > CFI_LOOKUP_SEMI)
-		return semi_manys[f->lookup - CFI_LOOKUP_SEMI - 1](f, h, n, found);
-	if (f->lookup == CFI_LOOKUP_SEMI && f->nstages == 1)
-		return contains_many_semi(f, h, n, found);
-	if (f->lookup >= SPLIT_BASE && f->lookup < CFI_LOOKUP_LIST)
-		return contains_many_split(f, h, n, found);
-	if (f->nstages == 1 && f->lookup != CFI_LOOKUP_ANY && f->lookup != CFI_LOOKUP_LIST)
-		return contains_many_one(f, h, n, found);
 	for (size_t j = 0; j < n; j++)
 	{
-		found[j] = lookups[f->lookup](f, h[j]);
+		found[j] = cf_contains(f, h[j]);
 		hits += found[j];
 	}
 	return hits;
+}
+
+/* semi-sorted chain tables: batched when there is one */
+static size_t
+contains_many_semis(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	if (f->nstages == 1)
+		return contains_many_semi(f, h, n, found);
+	return contains_many_each(f, h, n, found);
+}
+
+/* ---------------------------------------------------------------------
+ * the lookup paths
+ * ------------------------------------------------------------------- */
+
+/* what a path reads */
+typedef enum cfi_path_kind
+{
+	CFI_PATH_ANY,				/* any filter, slot by slot if need be */
+	CFI_PATH_CHAIN,				/* one chain table, one load per bucket */
+	CFI_PATH_CHAINS,			/* chain tables only, one load per bucket */
+	CFI_PATH_TABLE,				/* one level-0 table of the path's bucket size and width */
+	CFI_PATH_SPLIT,				/* one bit-packed split table (bucket size, width 0: any) */
+	CFI_PATH_LIST,				/* a list's sorted hashes */
+	CFI_PATH_SEMI,				/* semi-sorted chain tables, width <= 16 */
+	CFI_PATH_SEMI_TABLE			/* one semi-sorted level-0 table of the path's width */
+} cfi_path_kind;
+
+/* a lookup path: what it reads, and its functions */
+typedef struct cfi_lookup_path
+{
+	const char *name;
+	cfi_path_kind kind;
+	uint32_t	geom;			/* CF_GEOM_* of the tables it reads (0: any) */
+	uint32_t	bucket_size;	/* 0: any */
+	uint32_t	width;			/* 0: any */
+	uint32_t	enc;			/* CF_ENC_* of the tables it reads */
+	bool		(*contains) (const cf_filter *f, uint64_t h);
+	bool		(*contains_int64) (const cf_filter *f, int64_t v);	/* NULL: hash, then contains */
+	size_t		(*many) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);
+} cfi_lookup_path;
+
+#define SPEC_MIN_F	4
+#define SPEC_MAX_F	16
+#define SPEC(B, F) \
+	{"table", CFI_PATH_TABLE, CF_GEOM_CHAIN, B, F, CF_ENC_PACKED, one_table_##B##_##F, \
+	 one_table_int64_##B##_##F, contains_many_one}
+#define SPEC_ROW(B) SPEC(B, 4), SPEC(B, 5), SPEC(B, 6), SPEC(B, 7), SPEC(B, 8)
+#define SPEC_ROW_WIDE(B) \
+	SPEC(B, 9), SPEC(B, 10), SPEC(B, 11), SPEC(B, 12), SPEC(B, 13), SPEC(B, 14), SPEC(B, 15), \
+	SPEC(B, 16)
+#define SPLIT_4(W) \
+	{"split", CFI_PATH_SPLIT, CF_GEOM_SPLIT, 4, W, CF_ENC_PACKED, split_one_4_##W, NULL, \
+	 contains_many_split}
+#define SEMI(W) \
+	{"semi-sorted table", CFI_PATH_SEMI_TABLE, CF_GEOM_CHAIN, 4, W, CF_ENC_SEMISORT, semi_one_##W, \
+	 NULL, semi_one_many_##W}
+
+/* where each kind's paths start in paths[] (its rows follow, in order) */
+enum
+{
+	FIRST_ANY = 0,
+	FIRST_CHAIN = 1,
+	FIRST_CHAINS = 2,
+	FIRST_TABLE = 3,			/* b = 2, 4 (widths 4 .. 16), 8 (4 .. 8) */
+	FIRST_SPLIT = FIRST_TABLE + 2 * (SPEC_MAX_F - SPEC_MIN_F + 1) + 5,	/* any; b = 4, widths 12 .. 16 */
+	FIRST_LIST = FIRST_SPLIT + 6,
+	FIRST_SEMI = FIRST_LIST + 1,
+	FIRST_SEMI_TABLE = FIRST_SEMI + 1,	/* widths 5 .. 16 */
+	NPATHS = FIRST_SEMI_TABLE + 12
+};
+
+static const uint8_t kind_first[] = {
+	[CFI_PATH_ANY] = FIRST_ANY,
+	[CFI_PATH_CHAIN] = FIRST_CHAIN,
+	[CFI_PATH_CHAINS] = FIRST_CHAINS,
+	[CFI_PATH_TABLE] = FIRST_TABLE,
+	[CFI_PATH_SPLIT] = FIRST_SPLIT,
+	[CFI_PATH_LIST] = FIRST_LIST,
+	[CFI_PATH_SEMI] = FIRST_SEMI,
+	[CFI_PATH_SEMI_TABLE] = FIRST_SEMI_TABLE,
+};
+
+/*
+ * Every path, indexed by cf_filter.lookup (cfi_setup_lookup picks one when
+ * a filter is opened): the three general ones, the one-table paths of
+ * bucket sizes 2 and 4 (widths 4 .. 16) and 8 (widths 4 .. 8), the split
+ * paths, the list's, the semi-sorted ones.  (-Woverride-init and the size
+ * check below catch a row out of place.)
+ */
+static const cfi_lookup_path paths[] = {
+	[FIRST_ANY] = {"any", CFI_PATH_ANY, 0, 0, 0, CF_ENC_PACKED, contains_any, int64_any, contains_many_each},
+	[FIRST_CHAIN] = {"chain", CFI_PATH_CHAIN, CF_GEOM_CHAIN, 0, 0, CF_ENC_PACKED, contains_one, int64_one,
+	 contains_many_one},
+	[FIRST_CHAINS] = {"chains", CFI_PATH_CHAINS, CF_GEOM_CHAIN, 0, 0, CF_ENC_PACKED, contains_swar, int64_swar,
+	 contains_many_each},
+	[FIRST_TABLE] = SPEC_ROW(2), SPEC_ROW_WIDE(2),
+	SPEC_ROW(4), SPEC_ROW_WIDE(4),
+	SPEC_ROW(8),
+	[FIRST_SPLIT] = {"split", CFI_PATH_SPLIT, CF_GEOM_SPLIT, 0, 0, CF_ENC_PACKED, split_one_any, NULL,
+	 contains_many_split},
+	SPLIT_4(12), SPLIT_4(13), SPLIT_4(14), SPLIT_4(15), SPLIT_4(16),
+	[FIRST_LIST] = {"list", CFI_PATH_LIST, CF_GEOM_LIST, 0, 0, CF_ENC_PACKED, list_one, NULL, contains_many_each},
+	[FIRST_SEMI] = {"semi-sorted", CFI_PATH_SEMI, CF_GEOM_CHAIN, 4, 0, CF_ENC_SEMISORT, contains_semi, NULL,
+	 contains_many_semis},
+	[FIRST_SEMI_TABLE] = SEMI(5), SEMI(6), SEMI(7), SEMI(8), SEMI(9), SEMI(10), SEMI(11), SEMI(12), SEMI(13),
+	SEMI(14), SEMI(15), SEMI(16)
+};
+
+/* every row in its place (a negative array size if not) */
+typedef char cfi_paths_complete[sizeof(paths) / sizeof(paths[0]) == NPATHS ? 1 : -1];
+
+bool
+cf_contains(const cf_filter *f, uint64_t h)
+{
+	return paths[f->lookup].contains(f, h);
+}
+
+/* the paths without a bigint form take the value's hash */
+bool
+cf_contains_int64(const cf_filter *f, int64_t v)
+{
+	const cfi_lookup_path *p = &paths[f->lookup];
+
+	if (p->contains_int64 != NULL)
+		return p->contains_int64(f, v);
+	return p->contains(f, cf_hash_int64_inline(v));
+}
+
+size_t
+cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	return paths[f->lookup].many(f, h, n, found);
 }
 
 cf_probe
@@ -710,8 +753,8 @@ cf_probe_of(const cf_filter *f)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return p;
 #endif
-	/* the specialized paths' filters (one level-0 table, base key = fingerprint), whole bytes */
-	if (f->nstages != 1 || f->lookup < SPEC_BASE || f->lookup >= SPLIT_BASE || bb % 8 != 0 || bb > 64)
+	/* the one-table paths' filters (one level-0 table, base key = fingerprint), whole bytes */
+	if (f->nstages != 1 || paths[f->lookup].kind != CFI_PATH_TABLE || bb % 8 != 0 || bb > 64)
 		return p;
 	p.bucket_bytes = bb / 8;
 	p.base = st->table + (ptrdiff_t) p.bucket_bytes - 8;
@@ -722,20 +765,19 @@ cf_probe_of(const cf_filter *f)
 	return p;
 }
 
-/* the lookups[] index of the specialized path for (b, w), or 0 if none */
+/* the path of this kind, bucket size and width (0: any), or 0 (any) if none */
 static uint32_t
-spec_index(uint32_t b, uint32_t w)
+path_for(cfi_path_kind kind, uint32_t b, uint32_t w)
 {
-	const uint32_t row = SPEC_MAX_F - SPEC_MIN_F + 1;
+	uint32_t	k = kind_first[kind];
 
-	if (w < SPEC_MIN_F)
-		return 0;
-	if (b == 2 && w <= SPEC_MAX_F)
-		return SPEC_BASE + w - SPEC_MIN_F;
-	if (b == 4 && w <= SPEC_MAX_F)
-		return SPEC_BASE + row + w - SPEC_MIN_F;
-	if (b == 8 && w <= 8)
-		return SPEC_BASE + 2 * row + w - SPEC_MIN_F;
+	/* the one-table rows: straight to (b, w)'s place, checked below (cf_open is hot) */
+	if (kind == CFI_PATH_TABLE && w >= SPEC_MIN_F)
+		k += (b == 4 ? SPEC_MAX_F - SPEC_MIN_F + 1 : b == 8 ? 2 * (SPEC_MAX_F - SPEC_MIN_F + 1) : 0) +
+			w - SPEC_MIN_F;
+	for (; k < NPATHS && paths[k].kind == kind; k++)
+		if (paths[k].bucket_size == b && paths[k].width == w)
+			return k;
 	return 0;
 }
 
@@ -761,7 +803,7 @@ cfi_setup_lookup(cf_filter *f)
 	if (filter_is_list(f))
 	{
 		/* never read as a table: its own path (cf_probe_of declines it) */
-		f->lookup = CFI_LOOKUP_LIST;
+		f->lookup = path_for(CFI_PATH_LIST, 0, 0);
 		return;
 	}
 
@@ -800,8 +842,8 @@ cfi_setup_lookup(cf_filter *f)
 	}
 	if (!swar && semi_path(f))
 		f->lookup = f->nstages == 1 && st0->level == 0 && st0->basebits == st0->fpbits &&
-			st0->fpbits >= SEMI_MIN_W ? CFI_LOOKUP_SEMI + 1 + st0->fpbits - SEMI_MIN_W :
-			CFI_LOOKUP_SEMI;
+			st0->fpbits >= SEMI_MIN_W ? path_for(CFI_PATH_SEMI_TABLE, 4, st0->fpbits) :
+			path_for(CFI_PATH_SEMI, 4, 0);
 	else if (f->nstages == 1 && st0->geom == CF_GEOM_SPLIT && ENG(st0)->swar)
 	{
 		/*
@@ -809,18 +851,20 @@ cfi_setup_lookup(cf_filter *f)
 		 * common widths (a semi-sorted one takes contains_any, whose
 		 * stage_has reads it through the codec)
 		 */
-		f->lookup = SPLIT_BASE;
-		if (f->bucket_size == 4 && st0->basebits == CF_SPLIT_F0 &&
-			st0->fpbits >= 12 && st0->fpbits <= 16)
-			f->lookup = SPLIT_BASE + 1 + st0->fpbits - 12;
+		f->lookup = st0->basebits == CF_SPLIT_F0 ?
+			path_for(CFI_PATH_SPLIT, f->bucket_size, st0->fpbits) : 0;
+		if (f->lookup == 0)
+			f->lookup = path_for(CFI_PATH_SPLIT, 0, 0);
 	}
 	else if (!swar)
-		f->lookup = CFI_LOOKUP_ANY;
+		f->lookup = path_for(CFI_PATH_ANY, 0, 0);
 	else if (f->nstages > 1)
-		f->lookup = CFI_LOOKUP_SWAR;
-	else if (st0->level == 0 && st0->basebits == st0->fpbits &&
-			 spec_index(f->bucket_size, st0->fpbits) != 0)
-		f->lookup = spec_index(f->bucket_size, st0->fpbits);
+		f->lookup = path_for(CFI_PATH_CHAINS, 0, 0);
 	else
-		f->lookup = CFI_LOOKUP_ONE;
+	{
+		f->lookup = st0->level == 0 && st0->basebits == st0->fpbits ?
+			path_for(CFI_PATH_TABLE, f->bucket_size, st0->fpbits) : 0;
+		if (f->lookup == 0)
+			f->lookup = path_for(CFI_PATH_CHAIN, 0, 0);
+	}
 }

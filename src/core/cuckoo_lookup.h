@@ -7,13 +7,11 @@
 
 #include "cuckoo_split.h"
 
-/* cf_filter.lookup: the path cf_contains takes, chosen once per filter */
-#define CFI_LOOKUP_ANY      0       /* any geometry, slot by slot if need be */
-#define CFI_LOOKUP_ONE      1       /* one chain table, one load per bucket */
-#define CFI_LOOKUP_SWAR     2       /* chain tables only, one load per bucket */
-/* 3 and up: one level-0 table of a bucket size and width known at compile time;
- * the last one (CFI_LOOKUP_SEMI in cuckoo_lookup.c): semi-sorted tables */
-
+/*
+ * cf_filter.lookup: the path cf_contains takes, an index into the path
+ * descriptors of cuckoo_lookup.c (what it reads: kind, geometry, bucket
+ * size, width, encoding; its functions), chosen once per filter
+ */
 /* Chooses f's lookup path and marks where each family starts (cf_open). */
 void		cfi_setup_lookup(cf_filter *f);
 

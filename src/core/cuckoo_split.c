@@ -1,8 +1,10 @@
 /*
  * cuckoo_split.c - split tables (geometry 3): one table that doubles in
- * place.  The width schedule, kick-out insertion, the doubling, the stash,
- * deletes of the finest match, and placing entries of another table of the
- * family (unions).  Plain C99.
+ * place.  The table arithmetic: the width schedule, kick-out insertion (the
+ * walk of cuckoo_table.h), the doubling, the stash, deletes of the finest
+ * match, and placing entries of another table of the family (unions).
+ * When a filter's split table doubles or unites, and the filter's layout,
+ * are cuckoo_geom_split.c's.  Plain C99.
  */
 #include "cuckoo_split.h"
 
@@ -85,6 +87,19 @@ cf_split_width(double fpr, uint32_t bucket_size, uint32_t level)
 	if (!split_schedule(fpr, bucket_size, F))
 		return 0;
 	return 1 + (level <= 10 ? F[0] : level <= 20 ? F[1] : F[2]);
+}
+
+/* do a and b's rates give split tables the same widths at every level? */
+bool
+cfi_split_same_schedule(const cf_filter *a, const cf_filter *b)
+{
+	if (a->target_fpr == b->target_fpr)
+		return true;
+	for (uint32_t l = 0; l <= 31; l += 10)
+		if (cf_split_width(a->target_fpr, a->bucket_size, l + (l > 0)) !=
+			cf_split_width(b->target_fpr, b->bucket_size, l + (l > 0)))
+			return false;
+	return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -230,15 +245,9 @@ cfi_split_stash_entry(const cf_stage *st, uint64_t h, uint32_t *x, uint32_t *e)
 static inline bool
 bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 {
-	if (st->enc != CF_ENC_PACKED)
-	{
-		/* semi-sorted (encoding 1): the bucket decoded once, its four values */
-		uint32_t	v[CF_SEMI_SLOTS];
+	uint32_t	v[CFI_MAX_BUCKET];
+	bool		in = false;
 
-		semi_read(st, i, v);
-		return (int) split_slot_matches(v[0], q) | (int) split_slot_matches(v[1], q) |
-			(int) split_slot_matches(v[2], q) | (int) split_slot_matches(v[3], q);
-	}
 	if (ENG(st)->swar)
 	{
 		uint64_t	bit = (uint64_t) i * st->bucket_bits;
@@ -246,10 +255,11 @@ bucket_matches(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t q)
 
 		return split_word_match(st, w, q * ENG(st)->lanes_lo) != 0;
 	}
+	/* the bucket read once (a semi-sorted one decoded once) */
+	bucket_read(st, bucket_size, i, v);
 	for (uint32_t s = 0; s < bucket_size; s++)
-		if (split_slot_matches(slot_get(st, bucket_size, i, s), q))
-			return true;
-	return false;
+		in |= split_slot_matches(v[s], q);
+	return in;
 }
 
 bool
@@ -292,112 +302,20 @@ cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 	return n + stash_count(st, h);
 }
 
-/* does every slot of h's pair hold an entry matching h? (no doubling separates them) */
-bool
-cfi_split_pair_jammed(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	split_probe p;
-
-	split_probe_of(st, h, &p);
-	for (uint32_t s = 0; s < bucket_size; s++)
-		if (!split_slot_matches(slot_get(st, bucket_size, p.i1, s), p.q1) ||
-			!split_slot_matches(slot_get(st, bucket_size, p.i2, s), p.q2))
-			return false;
-	return true;
-}
-
 /* ---------------------------------------------------------------------
  * insertion
  * ------------------------------------------------------------------- */
 
 /*
  * Puts entry v (as it reads in bucket i1) into one of its two buckets, with
- * a kick-out walk of at most max_kicks steps drawn from seed, undone step by
- * step when it fails (split_alt is its own inverse, and the draws are
- * recomputed from their index): the table is then unchanged.  A semi-sorted
- * bucket (encoding 1) sorts its values when written, so a slot's position
- * does not tell which value the walk put there: such a walk logs the values
- * it placed (at most SPLIT_SEMI_WALK_MAX steps) and the undo replaces each
- * by its victim, which restores the same multiset, so the same bytes.
+ * the kick-out walk of cuckoo_table.h: split_alt gives an entry's other
+ * bucket and how it reads there.
  */
-#define SPLIT_SEMI_WALK_MAX	4096
-
 bool
 cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 				uint32_t i1, uint32_t v1, uint64_t seed)
 {
-	uint32_t	v2;
-	uint32_t	i2 = split_alt(st, i1, v1, &v2);
-	uint32_t	i,
-				carry,
-				k;
-	uint32_t	placed_log[SPLIT_SEMI_WALK_MAX];
-	bool		semi = st->enc != CF_ENC_PACKED;
-
-	if (bucket_put(st, bucket_size, i1, v1) || bucket_put(st, bucket_size, i2, v2))
-	{
-		stage_set_nitems(st, st->nitems + 1);
-		return true;
-	}
-	if (max_kicks == 0)
-		return false;
-	if (semi && max_kicks > SPLIT_SEMI_WALK_MAX)
-		max_kicks = SPLIT_SEMI_WALK_MAX;
-	if (draw(seed, UINT32_MAX) & 1)
-	{
-		i = i2;
-		carry = v2;
-	}
-	else
-	{
-		i = i1;
-		carry = v1;
-	}
-	for (k = 0; k < max_kicks; k++)
-	{
-		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
-		uint32_t	victim;
-
-		/* one step ahead: an occupant with room in its other bucket moves */
-		for (uint32_t t = 0; t < bucket_size; t++)
-		{
-			uint32_t	v = slot_get(st, bucket_size, i, t),
-						w;
-			uint32_t	j = split_alt(st, i, v, &w);
-
-			if (j != i && bucket_put(st, bucket_size, j, w))
-			{
-				slot_set(st, bucket_size, i, t, carry);
-				stage_set_nitems(st, st->nitems + 1);
-				return true;
-			}
-		}
-		victim = slot_get(st, bucket_size, i, s);
-		slot_set(st, bucket_size, i, s, carry);
-		if (semi)
-			placed_log[k] = carry;
-		i = split_alt(st, i, victim, &carry);
-	}
-	/* undo: (i, carry) is the entry in hand as it reads in bucket i */
-	while (k-- > 0)
-	{
-		uint32_t	s = (uint32_t) (draw(seed, k) >> 40) & (bucket_size - 1);
-		uint32_t	back;
-		uint32_t	j = split_alt(st, i, carry, &back);
-
-		if (semi)
-		{
-			carry = placed_log[k];
-			semi_replace(st, j, carry, back);
-		}
-		else
-		{
-			carry = slot_get(st, bucket_size, j, s);
-			slot_set(st, bucket_size, j, s, back);
-		}
-		i = j;
-	}
-	return false;
+	return cf_walk_place(st, bucket_size, max_kicks, i1, v1, seed, split_alt);
 }
 
 bool
@@ -593,13 +511,6 @@ cfi_split_lift(uint32_t F0, uint32_t *x, uint32_t *e)
 	*x = 2 * *x + ((*e >> (31 - F0)) & 1);
 	*e = (*e & ~emask) | ((*e << 1) & emask);
 	return true;
-}
-
-/* a 32-bit entry as a slot of st (cut to its width) */
-uint32_t
-cfi_split_entry_as(const cf_stage *st, uint32_t e)
-{
-	return from32(e, st->fpbits, st->basebits);
 }
 
 /* the 32-bit form of slot s of bucket x (0 if empty) */

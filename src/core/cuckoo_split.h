@@ -99,6 +99,8 @@ split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
 }
 
 /* ---- split tables (cuckoo_split.c) ---- */
+/* Do a and b's rates give split tables the same widths at every level? */
+bool		cfi_split_same_schedule(const cf_filter *a, const cf_filter *b);
 /* Kick-out insertion of entry v1 (as it reads in bucket i1); undone on failure. */
 bool		cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 							uint32_t i1, uint32_t v1, uint64_t seed);
@@ -110,8 +112,6 @@ int			cfi_split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 bool		cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* Copies of h's matches in its pair and the stash. */
 uint32_t	cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h);
-/* Does every slot of h's pair hold an entry matching h? */
-bool		cfi_split_pair_jammed(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* A free stash record, or -1. */
 int			cfi_split_stash_free(const cf_stage *st);
 /* Writes stash record k (journaled); all zero frees it. */
@@ -125,8 +125,6 @@ bool		cfi_split_place32(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 							  uint32_t x, uint32_t e);
 /* Lifts a 32-bit entry one level; false if it has no extension bits (copies to 2x and 2x+1). */
 bool		cfi_split_lift(uint32_t F0, uint32_t *x, uint32_t *e);
-/* A 32-bit entry as a slot of st (cut to its width). */
-uint32_t	cfi_split_entry_as(const cf_stage *st, uint32_t e);
 /* Slot s of bucket x as a 32-bit entry (0 if empty). */
 uint32_t	cfi_split_entry32(const cf_stage *st, uint32_t bucket_size, uint32_t x, uint32_t s);
 /* Expected false-positive rate of a split table (scans it). */

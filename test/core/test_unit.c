@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "ref.h"
 #include "tests.h"
+#include "cuckoo_geom.h"
 
 /* ---- helpers ---- */
 
@@ -2499,4 +2500,37 @@ test_lookup_paths(void)
 		t_note("%d lookup paths, %llu random values checked against cf_count; cf_probe inline for %d filters",
 			   paths, (unsigned long long) checked, inlined);
 	}
+}
+
+/*
+ * Every geometry's table of operations is complete (cuckoo_geom.h), as
+ * cuckoo_ops.c calls it without testing: the operations of one sub-filter;
+ * for a geometry that grows in place (insert_grow) the growth and union
+ * hooks; for one that does not, full_of_copies (asked when its filter grows
+ * by a new chain table); and chain's growth, which such filters take.
+ */
+void
+test_geom_ops(void)
+{
+	const cf_geom_ops *all[] = {&cfi_geom_legacy, &cfi_geom_chain, &cfi_geom_split, &cfi_geom_list};
+	const uint32_t geoms[] = {CF_GEOM_LEGACY, CF_GEOM_CHAIN, CF_GEOM_SPLIT, CF_GEOM_LIST};
+
+	for (int k = 0; k < 4; k++)
+	{
+		const cf_geom_ops *g = all[k];
+
+		CHECKF(g->geom == geoms[k] && g->name != NULL, "geometry %u: wrong number or no name", geoms[k]);
+		for (int j = 0; j < k; j++)
+			CHECKF(strcmp(g->name, all[j]->name) != 0, "two geometries named %s", g->name);
+		CHECKF(g->has && g->count && g->add && g->remove && g->refines && g->items,
+			   "%s: a sub-filter operation is missing", g->name);
+		CHECKF(g->stats || g->filter_stats, "%s: no statistics", g->name);
+		if (g->insert_grow)
+			CHECKF(g->grow_size && g->grow && g->unites && g->union_size && g->unite,
+				   "%s grows in place without its growth and union hooks", g->name);
+		else
+			CHECKF(g->full_of_copies && g->stats, "%s: grows by chain tables without full_of_copies or stats",
+				   g->name);
+	}
+	CHECK(cfi_geom_chain.grow_size && cfi_geom_chain.grow && cfi_geom_chain.insert_grow == NULL);
 }
