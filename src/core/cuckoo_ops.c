@@ -258,8 +258,6 @@ one_family(const cf_filter *f, const uint32_t *match, uint32_t n)
 	}
 	return true;
 }
-	return true;
-}
 
 /*
  * Removes one copy of h from the sub-filter with a match that refines every
