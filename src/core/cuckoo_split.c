@@ -41,6 +41,18 @@ const uint64_t cfi_split_keys[64] = {
  * ------------------------------------------------------------------- */
 
 /*
+ * 2^-n for n in 0 .. CF_MAX_FPBITS - 1, exact: ldexp(1.0, -n) without a call
+ * into libm, whose cost (some fifty calls per schedule) was most of a
+ * list's growth and of a union of two lists (issue 35)
+ */
+static const double split_pow2[CF_MAX_FPBITS] = {
+	0x1p-0, 0x1p-1, 0x1p-2, 0x1p-3, 0x1p-4, 0x1p-5, 0x1p-6, 0x1p-7,
+	0x1p-8, 0x1p-9, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15,
+	0x1p-16, 0x1p-17, 0x1p-18, 0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23,
+	0x1p-24, 0x1p-25, 0x1p-26, 0x1p-27, 0x1p-28, 0x1p-29, 0x1p-30, 0x1p-31,
+};
+
+/*
  * An entry keeps its false-match chance when it migrates (it loses a stored
  * bit and the query must match one more address bit), so the items added at
  * level l with F(l) = W(l) - 1 compared bits add about c * 2^-F(l) to the
@@ -63,12 +75,12 @@ split_schedule(double fpr, uint32_t bucket_size, uint32_t F[3])
 	for (uint32_t a = fmin; a <= CF_MAX_FPBITS - 1; a++)
 		for (uint32_t b = a; b <= CF_MAX_FPBITS - 1; b++)
 		{
-			double		used = 12.0 * ldexp(1.0, -(int) a) + 10.0 * ldexp(1.0, -(int) b);
+			double		used = 12.0 * split_pow2[a] + 10.0 * split_pow2[b];
 
 			if (used >= budget)
 				continue;
 			for (uint32_t k = b; k <= CF_MAX_FPBITS - 1; k++)
-				if (used + 11.0 * ldexp(1.0, -(int) k) <= budget)
+				if (used + 11.0 * split_pow2[k] <= budget)
 				{
 					F[0] = a;
 					F[1] = b;
