@@ -82,6 +82,7 @@
 /* table encodings (descriptor byte 12, FORMAT.md "Tables") */
 #define CF_ENC_PACKED       0       /* bucket_size slots of w bits each */
 #define CF_ENC_SEMISORT     1       /* semi-sorted: 4 slots in 4w - 4 bits (bucket size 4) */
+#define CF_ENC_MIXED        (-1)    /* cf_encoding_of: sub-filters of both encodings */
 
 /* value hashing recorded in the header: which hash a value of SQL gets */
 #define CF_HASHING_V1       1       /* cuckoo 1.0's (a version-1 filter rewritten) */
@@ -418,6 +419,12 @@ void		cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result);
 /* ---- header fields the glue owns ---- */
 /* Records the value kind in the header (journaled). */
 void		cf_set_kind(cf_filter *f, uint32_t kind);
+/*
+ * Sets the header's delete counters, deletes done and deletes left in place
+ * (journaled; version 2 only), for a caller that rebuilds a filter from the
+ * values of others (cf_union_agg) and carries their counters over.
+ */
+void		cf_set_counters(cf_filter *f, uint64_t deletes, uint64_t retained);
 
 /* ---- bulk build ---- */
 /* Bytes of scratch memory cf_build needs for n items into f. */
@@ -492,6 +499,23 @@ uint64_t	cf_item_count(const cf_filter *f);
  * LIST_MAX).  0 when f is not a list.
  */
 uint32_t	cf_list_bound(const cf_filter *f);
+
+/* Is f a list (a growing filter's start, CF_GEOM_LIST)? */
+bool		cf_is_list(const cf_filter *f);
+/*
+ * The hashes of list f, ascending (copies of a value side by side), into
+ * out[0 .. max): returns how many the list holds, at most CF_LIST_MAX (0
+ * when f is not a list); only the first max are written when it holds more.
+ */
+size_t		cf_list_hashes(const cf_filter *f, uint64_t *out, size_t max);
+
+/*
+ * The table encoding of f's sub-filters: CF_ENC_PACKED, CF_ENC_SEMISORT, or
+ * CF_ENC_MIXED when they have both (a union of filters of both).
+ */
+int			cf_encoding_of(const cf_filter *f);
+/* Is enc a table encoding cf_params can ask for (CF_ENC_PACKED or CF_ENC_SEMISORT)? */
+bool		cf_encoding_valid(int enc);
 
 /* ---- text form: strict base64 of the bytes ---- */
 size_t		cf_base64_len(size_t nbytes);                 /* chars, without NUL */

@@ -674,3 +674,56 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 		s->load_factor = 1.0;
 	s->fpr = 1.0 - fpr_miss;
 }
+
+/* ---------------------------------------------------------------------
+ * what a filter is, for callers that must not read its sub-filters
+ * ------------------------------------------------------------------- */
+
+bool
+cf_is_list(const cf_filter *f)
+{
+	return filter_is_list(f);
+}
+
+size_t
+cf_list_hashes(const cf_filter *f, uint64_t *out, size_t max)
+{
+	const cf_stage *st = &f->stages[0];
+
+	if (!filter_is_list(f))
+		return 0;
+	for (uint32_t i = 0; i < st->nitems && i < max; i++)
+		out[i] = list_get(st, i);
+	return st->nitems;
+}
+
+int
+cf_encoding_of(const cf_filter *f)
+{
+	uint32_t	semi = 0;
+
+	for (uint32_t k = 0; k < f->nstages; k++)
+		semi += f->stages[k].enc == CF_ENC_SEMISORT;
+	if (semi == 0)
+		return CF_ENC_PACKED;
+	return semi == f->nstages ? CF_ENC_SEMISORT : CF_ENC_MIXED;
+}
+
+bool
+cf_encoding_valid(int enc)
+{
+	return enc == CF_ENC_PACKED || enc == CF_ENC_SEMISORT;
+}
+
+void
+cf_set_counters(cf_filter *f, uint64_t deletes, uint64_t retained)
+{
+	if (f->version < 2)
+		return;
+	if (f->journal)
+		f->journal->save(f->journal, f->buf + HDR_DELETES, 16);
+	put_le64(f->buf + HDR_DELETES, deletes);
+	put_le64(f->buf + HDR_RETAINED, retained);
+	f->deletes = deletes;
+	f->retained = retained;
+}

@@ -774,3 +774,74 @@ test_list_union_m0(void)
 	free(l.buf);
 	free(t.buf);
 }
+
+/*
+ * cf_is_list and cf_list_hashes: a list's hashes ascending, copies side by
+ * side, a short out buffer written only up to max; nothing once the list
+ * has become a table, nor for a table from the start.
+ */
+void
+test_list_api(void)
+{
+	cf_filter	l,
+				t;
+	uint8_t    *tbuf;
+	alloc_ctx	ac = {0, 0};
+	uint64_t	rng = 35,
+				want[CF_LIST_MAX + 1],
+				got[CF_LIST_MAX + 2];
+	uint32_t	n = 0,
+				bound;
+	cf_params	p = t_params(1000, 0.01, 4, 500, 2);
+	size_t		tlen;
+
+	(void) list_new(1000, 0.01, CF_ENC_PACKED, &l);	/* l.buf */
+	bound = cf_list_bound(&l);
+	CHECK(cf_is_list(&l) && cf_list_hashes(&l, got, CF_LIST_MAX) == 0);
+	/* 40 values, the 7th added three times */
+	for (int i = 0; i < 40; i++)
+	{
+		uint64_t	h = splitmix64(&rng);
+
+		for (int c = 0; c < (i == 7 ? 3 : 1); c++)
+		{
+			CHECK(ins(&l, h, &ac) == CF_OK);
+			want[n++] = h;
+		}
+	}
+	qsort(want, n, sizeof(uint64_t), t_cmp_u64);
+	got[n] = got[n + 1] = 0x5a5a5a5a5a5a5a5a;
+	CHECK(cf_is_list(&l));
+	CHECKF(cf_list_hashes(&l, got, CF_LIST_MAX) == n, "a list of %u hashes", n);
+	CHECKF(memcmp(got, want, n * sizeof(uint64_t)) == 0, "hashes not the list's, ascending");
+	CHECK(got[n] == 0x5a5a5a5a5a5a5a5a);
+	/* max below the count: the first max, and the count */
+	memset(got, 0, sizeof(got));
+	got[5] = 0x5a5a5a5a5a5a5a5a;
+	CHECK(cf_list_hashes(&l, got, 5) == n);
+	CHECK(memcmp(got, want, 5 * sizeof(uint64_t)) == 0 && got[5] == 0x5a5a5a5a5a5a5a5a);
+	CHECK(cf_list_hashes(&l, NULL, 0) == n);
+
+	/* past the bound: a table, no hashes */
+	while (n <= bound)
+	{
+		CHECK(ins(&l, splitmix64(&rng), &ac) == CF_OK);
+		n++;
+	}
+	got[0] = 0x5a5a5a5a5a5a5a5a;
+	CHECK(!cf_is_list(&l) && cf_list_hashes(&l, got, CF_LIST_MAX) == 0 &&
+		  got[0] == 0x5a5a5a5a5a5a5a5a);
+	free(l.buf);
+
+	/* a chain table and a split table from the start */
+	for (int g = 0; g < 2; g++)
+	{
+		p.geometry = g ? CF_GEOM_SPLIT : CF_GEOM_CHAIN;
+		tbuf = t_create(&p, &tlen);
+		if (!tbuf || !cf_open(&t, tbuf, tlen, NULL, 0))
+			abort();
+		CHECK(cf_add(&t, 1) == CF_OK);
+		CHECK(!cf_is_list(&t) && cf_list_hashes(&t, got, CF_LIST_MAX) == 0);
+		free(tbuf);
+	}
+}

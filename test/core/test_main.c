@@ -44,6 +44,7 @@ static const test_entry tests[] = {
 	T("unit", test_base64_filter_roundtrip),
 	T("unit", test_determinism),
 	T("unit", test_journal),
+	T("unit", test_set_counters),
 	T("unit", test_duplicate_growth),
 	T("unit", test_failed_add_bounded),
 	T("unit", test_lookup_paths),
@@ -66,6 +67,7 @@ static const test_entry tests[] = {
 	T("list", test_list_hostile),
 	T("list", test_list_no_cliff),
 	T("list", test_list_union_m0),
+	T("list", test_list_api),
 	/* the bulk build */
 	T("build", test_build_geometries),
 	T("build", test_build_unsorted),
@@ -90,6 +92,7 @@ static const test_entry tests[] = {
 	T("semisort", test_semisort_full_unchanged),
 	T("semisort", test_semisort_grow_union_build),
 	T("semisort", test_semisort_validate),
+	T("semisort", test_semisort_encoding_of),
 
 	/* the Rice code of cf_aggstate version 2 */
 	T("rice", test_rice_param),

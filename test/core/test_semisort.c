@@ -572,3 +572,72 @@ test_semisort_validate(void)
 	free(bad);
 	free(buf);
 }
+
+/*
+ * cf_encoding_of: packed, semi-sorted, mixed (a union of the two, side by
+ * side), for tables, grown filters and lists, as cf_get_stats counts them;
+ * cf_encoding_valid: the two encodings cf_params takes, nothing else.
+ */
+void
+test_semisort_encoding_of(void)
+{
+	uint64_t	seed = 3535;
+	cf_params	ps = semi_params(500, 0.01, 2),
+				pp = t_params(2000, 0.01, 4, 500, 2);
+	cf_params	ls = ps,
+				lp = pp;
+	size_t		slen,
+				plen,
+				lslen,
+				lplen;
+	uint8_t    *sbuf = t_create(&ps, &slen),
+			   *pbuf = t_create(&pp, &plen);
+	uint8_t    *lsbuf,
+			   *lpbuf;
+	cf_filter	s,
+				p,
+				u,
+				l1,
+				l2;
+	char		err[CF_ERRLEN] = "";
+	cf_stats	st;
+
+	ls.geometry = lp.geometry = CF_GEOM_LIST;
+	lsbuf = t_create(&ls, &lslen);
+	lpbuf = t_create(&lp, &lplen);
+	if (!open_ok(&s, sbuf, slen) || !open_ok(&p, pbuf, plen) ||
+		!open_ok(&l1, lsbuf, lslen) || !open_ok(&l2, lpbuf, lplen))
+		return;
+	CHECK(cf_encoding_of(&s) == CF_ENC_SEMISORT && cf_encoding_of(&p) == CF_ENC_PACKED);
+	CHECK(cf_is_list(&l1) && cf_encoding_of(&l1) == CF_ENC_SEMISORT);
+	CHECK(cf_is_list(&l2) && cf_encoding_of(&l2) == CF_ENC_PACKED);
+	for (int i = 0; i < 3000; i++)
+		CHECK(insert_free(&s, splitmix64(&seed)) == CF_OK);
+	for (int i = 0; i < 300; i++)
+		CHECK(insert_free(&p, splitmix64(&seed)) == CF_OK);
+	CHECK(s.nstages > 1 && cf_encoding_of(&s) == CF_ENC_SEMISORT);
+	CHECK(cf_encoding_of(&p) == CF_ENC_PACKED);
+	for (int dir = 0; dir < 2; dir++)
+	{
+		const cf_filter *a = dir ? &p : &s,
+				   *b = dir ? &s : &p;
+		size_t		ucap = cf_union_size(a, b, err, sizeof(err));
+		uint8_t    *out = ucap ? malloc(ucap) : NULL;
+
+		CHECKF(out && cf_union(a, b, out, ucap, &u, err, sizeof(err)) > 0, "union: %s", err);
+		if (!out)
+			continue;
+		cf_get_stats(&u, &st);
+		CHECKF(st.semisorted > 0 && st.semisorted < u.nstages && cf_encoding_of(&u) == CF_ENC_MIXED,
+			   "union %d: %u of %u sub-filters semi-sorted, encoding %d", dir, st.semisorted,
+			   u.nstages, cf_encoding_of(&u));
+		free(out);
+	}
+	CHECK(cf_encoding_valid(CF_ENC_PACKED) && cf_encoding_valid(CF_ENC_SEMISORT));
+	CHECK(!cf_encoding_valid(CF_ENC_MIXED) && !cf_encoding_valid(2) && !cf_encoding_valid(255) &&
+		  !cf_encoding_valid(256));
+	free(s.buf);
+	free(p.buf);
+	free(l1.buf);
+	free(l2.buf);
+}

@@ -31,6 +31,7 @@ void		test_base64_reject(void);
 void		test_base64_filter_roundtrip(void);
 void		test_determinism(void);
 void		test_journal(void);
+void		test_set_counters(void);
 void		test_duplicate_growth(void);
 void		test_failed_add_bounded(void);
 void		test_lookup_paths(void);
@@ -48,6 +49,7 @@ void		test_list_union_other(void);
 void		test_list_hostile(void);
 void		test_list_no_cliff(void);
 void		test_list_union_m0(void);
+void		test_list_api(void);
 
 /* test_split.c */
 void		test_split_schedule(void);
@@ -87,6 +89,7 @@ void		test_semisort_same_sets(void);
 void		test_semisort_full_unchanged(void);
 void		test_semisort_grow_union_build(void);
 void		test_semisort_validate(void);
+void		test_semisort_encoding_of(void);
 
 /* test_rice.c */
 void		test_rice_param(void);
