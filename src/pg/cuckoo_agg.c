@@ -323,7 +323,7 @@ cf_agg_deserial(PG_FUNCTION_ARGS)
 	cfpg_agg_get_le64s(&capacity, p + 8, 1);
 	encoding = (int) (capacity >> 56);
 	capacity &= (UINT64CONST(1) << 56) - 1;
-	if (encoding != CF_ENC_PACKED && encoding != CF_ENC_SEMISORT)
+	if (!cf_encoding_valid(encoding))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid cf_agg state"),

@@ -228,16 +228,13 @@ cfpg_encoding(text *name)
 	return 0;					/* not reached */
 }
 
-/* the table encoding of f's sub-filters, from the core's statistics */
+/* the table encoding of f's sub-filters: one of the names above, or "mixed" */
 const char *
 cfpg_encoding_name(const cf_filter *f)
 {
-	cf_stats	s;
+	int			e = cf_encoding_of(f);
 
-	cf_get_stats(f, &s);
-	if (s.semisorted == 0)
-		return cfpg_encodings[CF_ENC_PACKED];
-	return s.semisorted == s.subfilters ? cfpg_encodings[CF_ENC_SEMISORT] : "mixed";
+	return e == CF_ENC_MIXED ? "mixed" : cfpg_encodings[e];
 }
 
 /*

@@ -71,33 +71,17 @@ cfpg_unionagg_kind_union(uint32 a, uint32 b)
 static bool
 cfpg_unionagg_is_exact_list(const cf_filter *f)
 {
-	const cf_stage *st = &f->stages[0];
-	uint64		prev = 0;
+	uint64		h[CF_LIST_MAX];
+	size_t		n;
 
-	if (f->version != 2 || f->nstages != 1 || st->geom != CF_GEOM_LIST ||
-		f->hashing != CF_HASHING_V2)
+	if (f->version != 2 || !cf_is_list(f) || f->hashing != CF_HASHING_V2)
 		return false;
-	for (uint32 i = 0; i < st->nitems; i++)
-	{
-		uint64		h;
-
-		cfpg_agg_get_le64s(&h, st->table + (size_t) i * 8, 1);
-		/* a list is sorted: copies of a value sit side by side */
-		if (i > 0 && h == prev)
+	n = Min(cf_list_hashes(f, h, CF_LIST_MAX), CF_LIST_MAX);
+	/* a list is sorted: copies of a value sit side by side */
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == h[i - 1])
 			return false;
-		prev = h;
-	}
 	return true;
-}
-
-/* the table encoding of a list (one sub-filter), from the core's statistics */
-static int
-cfpg_unionagg_list_encoding(const cf_filter *f)
-{
-	cf_stats	s;
-
-	cf_get_stats(f, &s);
-	return s.semisorted > 0 ? CF_ENC_SEMISORT : CF_ENC_PACKED;
 }
 
 /*
@@ -109,7 +93,7 @@ static bool
 cfpg_unionagg_same_family(const cf_filter *a, const cf_filter *b)
 {
 	return a->bucket_size == b->bucket_size && a->target_fpr == b->target_fpr &&
-		a->fpbits == b->fpbits && cfpg_unionagg_list_encoding(a) == cfpg_unionagg_list_encoding(b);
+		a->fpbits == b->fpbits && cf_encoding_of(a) == cf_encoding_of(b);
 }
 
 static CfUnionState *
@@ -216,18 +200,14 @@ static void
 cfpg_unionagg_absorb_list(CfUnionState *st, MemoryContext cxt, CfAggCache *cache,
 				const cf_filter *f, const struct varlena *v)
 {
-	const cf_stage *s = &f->stages[0];
+	uint64		h[CF_LIST_MAX];
+	size_t		n = Min(cf_list_hashes(f, h, CF_LIST_MAX), CF_LIST_MAX);
 
 	if (st->hs == NULL)
 		st->hs = cfpg_agg_new(cxt, f->target_fpr, 0);
 	cfpg_unionagg_take_header(st, cxt, f, v, f->kind, f->deletes, f->retained);
-	for (uint32 i = 0; i < s->nitems; i++)
-	{
-		uint64		h;
-
-		cfpg_agg_get_le64s(&h, s->table + (size_t) i * 8, 1);
-		cfpg_agg_add(st->hs, h, cache);
-	}
+	for (size_t i = 0; i < n; i++)
+		cfpg_agg_add(st->hs, h[i], cache);
 }
 
 /* adds the filter datum d to the state */
@@ -267,16 +247,8 @@ cfpg_unionagg_add_part(CfUnionState *st, MemoryContext cxt, CfAggCache *cache, D
 static void
 cfpg_unionagg_set_header(const CfUnionState *st, cf_filter *f)
 {
-	uint8		le[8];
-
 	cf_set_kind(f, st->kind);
-	/* FORMAT.md, "Header": deletes at byte 24, retained at byte 32 */
-	for (int k = 0; k < 8; k++)
-		le[k] = (uint8) (st->deletes >> (8 * k));
-	memcpy(f->buf + 24, le, 8);
-	for (int k = 0; k < 8; k++)
-		le[k] = (uint8) (st->retained >> (8 * k));
-	memcpy(f->buf + 32, le, 8);
+	cf_set_counters(f, st->deletes, st->retained);
 }
 
 /*
@@ -289,7 +261,7 @@ cfpg_unionagg_build_table(CfUnionState *st, CfAggCache *cache, const cf_filter *
 {
 	st->hs->fpr = m->target_fpr;
 	st->hs->capacity = 0;
-	st->hs->encoding = (uint8) cfpg_unionagg_list_encoding(m);
+	st->hs->encoding = (uint8) cf_encoding_of(m);
 	return cfpg_agg_build(st->hs, cache, runs, nruns, n);
 }
 
@@ -327,7 +299,7 @@ cfpg_unionagg_build_lists(CfUnionState *st, CfAggCache *cache)
 	p.bucket_size = (int) m.bucket_size;
 	p.max_kicks = (int) m.max_kicks;
 	p.expansion = (int) m.expansion;
-	p.encoding = cfpg_unionagg_list_encoding(&m);
+	p.encoding = cf_encoding_of(&m);
 	p.geometry = CF_GEOM_LIST;
 	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
@@ -337,8 +309,7 @@ cfpg_unionagg_build_lists(CfUnionState *st, CfAggCache *cache)
 				 errdetail("A filter of the parts' parameters cannot hold their " UINT64_FORMAT " distinct values: %s",
 						   n, cfpg_sentence(err)),
 				 errhint("Build the union from the values with cf_agg(value), which sizes one filter for all of them.")));
-	if (!(f.nstages == 1 && f.stages[0].geom == CF_GEOM_LIST) &&
-		m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
+	if (!cf_is_list(&f) && m.bucket_size == CF_DEFAULT_BUCKET_SIZE)
 	{
 		/* the hashes outgrew the list: cf_agg's table instead */
 		pfree(v);

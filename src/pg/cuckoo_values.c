@@ -205,7 +205,7 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 		 */
 		appendStringInfo(&buf, "cuckoo filter: list of %llu hash%s (exact up to %u items, then a%s table at target fpr ",
 						 (unsigned long long) s.items, s.items == 1 ? "" : "es",
-						 cf_list_bound(&f), s.semisorted > 0 ? " semisorted" : "");
+						 cf_list_bound(&f), cf_encoding_of(&f) == CF_ENC_SEMISORT ? " semisorted" : "");
 		cfpg_append_percent(&buf, cfpg_target_fpr(&f));
 		appendStringInfo(&buf, "), capacity %llu, %s",
 						 (unsigned long long) s.capacity, size);
@@ -222,7 +222,7 @@ cuckoo_describe(PG_FUNCTION_ARGS)
 	appendStringInfo(&buf, "), %u sub-filter%s, %s", s.subfilters,
 					 s.subfilters == 1 ? "" : "s", size);
 	/* bit-packed tables go unsaid, as before encodings had names */
-	if (s.semisorted > 0)
+	if (cf_encoding_of(&f) != CF_ENC_PACKED)
 		appendStringInfo(&buf, ", %s tables", cfpg_encoding_name(&f));
 	/* deletes left in place (1.2): their values stay reported, and take slots */
 	if (s.retained > 0)
