@@ -827,23 +827,28 @@ list_get(const cf_stage *st, uint32_t i)
 	return get_le64(st->table + (size_t) i * 8);
 }
 
-/* the first position whose hash is >= h (nitems if none): binary search */
+/*
+ * the first position whose hash is >= h (nitems if none): binary search
+ * without a branch on the data (the answer lies in [base, base + n]; a
+ * select, not a jump, narrows it), since a lookup's comparisons are coin
+ * flips a branch predictor gets half wrong
+ */
 static inline uint32_t
 list_lower(const cf_stage *st, uint64_t h)
 {
-	uint32_t	lo = 0,
-				hi = st->nitems;
+	uint32_t	base = 0,
+				n = st->nitems;
 
-	while (lo < hi)
+	if (n == 0)
+		return 0;
+	while (n > 1)
 	{
-		uint32_t	mid = lo + (hi - lo) / 2;
+		uint32_t	half = n / 2;
 
-		if (list_get(st, mid) < h)
-			lo = mid + 1;
-		else
-			hi = mid;
+		base = list_get(st, base + half) < h ? base + half : base;
+		n -= half;
 	}
-	return lo;
+	return base + (list_get(st, base) < h);
 }
 
 static inline bool
