@@ -14,6 +14,10 @@
    with -fkeep-inline-functions, then nm) point only to units below it.
 4. With a built cuckoo.so: no symbol of the core is exported (nm -D), while
    _PG_init, Pg_magic_func and the pg_finfo_* records are.
+5. The glue (src/pg, comments and strings aside) reads no sub-filter: no
+   cf_stage, stages[...], sub-filter field (geom, enc, table, nitems, ...),
+   nor a geometry CF_GEOM_* but to ask for one (geometry = CF_GEOM_*); it
+   asks the core (cf_is_list, cf_list_hashes, cf_encoding_of, ...).
 Prints what it checked; exits 1 on the first kind of failure it finds.
 """
 import os
@@ -93,6 +97,39 @@ def nm(path, *args):
     return [line.split() for line in out.splitlines() if line.strip()]
 
 
+# what the glue must not read of a filter (5.): its sub-filters
+GLUE_READS = [
+    (re.compile(r'\bcf_stage\b'), 'the sub-filter type cf_stage'),
+    (re.compile(r'\bstages\s*\['), 'a sub-filter (stages[...])'),
+    (re.compile(r'(->|\.)\s*(geom|enc|table|table_bytes|nitems|nbuckets|level|basebits|base_nbuckets|'
+                r'extbits|nstash|stash|desc|engine)\b'), 'a sub-filter field'),
+    (re.compile(r'(?<!geometry = )\bCF_GEOM_\w+'), 'a geometry (other than asking for one)'),
+]
+
+
+def strip_comments_strings(src):
+    """src with its comments and string and character literals blanked (lines kept)"""
+    def blank(m):
+        return re.sub(r'[^\n]', ' ', m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(\\.|[^"\\\n])*"|\'(\\.|[^\'\\\n])*\'', blank, src, flags=re.S)
+
+
+def glue_reads():
+    n = 0
+    for name in sorted(os.listdir(os.path.join(TOP, 'src/pg'))):
+        if not name.endswith(('.c', '.h')):
+            continue
+        n += 1
+        src = strip_comments_strings(open(os.path.join(TOP, 'src/pg', name)).read())
+        for lineno, line in enumerate(src.split('\n'), 1):
+            for rx, what in GLUE_READS:
+                m = rx.search(line)
+                if m:
+                    fail('src/pg/%s:%d reads %s (%s): ask the core (cuckoo.h)'
+                         % (name, lineno, what, m.group(0).strip()))
+    return n
+
+
 def main():
     objs = core_objs()
     print('core objects, in the Makefile\'s order (CORE_OBJS): ' + ' '.join(objs))
@@ -152,6 +189,12 @@ def main():
     else:
         print('core units (a .c with its .h): %d units, %d edges (includes, calls, inline calls), no circle'
               % (len(units), sum(len(v) for v in units.values())))
+
+    before = len(failures)
+    nglue = glue_reads()
+    if len(failures) == before:
+        print('glue: %d files read no sub-filter (cf_stage, stages[], its fields, CF_GEOM_* but to ask for one)'
+              % nglue)
 
     if len(sys.argv) > 1:
         so = sys.argv[1]
