@@ -73,6 +73,10 @@ split_schedule(double fpr, uint32_t bucket_size, uint32_t F[3])
 	uint32_t	fmin = CF_SPLIT_MIN_WIDTH - 1;
 
 	for (uint32_t a = fmin; a <= CF_MAX_FPBITS - 1; a++)
+	{
+		/* no b fits where a's own terms do not (the sums below only grow) */
+		if (12.0 * split_pow2[a] >= budget)
+			continue;
 		for (uint32_t b = a; b <= CF_MAX_FPBITS - 1; b++)
 		{
 			double		used = 12.0 * split_pow2[a] + 10.0 * split_pow2[b];
@@ -88,6 +92,7 @@ split_schedule(double fpr, uint32_t bucket_size, uint32_t F[3])
 					return true;
 				}
 		}
+	}
 	return false;
 }
 
