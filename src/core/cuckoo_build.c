@@ -136,10 +136,9 @@ cf_build_work_size(const cf_filter *f, uint64_t n)
 
 
 /*
- * Writes the current bucket of round 0's stream, its used items waiting in
- * vals, whole, in the table's encoding: a bit-packed bucket slot by slot,
- * then empty slots; a semi-sorted one packed (the one place that writes a
- * table as a stream of buckets, with cf_validate's scan).
+ * Ends the current bucket of round 0's stream, which holds used items: the
+ * rest of a bit-packed bucket is empty slots; a semi-sorted one, whose
+ * items wait in vals, is written whole.
  */
 static void
 stream_close(const cf_stage *st, uint32_t b, bit_writer *w, const uint32_t *vals,
@@ -151,8 +150,6 @@ stream_close(const cf_stage *st, uint32_t b, bit_writer *w, const uint32_t *vals
 
 	if (st->enc == CF_ENC_PACKED)
 	{
-		for (uint32_t k = 0; k < used; k++)
-			bw_put(w, vals[k], st->fpbits);
 		bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
 		return;
 	}
@@ -193,7 +190,8 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 	bit_writer	w = {st->table, 0, 0};
 	uint32_t	cur = 0,
 				used = 0;
-	uint32_t	vals[CFI_MAX_BUCKET];	/* the current bucket's items */
+	uint32_t	vals[CF_SEMI_SLOTS];	/* semi-sorted: the current bucket's items */
+	bool		semi = st->enc != CF_ENC_PACKED;
 	bool		streaming = true;
 	uint64_t	done = 0;
 	size_t		np = 0;
@@ -220,14 +218,24 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 			{
 				if (used == b)
 					room_clear(room, cur);
-				stream_close(st, b, &w, vals, used);
-				bw_zeros(&w, (uint64_t) (i - cur - 1) * st->bucket_bits);
+				if (semi)
+				{
+					stream_close(st, b, &w, vals, used);
+					bw_zeros(&w, (uint64_t) (i - cur - 1) * st->bucket_bits);
+				}
+				else
+					bw_zeros(&w, (uint64_t) (b - used) * st->fpbits +
+							 (uint64_t) (i - cur - 1) * st->bucket_bits);
 				cur = i;
 				used = 0;
 			}
 			if (used < b)
 			{
-				vals[used++] = fp;
+				if (semi)
+					vals[used] = fp;
+				else
+					bw_put(&w, fp, st->fpbits);
+				used++;
 				continue;
 			}
 			if (np == cap)
