@@ -655,11 +655,55 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 }
 
 /*
+ * Counts the entries of semi-sorted sub-filter k into *n, checking that
+ * every bucket is one cf_semi_pack writes (an index below 3876, low parts
+ * in order where the top bits tie): other bytes would be a second spelling
+ * of the same set, and filters compare by their bytes.
+ */
+static bool
+semi_scan(const cf_stage *st, uint32_t k, uint32_t markers, uint64_t *n, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < st->nbuckets; i++)
+	{
+		uint64_t	lo,
+					hi;
+		uint32_t	v[4];
+
+		check_interrupts(i);
+		semi_load(st, i, &lo, &hi);
+		if ((lo & ((1u << CF_SEMI_INDEX_BITS) - 1)) >= CF_SEMI_INDEXES)
+		{
+			cfi_set_err(err, errlen, "bucket %u of sub-filter %u has multiset index %u, not below %d",
+					i, k, (unsigned) (lo & ((1u << CF_SEMI_INDEX_BITS) - 1)), CF_SEMI_INDEXES);
+			return false;
+		}
+		if (!cf_semi_canonical(lo, hi, st->fpbits))
+		{
+			cfi_set_err(err, errlen, "bucket %u of sub-filter %u is not in sorted order", i, k);
+			return false;
+		}
+		cf_semi_unpack(lo, hi, st->fpbits, v);
+		for (uint32_t s = 0; s < CF_SEMI_SLOTS; s++)
+		{
+			/* a split table's entries each end with a marker (FORMAT.md) */
+			if (v[s] != 0 && (v[s] & markers) == 0)
+			{
+				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
+						s, i, k);
+				return false;
+			}
+			*n += v[s] != 0;
+		}
+	}
+	return true;
+}
+
+/*
  * The table of sub-filter k of f, fully checked: each slot empty or an
  * entry with one of the bits 'markers' set (a split table's entries end
  * with a marker, FORMAT.md), as many entries as its item count, the bits
- * past its last bucket zero; each bucket spelt as its encoding writes it
- * (bucket_misspelt: a semi-sorted one as cf_semi_pack does).
+ * past its last bucket zero; a semi-sorted table's buckets each as
+ * cf_semi_pack writes them.
  */
 bool
 cfi_scan_table(const cf_filter *f, uint32_t k, uint32_t markers, char *err, size_t errlen)
@@ -668,35 +712,22 @@ cfi_scan_table(const cf_filter *f, uint32_t k, uint32_t markers, char *err, size
 	uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
 	uint64_t	n = 0;
 
-	for (uint32_t i = 0; i < st->nbuckets; i++)
+	if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
+		return false;
+	for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
 	{
-		uint32_t	v[CFI_MAX_BUCKET];
-		uint32_t	index = 0;
-		int			misspelt;
-
 		check_interrupts(i);
-		misspelt = bucket_misspelt(st, i, &index);
-		if (misspelt == 1)
-		{
-			cfi_set_err(err, errlen, "bucket %u of sub-filter %u has multiset index %u, not below %d",
-					i, k, index, CF_SEMI_INDEXES);
-			return false;
-		}
-		if (misspelt == 2)
-		{
-			cfi_set_err(err, errlen, "bucket %u of sub-filter %u is not in sorted order", i, k);
-			return false;
-		}
-		bucket_read(st, f->bucket_size, i, v);
 		for (uint32_t s = 0; s < f->bucket_size; s++)
 		{
-			if (v[s] != 0 && (v[s] & markers) == 0)
+			uint32_t	v = slot_get(st, f->bucket_size, i, s);
+
+			if (v != 0 && (v & markers) == 0)
 			{
 				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
 						s, i, k);
 				return false;
 			}
-			n += v[s] != 0;
+			n += v != 0;
 		}
 	}
 	if (n != st->nitems)

@@ -505,28 +505,6 @@ bucket_read(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t *v)
 }
 
 /*
- * Is bucket i spelt as its encoding writes it, so that no set of values
- * has two spellings (filters compare by their bytes)?  0 if so (always,
- * bit-packed); for a semi-sorted bucket (cf_semi_pack) 1 if its multiset
- * index, in *index, is not below CF_SEMI_INDEXES, 2 if its low parts are
- * not in order where the top bits tie.
- */
-static inline int
-bucket_misspelt(const cf_stage *st, uint32_t i, uint32_t *index)
-{
-	uint64_t	lo,
-				hi;
-
-	if (st->enc == CF_ENC_PACKED)
-		return 0;
-	semi_load(st, i, &lo, &hi);
-	*index = (uint32_t) (lo & ((1u << CF_SEMI_INDEX_BITS) - 1));
-	if (*index >= CF_SEMI_INDEXES)
-		return 1;
-	return cf_semi_canonical(lo, hi, st->fpbits) ? 0 : 2;
-}
-
-/*
  * Does writing a slot reorder its bucket (a semi-sorted one keeps its
  * values sorted), so that a slot's position does not tell which value it
  * holds after a write?
