@@ -129,7 +129,12 @@ typedef struct cf_geom_ops
 	void		(*filter_stats) (const cf_filter *f, cf_stats *s);
 } cf_geom_ops;
 
-/* the operations of sub-filter st, chosen when its filter was opened */
+/*
+ * the operations of sub-filter st, chosen when its filter was opened (a
+ * view built by hand whose geometry differs from the one it was copied
+ * from, as a list's view as a split table, list_view_at, sets ENG(st)->ops
+ * itself)
+ */
 static inline const cf_geom_ops *
 cfi_ops_of(const cf_stage *st)
 {
