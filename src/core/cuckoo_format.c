@@ -5,6 +5,7 @@
  */
 #include "cuckoo_lookup.h"
 #include "cuckoo_format.h"
+#include "cuckoo_geom_ops.h"
 #include "cuckoo_split.h"
 
 #include <math.h>
@@ -335,7 +336,7 @@ cfi_list_table_len(const cf_filter *f)
 }
 
 void
-cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
+cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r, const cf_geom_ops *top)
 {
 	cf_stage	st;
 	size_t		len = cfi_list_table_len(f);
@@ -345,7 +346,7 @@ cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
 	out[HDR_NSTAGES] = 1;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
-	if (!cf_open(r, out, len, NULL, 0))
+	if (!cfi_open(r, out, len, top, NULL, 0))
 		abort();				/* cannot happen: the header was valid */
 }
 
@@ -395,65 +396,14 @@ check_header(const cf_filter *f, size_t len, char *err, size_t errlen)
 	return true;
 }
 
-/* a list sub-filter's descriptor and header (FORMAT.md, "List sub-filters") */
-static bool
-check_list(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+/*
+ * What a table geometry (legacy, chain, split) requires first of st, the
+ * descriptor of sub-filter k: buckets, a fingerprint width, an item count
+ * its slots can hold.
+ */
+bool
+cfi_check_slots(const cf_filter *f, const cf_stage *st, uint32_t k, char *err, size_t errlen)
 {
-	uint32_t	max;
-
-	if (f->version < 2 || f->nstages != 1)
-	{
-		cfi_set_err(err, errlen, "sub-filter %u is a list, which must be a filter's only sub-filter", k);
-		return false;
-	}
-	if (st->fpbits != 64 || st->level != 0 || st->basebits != 0 || st->nstash != 0)
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u has width %u, level %u, base width %u and %u stash records (needs 64, 0, 0 and 0)",
-				k, st->fpbits, st->level, st->basebits, st->nstash);
-		return false;
-	}
-	if (f->expansion == 0)
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u is in a filter of expansion 0 (a list is a growing filter's start)", k);
-		return false;
-	}
-	if (f->fpbits != cf_split_width(f->target_fpr, f->bucket_size, 0))
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u has a header width of %u bits, not the %u of the split table it becomes",
-				k, f->fpbits, cf_split_width(f->target_fpr, f->bucket_size, 0));
-		return false;
-	}
-	if (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
-		table_bytes_for(cfi_list_m0(f->capacity, f->bucket_size), f->bucket_size,
-						f->fpbits, st->enc) > CF_MAX_SIZE)
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u would become a table of more than the 1 GB a value can hold", k);
-		return false;
-	}
-	max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
-	if (st->nbuckets < 1 || st->nbuckets > max)
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u has %u slots, not between 1 and its bound of %u",
-				k, st->nbuckets, max);
-		return false;
-	}
-	if (st->nitems > st->nbuckets)
-	{
-		cfi_set_err(err, errlen, "list sub-filter %u has an item count of %u but only %u slots",
-				k, st->nitems, st->nbuckets);
-		return false;
-	}
-	st->table_bytes = (size_t) st->nbuckets * 8;
-	st->stash = NULL;
-	return true;
-}
-
-/* checks one parsed descriptor of sub-filter k and sets it up */
-static bool
-check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
-{
-	if (st->geom == CF_GEOM_LIST)
-		return check_list(f, st, k, err, errlen);
 	if (st->nbuckets < 1)
 	{
 		cfi_set_err(err, errlen, "sub-filter %u has no buckets", k);
@@ -471,87 +421,46 @@ check_stage(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 				st->nitems, (unsigned long long) st->nbuckets * f->bucket_size);
 		return false;
 	}
-	if (st->geom == CF_GEOM_CHAIN)
-	{
-		if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0)
-		{
-			cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not a multiple of 2^%u for its level",
-					k, st->nbuckets, st->level);
-			return false;
-		}
-		if (st->basebits < CF_MIN_FPBITS || st->basebits + st->level > st->fpbits)
-		{
-			cfi_set_err(err, errlen, "sub-filter %u has base width %u, level %u and width %u (the base width must be at least %d and at most the width less the level)",
-					k, st->basebits, st->level, st->fpbits, CF_MIN_FPBITS);
-			return false;
-		}
-	}
-	else if (st->geom == CF_GEOM_SPLIT)
-	{
-		if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0 ||
-			((st->nbuckets >> st->level) & 1) == 0)
-		{
-			cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not an odd multiple of 2^%u for its level",
-					k, st->nbuckets, st->level);
-			return false;
-		}
-		if (st->basebits < CF_SPLIT_F0_MIN || st->basebits > CF_SPLIT_F0_MAX ||
-			st->fpbits < st->basebits + 2 ||
-			st->level + st->fpbits - 1 - st->basebits > 64 - st->basebits)
-		{
-			cfi_set_err(err, errlen, "split sub-filter %u has base width %u, level %u and width %u (needs base width %d to %d, width >= base + 2, level + width <= 65)",
-					k, st->basebits, st->level, st->fpbits, CF_SPLIT_F0_MIN, CF_SPLIT_F0_MAX);
-			return false;
-		}
-		if (st->nstash > CF_SPLIT_STASH_MAX)
-		{
-			cfi_set_err(err, errlen, "sub-filter %u has %u stash records, more than %d",
-					k, st->nstash, CF_SPLIT_STASH_MAX);
-			return false;
-		}
-	}
-	else if (st->geom != CF_GEOM_LEGACY || st->level != 0 || st->basebits != st->fpbits)
-	{
-		cfi_set_err(err, errlen, "sub-filter %u has an unknown geometry (%u, level %u, base width %u)",
-				k, st->geom, st->level, st->basebits);
-		return false;
-	}
-	cfi_stage_setup(st, f->bucket_size);
 	return true;
 }
 
+bool
+cfi_unknown_geometry(const cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	cfi_set_err(err, errlen, "sub-filter %u has an unknown geometry (%u, level %u, base width %u)",
+			k, st->geom, st->level, st->basebits);
+	return false;
+}
+
+/* the table of st's geometry, the first down from top; NULL if none */
+static const cf_geom_ops *
+geometry_of(const cf_stage *st, const cf_geom_ops *top)
+{
+	const cf_geom_ops *g = top;
+
+	while (g != NULL && g->geom != st->geom)
+		g = g->below;
+	return g;
+}
+
 /*
- * The stash records of split sub-filter k: each free (all zero), or an
- * entry with a marker in a bucket of a level no higher than the table's.
+ * Checks st, the parsed descriptor of sub-filter k, by its geometry's
+ * table g (NULL: a geometry this build does not know), sets it up and
+ * keeps g in it.
  */
 static bool
-check_stash(const cf_stage *st, uint32_t k, char *err, size_t errlen)
+check_stage(const cf_filter *f, cf_stage *st, uint32_t k, const cf_geom_ops *g,
+			char *err, size_t errlen)
 {
-	for (uint32_t j = 0; j < st->nstash; j++)
-	{
-		const uint8_t *r = st->stash + (size_t) j * CF_SPLIT_STASH_REC;
-		uint32_t	x = get_le32(r),
-					e = get_le32(r + 4),
-					lev = r[8];
-		bool		ok;
-
-		if (e == 0)
-			ok = x == 0 && lev == 0;
-		else
-			ok = lev <= st->level && x < (st->base_nbuckets << lev) &&
-				(e & ((UINT32_C(1) << (32 - st->basebits)) - 1)) != 0;
-		if (!ok || r[9] != 0 || r[10] != 0 || r[11] != 0)
-		{
-			cfi_set_err(err, errlen, "stash record %u of sub-filter %u is not valid", j, k);
-			return false;
-		}
-	}
-	return true;
+	if (g == NULL)
+		return cfi_check_slots(f, st, k, err, errlen) && cfi_unknown_geometry(st, k, err, errlen);
+	ENG(st)->ops = g;
+	return g->check(f, st, k, err, errlen);
 }
 
 /* the header and descriptors of version 1 */
 static bool
-open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+open_v1(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
 {
 	if (len < CF_V1_HEADER_SIZE)
 	{
@@ -595,7 +504,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
 		}
-		if (!check_stage(f, st, k, err, errlen))
+		if (!check_stage(f, st, k, geometry_of(st, top), err, errlen))
 			return false;
 	}
 	return true;
@@ -603,7 +512,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 
 /* the header and descriptors of version 2 */
 static bool
-open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
 {
 	if (len < CF_V2_HEADER_SIZE)
 	{
@@ -648,6 +557,8 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	{
 		cf_stage   *st = &f->stages[k];
 		uint8_t    *d = buf + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k;
+		const cf_geom_ops *g;
+		bool		stash;
 
 		st->desc = d;
 		st->nbuckets = get_le32(d);
@@ -669,21 +580,23 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 					k, CF_SEMI_SLOTS, f->bucket_size);
 			return false;
 		}
-		st->nstash = st->geom == CF_GEOM_SPLIT ? get_le16(d + DESC_NSTASH) : 0;
+		g = geometry_of(st, top);
+		stash = g != NULL && g->stash;
+		st->nstash = stash ? get_le16(d + DESC_NSTASH) : 0;
 		st->stash = NULL;
-		if ((st->geom != CF_GEOM_SPLIT && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || d[DESC_RESERVED] != 0)
+		if ((!stash && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || d[DESC_RESERVED] != 0)
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
 		}
-		if (!check_stage(f, st, k, err, errlen))
+		if (!check_stage(f, st, k, g, err, errlen))
 			return false;
 	}
 	return true;
 }
 
 bool
-cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
 {
 	size_t		off;
 	bool		ok;
@@ -703,9 +616,9 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 	f->journal = NULL;
 	f->version = buf[HDR_VERSION];
 	if (buf[HDR_VERSION] == 1)
-		ok = open_v1(f, buf, len, err, errlen);
+		ok = open_v1(f, buf, len, top, err, errlen);
 	else if (buf[HDR_VERSION] == 2)
-		ok = open_v2(f, buf, len, err, errlen);
+		ok = open_v2(f, buf, len, top, err, errlen);
 	else
 	{
 		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
@@ -728,16 +641,9 @@ cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 			return false;
 		}
 		st->table = buf + off;
-		off += st->table_bytes;
-		if (st->geom == CF_GEOM_SPLIT)
-		{
-			st->stash = st->nstash ? buf + off : NULL;
-			off += (size_t) st->nstash * CF_SPLIT_STASH_REC;
-			if (!check_stash(st, k, err, errlen))
-				return false;
-			if (f->split < 0)
-				f->split = (int32_t) k;
-		}
+		off += stage_data_bytes(st);
+		if (cfi_ops_of(st)->attach != NULL && !cfi_ops_of(st)->attach(f, k, err, errlen))
+			return false;
 	}
 	if (off != len)
 	{
@@ -792,71 +698,64 @@ semi_scan(const cf_stage *st, uint32_t k, uint32_t markers, uint64_t *n, char *e
 	return true;
 }
 
+/*
+ * The table of sub-filter k of f, fully checked: each slot empty or an
+ * entry with one of the bits 'markers' set (a split table's entries end
+ * with a marker, FORMAT.md), as many entries as its item count, the bits
+ * past its last bucket zero; a semi-sorted table's buckets each as
+ * cf_semi_pack writes them.
+ */
 bool
-cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
+cfi_scan_table(const cf_filter *f, uint32_t k, uint32_t markers, char *err, size_t errlen)
+{
+	const cf_stage *st = &f->stages[k];
+	uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
+	uint64_t	n = 0;
+
+	if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
+		return false;
+	for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
+	{
+		check_interrupts(i);
+		for (uint32_t s = 0; s < f->bucket_size; s++)
+		{
+			uint32_t	v = slot_get(st, f->bucket_size, i, s);
+
+			if (v != 0 && (v & markers) == 0)
+			{
+				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
+						s, i, k);
+				return false;
+			}
+			n += v != 0;
+		}
+	}
+	if (n != st->nitems)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",
+				k, st->nitems, (unsigned long long) n);
+		return false;
+	}
+	if ((used_bits & 7) != 0 &&
+		(st->table[st->table_bytes - 1] >> (used_bits & 7)) != 0)
+	{
+		cfi_set_err(err, errlen, "unused bits at the end of sub-filter %u are not zero", k);
+		return false;
+	}
+	return true;
+}
+
+bool
+cfi_validate(const uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
 {
 	cf_filter	f;
 
-	/* cf_open only reads; the cast lets the one parser serve both */
-	if (!cf_open(&f, (uint8_t *) buf, len, err, errlen))
+	/* cfi_open only reads; the cast lets the one parser serve both */
+	if (!cfi_open(&f, (uint8_t *) buf, len, top, err, errlen))
 		return false;
 	for (uint32_t k = 0; k < f.nstages; k++)
-	{
-		const cf_stage *st = &f.stages[k];
-		uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
-		uint64_t	n = 0;
-
-		uint32_t	markers = st->geom == CF_GEOM_SPLIT ?
-			(uint32_t) ((UINT64_C(1) << (st->extbits + 1)) - 1) : UINT32_MAX;
-
-		if (st->geom == CF_GEOM_LIST)
-		{
-			for (uint32_t i = 1; i < st->nitems; i++)
-				if (list_get(st, i) < list_get(st, i - 1))
-				{
-					cfi_set_err(err, errlen, "list sub-filter %u is not sorted at position %u", k, i);
-					return false;
-				}
-			for (uint32_t i = st->nitems; i < st->nbuckets; i++)
-				if (list_get(st, i) != 0)
-				{
-					cfi_set_err(err, errlen, "free slot %u of list sub-filter %u is not zero", i, k);
-					return false;
-				}
-			continue;
-		}
-
-		if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
+		if (!cfi_ops_of(&f.stages[k])->scan(&f, k, err, errlen))
 			return false;
-		for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
-		{
-			check_interrupts(i);
-			for (uint32_t s = 0; s < f.bucket_size; s++)
-			{
-				uint32_t	v = slot_get(st, f.bucket_size, i, s);
-
-				if (v != 0 && (v & markers) == 0)
-				{
-					cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
-							s, i, k);
-					return false;
-				}
-				n += v != 0;
-			}
-		}
-		if (n != st->nitems)
-		{
-			cfi_set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",
-					k, st->nitems, (unsigned long long) n);
-			return false;
-		}
-		if ((used_bits & 7) != 0 &&
-			(st->table[st->table_bytes - 1] >> (used_bits & 7)) != 0)
-		{
-			cfi_set_err(err, errlen, "unused bits at the end of sub-filter %u are not zero", k);
-			return false;
-		}
-	}
 	return true;
 }
 
@@ -871,7 +770,7 @@ cf_upgrade_size(const cf_filter *f)
 }
 
 void
-cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
+cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cf_geom_ops *top)
 {
 	size_t		hdr = CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
 
@@ -889,6 +788,6 @@ cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
 	for (uint32_t k = 0; k < f->nstages; k++)
 		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
 	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
-	if (!cf_open(result, out, hdr + f->len - f->hdrlen, NULL, 0))
+	if (!cfi_open(result, out, hdr + f->len - f->hdrlen, top, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }

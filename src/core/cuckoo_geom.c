@@ -9,14 +9,16 @@
 
 /*
  * Writes f (version 2) plus 'extra' sub-filters into out and re-opens f on
- * out: the header, f's descriptors, the new descriptors (descs), f's
- * tables, then the new tables (tables[k], or zeros when tables is NULL).
+ * out (against top): the header, f's descriptors, the new descriptors
+ * (descs), f's tables, then the new tables (tables[k], or zeros when
+ * tables is NULL).
  * out may be f->buf itself when it has room: the tables are moved before
  * anything overwrites them.
  */
 void
 cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
-				  const uint8_t *descs, const uint8_t *const *tables)
+				  const uint8_t *descs, const uint8_t *const *tables,
+				  const cf_geom_ops *top)
 {
 	size_t		hdr = f->hdrlen;
 	size_t		body = f->len - hdr;
@@ -31,10 +33,9 @@ cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 	for (uint32_t k = 0; k < extra; k++)
 	{
 		const uint8_t *d = descs + (size_t) CF_V2_STAGE_SIZE * k;
-		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[DESC_FPBITS], d[DESC_ENC]);
-
-		if (d[DESC_GEOM] == CF_GEOM_SPLIT)
-			tb += (size_t) get_le16(d + DESC_NSTASH) * CF_SPLIT_STASH_REC;
+		/* a stash count is zero where the geometry has none (cfi_write_desc) */
+		size_t		tb = (size_t) table_bytes_for(get_le32(d), f->bucket_size, d[DESC_FPBITS], d[DESC_ENC]) +
+			(size_t) get_le16(d + DESC_NSTASH) * CF_SPLIT_STASH_REC;
 
 		if (tables)
 			memcpy(out + off, tables[k], tb);
@@ -42,7 +43,7 @@ cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 			memset(out + off, 0, tb);
 		off += tb;
 	}
-	if (!cf_open(f, out, off, NULL, 0))
+	if (!cfi_open(f, out, off, top, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 

@@ -1,114 +1,33 @@
 /*
- * cuckoo_geom.h - the one interface every geometry provides (FORMAT.md,
- * "Table descriptor": legacy, chain, split, list) and the one place that
- * names them all (cf_geometries[] in cuckoo_ops.c, the one caller).
+ * cuckoo_geom.h - the geometries: their tables of operations (the
+ * interface cf_geom_ops, cuckoo_geom_ops.h), each defined in its own
+ * module, and what they share at the filter level (cuckoo_geom.c).
  *
- * A table of operations per geometry of a *sub-filter*, not of a whole
- * filter: one filter mixes geometries (a version-1 filter that grew has a
- * legacy table and chain tables; a union of two split families keeps two
- * split tables side by side), so the filter-level code in cuckoo_ops.c
- * loops over its sub-filters and calls each one's table.  A geometry whose
- * sub-filter grows in place (split, list) also owns its filter's growth
- * and the unions it can merge into one table (the hooks below the line);
- * the others leave growth to cuckoo_ops.c, which appends a chain
- * sub-filter.  The list is such a geometry of a filter's only sub-filter:
- * a growing filter's first representation (like postgresql-hll's
- * EXPLICIT), which converts to a split table at its bound.
- *
- * The operations table is fetched once per operation (cf_geom_for in
- * cuckoo_ops.c), not cached in the sub-filter: the geometry modules
- * re-open the filters they rewrite (cf_open), so they stand above the
- * format layer, which cannot name them.
+ * Each module stands above the format layer (it re-opens the filters it
+ * rewrites, through cfi_open with its own table: a module's rewrites hold
+ * its geometry and those below it only), and cuckoo_ops.c, above them all,
+ * opens the caller's filters against the last one (cf_open): so every
+ * sub-filter carries its table from the moment it is opened, and no object
+ * names a geometry defined above it.
  */
 #ifndef CUCKOO_GEOM_H
 #define CUCKOO_GEOM_H
 
 #include "cuckoo_build.h"
 #include "cuckoo_format.h"
-
-/* how a geometry's union asks the filter level for a union of other filters */
-typedef struct cf_union_again
-{
-	/* cf_union_size / cf_union of any two filters (for tables a list became) */
-	size_t		(*size) (const cf_filter *a, const cf_filter *b, char *err, size_t errlen);
-	size_t		(*unite) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
-						  cf_filter *result, char *err, size_t errlen);
-	/* the bytes and the result of a and b side by side (the sub-filters folded where they can) */
-	size_t		(*side_size) (const cf_filter *a, const cf_filter *b, char *err, size_t errlen);
-	size_t		(*side) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
-						 cf_filter *result, char *err, size_t errlen);
-} cf_union_again;
-
-typedef struct cf_geom_ops
-{
-	const char *name;			/* as FORMAT.md names it: legacy, chain, split, list */
-	uint32_t	geom;			/* CF_GEOM_*: the descriptor's geometry byte */
-
-	/* ---- one sub-filter st of a filter of bucket size b ---- */
-	/* does st hold a match of hash h */
-	bool		(*has) (const cf_stage *st, uint32_t b, uint64_t h);
-	/* the matches of h in st */
-	uint32_t	(*count) (const cf_stage *st, uint32_t b, uint64_t h);
-	/* adds h, with a kick-out walk of at most max_kicks steps (0: a free slot only); false, st unchanged, if it does not fit */
-	bool		(*add) (cf_stage *st, uint32_t b, uint32_t max_kicks, uint64_t h);
-	/* removes one match of h (the finest); false if none */
-	bool		(*remove) (cf_stage *st, uint32_t b, uint64_t h);
-	/* do two values that collide in s always collide in t (s, t of this geometry, s != t) */
-	bool		(*refines) (const cf_stage *s, const cf_stage *t);
-	/*
-	 * sub-filters of this geometry whose entries nest by a precision
-	 * whatever sub-filter of them holds an entry (NULL: none; deletes then
-	 * follow refines): is t of s's family, and the precision of h's finest
-	 * match in st (higher: finer; a delete removes the finest of the family)
-	 */
-	bool		(*same_family) (const cf_stage *s, const cf_stage *t);
-	int			(*precision) (const cf_stage *st, uint32_t b, uint64_t h);
-	/* did an add of h fail because h's place is filled with copies of h alone (NULL: never asked) */
-	bool		(*full_of_copies) (const cf_stage *st, uint32_t b, uint64_t h);
-	/* moves every entry of src into dst (same geometry and size); NULL: never folded */
-	bool		(*fold) (cf_stage *dst, const cf_stage *src, uint32_t b, uint32_t max_kicks);
-	/* the items st holds */
-	uint64_t	(*items) (const cf_stage *st);
-	/*
-	 * fills f's only sub-filter, empty, with the n hashes of runs (checked
-	 * by cf_build_runs; work: cf_build_work_size bytes); NULL: no build (a
-	 * list is no table: the caller builds a table)
-	 */
-	bool		(*build) (cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work);
-	/* adds sub-filter k's items, buckets, slots and capacity to s, its miss chance to *miss */
-	void		(*stats) (const cf_filter *f, uint32_t k, cf_stats *s, uint64_t *slots, double *miss);
-
-	/* ---- growth: a filter grows by its in-place sub-filter's geometry, else by chain's ---- */
-	/*
-	 * bytes of f grown once (0, err set, if it cannot), and the growth
-	 * into out: sub-filter k grown in place, or (chain, k unused) a new
-	 * sub-filter appended, as large as the last one when same_size
-	 */
-	size_t		(*grow_size) (const cf_filter *f, uint32_t k, bool same_size, char *err, size_t errlen);
-	void		(*grow) (cf_filter *f, uint32_t k, uint8_t *out, bool same_size);
-
-	/* ---- a sub-filter that grows in place and takes all of its filter's adds (NULL: none) ---- */
-	/* cf_insert of h after the add into sub-filter k failed: grows f (alloc) and adds h */
-	cf_status	(*insert_grow) (cf_filter *f, uint32_t k, uint64_t h, cf_alloc_fn alloc, void *ctx);
-	/* the union of a and b when this geometry takes it (one of them is its filter) */
-	bool		(*unites) (const cf_filter *a, const cf_filter *b);
-	size_t		(*union_size) (const cf_filter *a, const cf_filter *b, const cf_union_again *again,
-							   char *err, size_t errlen);
-	size_t		(*unite) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
-						  cf_filter *result, const cf_union_again *again, char *err, size_t errlen);
-	/* the whole filter's statistics, when they are not a sum over sub-filters (NULL: stats) */
-	void		(*filter_stats) (const cf_filter *f, cf_stats *s);
-} cf_geom_ops;
+#include "cuckoo_geom_ops.h"
 
 /* ---- what the geometries share at the filter level (cuckoo_geom.c) ---- */
 
 /*
  * Writes f (version 2) plus 'extra' sub-filters into out and re-opens f on
- * out: the header, f's descriptors, the new descriptors (descs), f's
- * tables, then the new tables (tables[k], or zeros when tables is NULL).
+ * out (against top: cfi_open): the header, f's descriptors, the new
+ * descriptors (descs), f's tables, then the new tables (tables[k], or
+ * zeros when tables is NULL).
  */
 void		cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
-							  const uint8_t *descs, const uint8_t *const *tables);
+							  const uint8_t *descs, const uint8_t *const *tables,
+							  const cf_geom_ops *top);
 /*
  * The header fields of a union r of a and b written at out: the value kind
  * (b's where a has none or b holds any), deletes and retained summed.
@@ -117,8 +36,8 @@ void		cfi_union_counters(const cf_filter *a, const cf_filter *b, uint8_t *out, c
 
 /*
  * the geometries, each defined in its own module (cuckoo_geom_chain.c:
- * legacy and chain; cuckoo_geom_split.c; cuckoo_geom_list.c) and named
- * together in cf_geometries[] (cuckoo_ops.c)
+ * legacy and chain; cuckoo_geom_split.c; cuckoo_geom_list.c), in the order
+ * of their 'below' links (the last, list, is cuckoo_ops.c's top)
  */
 extern const cf_geom_ops cfi_geom_legacy;
 extern const cf_geom_ops cfi_geom_chain;

@@ -12,6 +12,51 @@
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------------
+ * reading one table (FORMAT.md, "Table descriptor")
+ * ------------------------------------------------------------------- */
+
+/* a chain table: a level its buckets allow, a base key within its width */
+static bool
+chain_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	if (!cfi_check_slots(f, st, k, err, errlen))
+		return false;
+	if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not a multiple of 2^%u for its level",
+				k, st->nbuckets, st->level);
+		return false;
+	}
+	if (st->basebits < CF_MIN_FPBITS || st->basebits + st->level > st->fpbits)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has base width %u, level %u and width %u (the base width must be at least %d and at most the width less the level)",
+				k, st->basebits, st->level, st->fpbits, CF_MIN_FPBITS);
+		return false;
+	}
+	cfi_stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/* a legacy table: level 0, its base key the whole fingerprint (else no geometry this build reads) */
+static bool
+legacy_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	if (!cfi_check_slots(f, st, k, err, errlen))
+		return false;
+	if (st->level != 0 || st->basebits != st->fpbits)
+		return cfi_unknown_geometry(st, k, err, errlen);
+	cfi_stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/* every entry is a fingerprint: any nonzero slot value */
+static bool
+chain_scan(const cf_filter *f, uint32_t k, char *err, size_t errlen)
+{
+	return cfi_scan_table(f, k, UINT32_MAX, err, errlen);
+}
+
+/* ---------------------------------------------------------------------
  * one table
  * ------------------------------------------------------------------- */
 
@@ -265,7 +310,7 @@ chain_grow(cf_filter *f, uint32_t k, uint8_t *out, bool same_size)
 	if (!next_stage(f, same_size, &st, NULL, 0))
 		abort();				/* cannot happen: grow_size checked it */
 	cfi_write_desc(desc, &st);
-	cfi_splice_stages(f, out, 1, desc, NULL);
+	cfi_splice_stages(f, out, 1, desc, NULL, &cfi_geom_chain);
 }
 
 /* ---------------------------------------------------------------------
@@ -275,6 +320,11 @@ chain_grow(cf_filter *f, uint32_t k, uint8_t *out, bool same_size)
 const cf_geom_ops cfi_geom_chain = {
 	.name = "chain",
 	.geom = CF_GEOM_CHAIN,
+	.below = &cfi_geom_legacy,
+	.stash = false,
+	.check = chain_check,
+	.attach = NULL,
+	.scan = chain_scan,
 	.has = chain_has,
 	.count = chain_count,
 	.add = chain_add,
@@ -293,6 +343,11 @@ const cf_geom_ops cfi_geom_chain = {
 const cf_geom_ops cfi_geom_legacy = {
 	.name = "legacy",
 	.geom = CF_GEOM_LEGACY,
+	.below = NULL,
+	.stash = false,
+	.check = legacy_check,
+	.attach = NULL,
+	.scan = chain_scan,
 	.has = chain_has,
 	.count = chain_count,
 	.add = chain_add,

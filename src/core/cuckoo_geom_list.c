@@ -72,7 +72,7 @@ list_relayout(cf_filter *f, uint8_t *out, uint32_t nslots)
 	memcpy(out, f->buf, hdr + used);
 	memset(out + hdr + used, 0, (size_t) nslots * 8 - used);
 	put_le32(out + CF_V2_HEADER_SIZE, nslots);
-	if (!cf_open(f, out, hdr + (size_t) nslots * 8, NULL, 0))
+	if (!cfi_open(f, out, hdr + (size_t) nslots * 8, &cfi_geom_list, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 
@@ -166,7 +166,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	{
 		uint64_t	dry[(LIST_DRY_RUN_MAX + 7) / 8];
 
-		cfi_list_table(f, (uint8_t *) dry, &r);
+		cfi_list_table(f, (uint8_t *) dry, &r, &cfi_geom_list);
 		for (uint32_t i = 0; i < n; i++)
 			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
 				rest[nrest++] = hs[i];
@@ -182,7 +182,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 		list_view(f, 0, f->fpbits, &t);
 		nstash = list_group_excess(&t.stages[0], f->bucket_size, hs, n);
 		out = alloc(tl + (size_t) nstash * CF_SPLIT_STASH_REC, ctx);
-		cfi_list_table(f, out, &r);
+		cfi_list_table(f, out, &r, &cfi_geom_list);
 		for (uint32_t i = 0; i < n; i++)
 			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
 				rest[nrest++] = hs[i];
@@ -191,7 +191,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 		nstash = CF_SPLIT_STASH_MAX;
 	memset(out + tl, 0, (size_t) nstash * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nstash);
-	if (!cf_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, NULL, 0))
+	if (!cfi_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest && i < nstash; i++)
 	{
@@ -233,12 +233,12 @@ list_grow(cf_filter *f, uint8_t *out)
 		list_relayout(f, out, nslots);
 		return;
 	}
-	cfi_list_table(f, out, &r);
+	cfi_list_table(f, out, &r, &cfi_geom_list);
 	list_place(&f->stages[0], &r, rest, &nrest);
 	/* the stash: n records (the descriptor's count), the first nrest used */
 	memset(out + tl, 0, (size_t) n * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) n);
-	if (!cf_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, NULL, 0))
+	if (!cfi_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest; i++)
 	{
@@ -277,6 +277,7 @@ list_view_at(const cf_filter *l, uint32_t m, uint32_t L, uint32_t W, cf_filter *
 	st->basebits = CF_SPLIT_F0;
 	st->nstash = n;
 	cfi_stage_setup(st, l->bucket_size);
+	ENG(st)->ops = &cfi_geom_split;
 	v->split = 0;
 	v->len = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + stage_data_bytes(st);
 }
@@ -335,14 +336,14 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	st.nstash = 0;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, st.table_bytes);
-	if (!cf_open(r, out, tl, NULL, 0))
+	if (!cfi_open(r, out, tl, &cfi_geom_list, NULL, 0))
 		abort();				/* cannot happen: a valid header */
 	list_place(&l->stages[0], r, rest, &nrest);
 	if (nrest == 0)
 		return tl;
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nrest);
 	memset(out + tl, 0, (size_t) nrest * CF_SPLIT_STASH_REC);
-	if (!cf_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, NULL, 0))
+	if (!cfi_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
 		abort();				/* cannot happen: room for every record */
 	for (uint32_t i = 0; i < nrest; i++)
 	{
@@ -499,7 +500,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 
 		memcpy(tail, s->buf, s->len);
 		put_le32(tail + 12, (s == a ? b : a)->capacity);
-		if (!cf_open(&c, tail, s->len, NULL, 0))
+		if (!cfi_open(&c, tail, s->len, &cfi_geom_list, NULL, 0))
 			abort();			/* cannot happen: a list's bound grows with its capacity */
 		return s == a ? list_union(&c, b, out, outcap - s->len, result, again, err, errlen) :
 			list_union(a, &c, out, outcap - s->len, result, again, err, errlen);
@@ -530,7 +531,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		memset(out + hdr + (size_t) 8 * k, 0, (size_t) (slots - k) * 8);
 		put_le32(out + CF_V2_HEADER_SIZE, slots);
 		put_le32(out + CF_V2_HEADER_SIZE + DESC_NITEMS, k);
-		if (!cf_open(&r, out, hdr + (size_t) slots * 8, err, errlen))
+		if (!cfi_open(&r, out, hdr + (size_t) slots * 8, &cfi_geom_list, err, errlen))
 			abort();			/* cannot happen: built from valid lists */
 		cfi_union_counters(a, b, out, &r);
 		*result = r;
@@ -555,6 +556,84 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	}
 	return again->unite(filter_is_list(a) ? &ta : a, filter_is_list(b) ? &tb : b, out, rb,
 						result, err, errlen);
+}
+
+/* ---------------------------------------------------------------------
+ * reading a list (FORMAT.md, "List sub-filters")
+ * ------------------------------------------------------------------- */
+
+/* a list sub-filter's descriptor and header (FORMAT.md, "List sub-filters") */
+static bool
+list_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	uint32_t	max;
+
+	if (f->version < 2 || f->nstages != 1)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u is a list, which must be a filter's only sub-filter", k);
+		return false;
+	}
+	if (st->fpbits != 64 || st->level != 0 || st->basebits != 0 || st->nstash != 0)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has width %u, level %u, base width %u and %u stash records (needs 64, 0, 0 and 0)",
+				k, st->fpbits, st->level, st->basebits, st->nstash);
+		return false;
+	}
+	if (f->expansion == 0)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u is in a filter of expansion 0 (a list is a growing filter's start)", k);
+		return false;
+	}
+	if (f->fpbits != cf_split_width(f->target_fpr, f->bucket_size, 0))
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has a header width of %u bits, not the %u of the split table it becomes",
+				k, f->fpbits, cf_split_width(f->target_fpr, f->bucket_size, 0));
+		return false;
+	}
+	if (CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
+		table_bytes_for(cfi_list_m0(f->capacity, f->bucket_size), f->bucket_size,
+						f->fpbits, st->enc) > CF_MAX_SIZE)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u would become a table of more than the 1 GB a value can hold", k);
+		return false;
+	}
+	max = cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, st->enc);
+	if (st->nbuckets < 1 || st->nbuckets > max)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has %u slots, not between 1 and its bound of %u",
+				k, st->nbuckets, max);
+		return false;
+	}
+	if (st->nitems > st->nbuckets)
+	{
+		cfi_set_err(err, errlen, "list sub-filter %u has an item count of %u but only %u slots",
+				k, st->nitems, st->nbuckets);
+		return false;
+	}
+	st->table_bytes = (size_t) st->nbuckets * 8;
+	st->stash = NULL;
+	return true;
+}
+
+/* its hashes in order, its free slots zero */
+static bool
+list_scan(const cf_filter *f, uint32_t k, char *err, size_t errlen)
+{
+	const cf_stage *st = &f->stages[k];
+
+	for (uint32_t i = 1; i < st->nitems; i++)
+		if (list_get(st, i) < list_get(st, i - 1))
+		{
+			cfi_set_err(err, errlen, "list sub-filter %u is not sorted at position %u", k, i);
+			return false;
+		}
+	for (uint32_t i = st->nitems; i < st->nbuckets; i++)
+		if (list_get(st, i) != 0)
+		{
+			cfi_set_err(err, errlen, "free slot %u of list sub-filter %u is not zero", i, k);
+			return false;
+		}
+	return true;
 }
 
 /* ---------------------------------------------------------------------
@@ -665,6 +744,11 @@ list_filter_stats(const cf_filter *f, cf_stats *s)
 const cf_geom_ops cfi_geom_list = {
 	.name = "list",
 	.geom = CF_GEOM_LIST,
+	.below = &cfi_geom_split,
+	.stash = false,
+	.check = list_check,
+	.attach = NULL,
+	.scan = list_scan,
 	.has = list_stage_has,
 	.count = list_count,
 	.add = list_stage_add,

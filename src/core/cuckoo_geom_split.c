@@ -11,6 +11,84 @@
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------------
+ * reading a split table (FORMAT.md, "Split tables")
+ * ------------------------------------------------------------------- */
+
+/* m0 << level buckets, m0 odd; base width, width and level the schedule allows; a stash of bounded size */
+static bool
+split_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errlen)
+{
+	if (!cfi_check_slots(f, st, k, err, errlen))
+		return false;
+	if (st->level > 31 || (st->nbuckets & (uint32_t) ((UINT64_C(1) << st->level) - 1)) != 0 ||
+		((st->nbuckets >> st->level) & 1) == 0)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has %u buckets, not an odd multiple of 2^%u for its level",
+				k, st->nbuckets, st->level);
+		return false;
+	}
+	if (st->basebits < CF_SPLIT_F0_MIN || st->basebits > CF_SPLIT_F0_MAX ||
+		st->fpbits < st->basebits + 2 ||
+		st->level + st->fpbits - 1 - st->basebits > 64 - st->basebits)
+	{
+		cfi_set_err(err, errlen, "split sub-filter %u has base width %u, level %u and width %u (needs base width %d to %d, width >= base + 2, level + width <= 65)",
+				k, st->basebits, st->level, st->fpbits, CF_SPLIT_F0_MIN, CF_SPLIT_F0_MAX);
+		return false;
+	}
+	if (st->nstash > CF_SPLIT_STASH_MAX)
+	{
+		cfi_set_err(err, errlen, "sub-filter %u has %u stash records, more than %d",
+				k, st->nstash, CF_SPLIT_STASH_MAX);
+		return false;
+	}
+	cfi_stage_setup(st, f->bucket_size);
+	return true;
+}
+
+/*
+ * The stash records of split sub-filter k, after its table: each free (all
+ * zero), or an entry with a marker in a bucket of a level no higher than
+ * the table's.  The first split sub-filter takes f's adds (f->split).
+ */
+static bool
+split_attach(cf_filter *f, uint32_t k, char *err, size_t errlen)
+{
+	cf_stage   *st = &f->stages[k];
+
+	st->stash = st->nstash ? st->table + st->table_bytes : NULL;
+	for (uint32_t j = 0; j < st->nstash; j++)
+	{
+		const uint8_t *r = st->stash + (size_t) j * CF_SPLIT_STASH_REC;
+		uint32_t	x = get_le32(r),
+					e = get_le32(r + 4),
+					lev = r[8];
+		bool		ok;
+
+		if (e == 0)
+			ok = x == 0 && lev == 0;
+		else
+			ok = lev <= st->level && x < (st->base_nbuckets << lev) &&
+				(e & ((UINT32_C(1) << (32 - st->basebits)) - 1)) != 0;
+		if (!ok || r[9] != 0 || r[10] != 0 || r[11] != 0)
+		{
+			cfi_set_err(err, errlen, "stash record %u of sub-filter %u is not valid", j, k);
+			return false;
+		}
+	}
+	if (f->split < 0)
+		f->split = (int32_t) k;
+	return true;
+}
+
+/* every entry ends with a marker: a bit set in its low R + 1 bits */
+static bool
+split_scan(const cf_filter *f, uint32_t k, char *err, size_t errlen)
+{
+	return cfi_scan_table(f, k, (uint32_t) ((UINT64_C(1) << (f->stages[k].extbits + 1)) - 1),
+						  err, errlen);
+}
+
+/* ---------------------------------------------------------------------
  * split tables: doubling in place, the stash
  * ------------------------------------------------------------------- */
 
@@ -103,7 +181,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	}
 	memset(nw.stash + (size_t) old.nstash * CF_SPLIT_STASH_REC, 0,
 		   (size_t) (nstash - old.nstash) * CF_SPLIT_STASH_REC);
-	if (!cf_open(f, out, len, NULL, 0))
+	if (!cfi_open(f, out, len, &cfi_geom_split, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 
@@ -529,7 +607,7 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		len = split_union_at(r, o, Lt, out, outcap);
 		if (len == 0)
 			continue;
-		if (!cf_open(result, out, len, err, errlen))
+		if (!cfi_open(result, out, len, &cfi_geom_split, err, errlen))
 			abort();			/* cannot happen: built from valid filters */
 		return len;
 	}
@@ -698,6 +776,11 @@ split_unite(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 const cf_geom_ops cfi_geom_split = {
 	.name = "split",
 	.geom = CF_GEOM_SPLIT,
+	.below = &cfi_geom_chain,
+	.stash = true,
+	.check = split_check,
+	.attach = split_attach,
+	.scan = split_scan,
 	.has = cfi_split_has,
 	.count = cfi_split_count,
 	.add = cfi_split_insert,

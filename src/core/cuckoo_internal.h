@@ -34,9 +34,10 @@ design_load_permille(uint32_t bucket_size)
 }
 
 /* ---------------------------------------------------------------------
- * the lookup engine's state of a sub-filter (cf_stage.engine, which the
- * public header leaves opaque), derived from its descriptor by
- * cfi_stage_setup and cfi_setup_lookup; read through ENG(st)
+ * the engine state of a sub-filter (cf_stage.engine, which the public
+ * header leaves opaque): the lookup engine's, derived from its descriptor
+ * by cfi_stage_setup and cfi_setup_lookup, and its geometry's operations,
+ * chosen by cfi_open; read through ENG(st)
  * ------------------------------------------------------------------- */
 typedef struct
 #if defined(__GNUC__)
@@ -63,6 +64,8 @@ cf_engine
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
+	const struct cf_geom_ops *ops;	/* the sub-filter's geometry (cuckoo_geom_ops.h),
+									 * chosen when its filter is opened */
 } cf_engine;
 
 /* the engine state fits cf_stage.engine (a negative array size if not) */

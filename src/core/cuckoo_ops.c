@@ -4,7 +4,8 @@
  * that grows in place), when and how the filter grows, the exact delete
  * rule, union (one geometry's merge, else side by side), the header
  * counters and statistics.  What a sub-filter does is its geometry's
- * (cuckoo_geom.h), fetched from cf_geometries[]; lookups are in
+ * (cuckoo_geom_ops.h), whose table it carries from the moment it is opened
+ * (cf_open, here: against the last geometry); lookups are in
  * cuckoo_lookup.c.
  */
 #include "cuckoo_geom.h"
@@ -15,19 +16,37 @@
  * the geometries
  * ------------------------------------------------------------------- */
 
-/* every geometry, by its descriptor byte (FORMAT.md, "Table descriptor") */
-static const cf_geom_ops *const cf_geometries[] = {
-	[CF_GEOM_LEGACY] = &cfi_geom_legacy,
-	[CF_GEOM_CHAIN] = &cfi_geom_chain,
-	[CF_GEOM_SPLIT] = &cfi_geom_split,
-	[CF_GEOM_LIST] = &cfi_geom_list,
-};
+/*
+ * The last geometry defined (CORE_OBJS), from which every other is down
+ * the 'below' links: the caller's filters are opened against it, so each
+ * sub-filter carries the table of its geometry (FORMAT.md, "Table
+ * descriptor"; cuckoo_geom_ops.h).
+ */
+static const cf_geom_ops *const geom_top = &cfi_geom_list;
 
-/* the operations of sub-filter st (cf_open admits only the geometries above) */
+/* the operations of sub-filter st, chosen when its filter was opened */
 static inline const cf_geom_ops *
 ops_of(const cf_stage *st)
 {
-	return cf_geometries[st->geom];
+	return cfi_ops_of(st);
+}
+
+bool
+cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	return cfi_open(f, buf, len, geom_top, err, errlen);
+}
+
+bool
+cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	return cfi_validate(buf, len, geom_top, err, errlen);
+}
+
+void
+cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
+{
+	cfi_upgrade(f, out, result, geom_top);
 }
 
 /*
@@ -613,7 +632,7 @@ side(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		}
 	}
 	if (extra > 0)
-		cfi_splice_stages(&r, out, extra, descs, tables);
+		cfi_splice_stages(&r, out, extra, descs, tables, geom_top);
 	*result = r;
 	return r.len;
 }
