@@ -13,6 +13,7 @@
 
 #include "cuckoo_args.h"
 #include "cuckoo_hashset.h"
+#include "cuckoo_hashval_hash.h"
 
 /* serialized state: fpr (IEEE double), capacity, then the hashes, all little-endian */
 #define CFAGG_SERIAL_HEADER	16

@@ -9,6 +9,7 @@
 #include "utils/memutils.h"
 
 #include "cuckoo_hashset.h"
+#include "cuckoo_hashval_hash.h"
 #include "cuckoo_rice.h"
 
 /* ---------------------------------------------------------------------

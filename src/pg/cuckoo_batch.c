@@ -14,6 +14,7 @@
 
 #include "cuckoo_args.h"
 #include "cuckoo_expanded.h"
+#include "cuckoo_hashval_hash.h"
 
 /*
  * The elements of an array argument, in storage order.  An expanded array

@@ -10,6 +10,7 @@
 
 #include "cuckoo_args.h"
 #include "cuckoo_expanded.h"
+#include "cuckoo_hashval_hash.h"
 
 /*
  * columns of cf_info_all in extension version 1.3 (layout, list_max); cf_info

@@ -86,31 +86,6 @@ extern void cfpg_check_value_expr(Node *arg, Oid collid);
 /* The argno-th argument expression of a function or operator call, or NULL. */
 extern Node *cfpg_call_arg(Node *expr, int argno);
 /*
- * The 64-bit hash of a non-NULL value of hi->typid under value hashing
- * hashing (CF_HASHING_V1 or CF_HASHING_V2: the filter's, FORMAT.md).
- */
-extern uint64 cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing);
-
-/*
- * The same, with the integer types (the most common keys, hashed alike by
- * both value hashings) hashed without a call into the dispatcher: per-row
- * cf_contains and cf_agg feel it.
- */
-static inline uint64
-cfpg_hash_datum(CfHashInfo *hi, Datum value, int hashing)
-{
-	switch (hi->kind)
-	{
-		case CFH_INT8:
-			return cf_hash_int64_inline(DatumGetInt64(value));
-		case CFH_INT4:
-			return cf_hash_int64_inline((int64) DatumGetInt32(value));
-		default:
-			return cfpg_hash_datum_any(hi, value, hashing);
-	}
-}
-
-/*
  * The most alternates a probe tries (cfpg_hash_alternates); a value with more
  * is refused.
  */

@@ -10,7 +10,7 @@
 #include "access/tupdesc.h"
 #include "lib/stringinfo.h"
 
-#include "cuckoo_hashval.h"
+#include "cuckoo_hashval_hash.h"
 
 CFPG_HIDDEN_BEGIN
 

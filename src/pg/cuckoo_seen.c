@@ -37,6 +37,7 @@
 #include "utils/lsyscache.h"
 
 #include "cuckoo_args.h"
+#include "cuckoo_hashval_hash.h"
 
 /*
  * When delta is folded: when the array would take more bytes than
