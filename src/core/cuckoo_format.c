@@ -237,9 +237,9 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[DESC_LEVEL] = (uint8_t) st->level;
 	d[DESC_BASEBITS] = (uint8_t) st->basebits;
 	d[DESC_ENC] = (uint8_t) st->enc;
-	d[DESC_NSTASH] = d[DESC_NSTASH + 1] = d[DESC_RESERVED] = 0;
-	if (st->geom == CF_GEOM_SPLIT)
-		put_le16(d + DESC_NSTASH, (uint16_t) st->nstash);
+	/* zero unless the geometry has a stash count (cf_geom_ops.stash): open_v2 sets it so */
+	put_le16(d + DESC_NSTASH, (uint16_t) st->nstash);
+	d[DESC_RESERVED] = 0;
 }
 
 /* the version-2 header of f, except nstages (byte 5) */

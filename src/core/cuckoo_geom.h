@@ -29,6 +29,13 @@ void		cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 							  const uint8_t *descs, const uint8_t *const *tables,
 							  const cf_geom_ops *top);
 /*
+ * The highest of top and the tables f's sub-filters carry (the 'below'
+ * links order them): what a module's rewrite of f re-opens against, so a
+ * sub-filter of a geometry defined above the module (beside its table
+ * after a union, or in a filter that grows by chain tables) is still read.
+ */
+const cf_geom_ops *cfi_top_over(const cf_filter *f, const cf_geom_ops *top);
+/*
  * The header fields of a union r of a and b written at out: the value kind
  * (b's where a has none or b holds any), deletes and retained summed.
  */
@@ -37,11 +44,17 @@ void		cfi_union_counters(const cf_filter *a, const cf_filter *b, uint8_t *out, c
 /*
  * the geometries, each defined in its own module (cuckoo_geom_chain.c:
  * legacy and chain; cuckoo_geom_split.c; cuckoo_geom_list.c), in the order
- * of their 'below' links (the last, list, is cuckoo_ops.c's top)
+ * of their 'below' links
  */
 extern const cf_geom_ops cfi_geom_legacy;
 extern const cf_geom_ops cfi_geom_chain;
 extern const cf_geom_ops cfi_geom_split;
 extern const cf_geom_ops cfi_geom_list;
+/*
+ * the last of them (cuckoo_ops.c), from which every other is down the
+ * 'below' links: cf_open, cf_validate and cf_upgrade open against it, and
+ * the tests walk the geometries from it
+ */
+extern const cf_geom_ops *const cfi_geom_top;
 
 #endif							/* CUCKOO_GEOM_H */

@@ -181,7 +181,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	}
 	memset(nw.stash + (size_t) old.nstash * CF_SPLIT_STASH_REC, 0,
 		   (size_t) (nstash - old.nstash) * CF_SPLIT_STASH_REC);
-	if (!cfi_open(f, out, len, &cfi_geom_split, NULL, 0))
+	if (!cfi_open(f, out, len, cfi_top_over(f, &cfi_geom_split), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 

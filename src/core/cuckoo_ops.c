@@ -20,9 +20,9 @@
  * The last geometry defined (CORE_OBJS), from which every other is down
  * the 'below' links: the caller's filters are opened against it, so each
  * sub-filter carries the table of its geometry (FORMAT.md, "Table
- * descriptor"; cuckoo_geom_ops.h).
+ * descriptor"; cuckoo_geom_ops.h).  A new geometry's module sets it.
  */
-static const cf_geom_ops *const geom_top = &cfi_geom_list;
+const cf_geom_ops *const cfi_geom_top = &cfi_geom_list;
 
 /* the operations of sub-filter st, chosen when its filter was opened */
 static inline const cf_geom_ops *
@@ -34,19 +34,19 @@ ops_of(const cf_stage *st)
 bool
 cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	return cfi_open(f, buf, len, geom_top, err, errlen);
+	return cfi_open(f, buf, len, cfi_geom_top, err, errlen);
 }
 
 bool
 cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	return cfi_validate(buf, len, geom_top, err, errlen);
+	return cfi_validate(buf, len, cfi_geom_top, err, errlen);
 }
 
 void
 cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
 {
-	cfi_upgrade(f, out, result, geom_top);
+	cfi_upgrade(f, out, result, cfi_geom_top);
 }
 
 /*
@@ -632,7 +632,7 @@ side(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		}
 	}
 	if (extra > 0)
-		cfi_splice_stages(&r, out, extra, descs, tables, geom_top);
+		cfi_splice_stages(&r, out, extra, descs, tables, cfi_geom_top);
 	*result = r;
 	return r.len;
 }

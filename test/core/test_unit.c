@@ -2573,17 +2573,23 @@ test_lookup_paths(void)
 void
 test_geom_ops(void)
 {
-	const cf_geom_ops *all[] = {&cfi_geom_legacy, &cfi_geom_chain, &cfi_geom_split, &cfi_geom_list};
-	const uint32_t geoms[] = {CF_GEOM_LEGACY, CF_GEOM_CHAIN, CF_GEOM_SPLIT, CF_GEOM_LIST};
+	const cf_geom_ops *all[64];
+	int			n = 0;
 
-	for (int k = 0; k < 4; k++)
+	/* every geometry, from the one cf_open starts at down the 'below' links: a new one needs no line here */
+	for (const cf_geom_ops *g = cfi_geom_top; g != NULL && n < 64; g = g->below)
+		all[n++] = g;
+	CHECKF(n < 64, "the 'below' links of the geometries run in a circle");
+	CHECKF(n >= 4 && all[n - 1] == &cfi_geom_legacy, "the tables do not end at legacy (%d of them)", n);
+	for (int k = 0; k < n; k++)
 	{
 		const cf_geom_ops *g = all[k];
 
-		CHECKF(g->geom == geoms[k] && g->name != NULL, "geometry %u: wrong number or no name", geoms[k]);
+		CHECKF(g->geom >= 1 && g->geom <= 255 && g->name != NULL, "geometry %u: wrong number or no name", g->geom);
 		for (int j = 0; j < k; j++)
-			CHECKF(strcmp(g->name, all[j]->name) != 0, "two geometries named %s", g->name);
-		CHECKF(g->has && g->count && g->add && g->remove && g->refines && g->items,
+			CHECKF(strcmp(g->name, all[j]->name) != 0 && g->geom != all[j]->geom,
+				   "two geometries named %s or numbered %u", g->name, g->geom);
+		CHECKF(g->check && g->scan && g->has && g->count && g->add && g->remove && g->refines && g->items,
 			   "%s: a sub-filter operation is missing", g->name);
 		CHECKF(g->stats || g->filter_stats, "%s: no statistics", g->name);
 		if (g->insert_grow)
@@ -2594,4 +2600,43 @@ test_geom_ops(void)
 				   g->name);
 	}
 	CHECK(cfi_geom_chain.grow_size && cfi_geom_chain.grow && cfi_geom_chain.insert_grow == NULL);
+}
+
+/*
+ * A rewrite re-opens against the highest of its module's table and the
+ * tables the filter carries (cfi_top_over): chain growth re-opens against
+ * chain's table, which cannot see a geometry defined above chain (a split
+ * table here, as a new geometry would be) beside it.
+ */
+void
+test_geom_top_over(void)
+{
+	cf_params	p = t_params(500, 0.01, 4, 500, 2);
+	size_t		len;
+	uint8_t    *buf,
+			   *out;
+	uint8_t		desc[CF_V2_STAGE_SIZE] = {0};
+	cf_filter	f;
+	char		err[256];
+	uint64_t	rng = 5;
+
+	p.geometry = CF_GEOM_SPLIT;
+	buf = t_create(&p, &len);
+	CHECK(buf != NULL && cf_open(&f, buf, len, err, sizeof(err)) && f.stages[0].geom == CF_GEOM_SPLIT);
+	for (int i = 0; i < 300; i++)
+		CHECK(cf_add(&f, splitmix64(&rng)) == CF_OK);
+	CHECK(cfi_top_over(&f, &cfi_geom_chain) == &cfi_geom_split);
+	CHECK(cfi_top_over(&f, &cfi_geom_legacy) == &cfi_geom_split);
+	CHECK(cfi_top_over(&f, &cfi_geom_split) == &cfi_geom_split);
+	CHECK(cfi_top_over(&f, cfi_geom_top) == cfi_geom_top);
+	/* laid out again by a module below split: still read, nothing lost */
+	out = malloc(len);
+	cfi_splice_stages(&f, out, 0, desc, NULL, &cfi_geom_chain);
+	CHECK(f.buf == out && cfi_ops_of(&f.stages[0]) == &cfi_geom_split);
+	rng = 5;
+	for (int i = 0; i < 300; i++)
+		CHECK(cf_contains(&f, splitmix64(&rng)));
+	CHECK(cf_validate(out, len, err, sizeof(err)));
+	free(out);
+	free(buf);
 }
