@@ -373,22 +373,20 @@ cfpg_expanded_grow(cf_filter *f, cf_status st, uint64 h, CfxOp op, int kind)
 }
 
 /*
- * op on x, the newest state of its store: the shared buffer changes in
- * place, journaled, and a new object holds the new state; x keeps the
- * journal that turns it back into its own.
+ * op on x, the newest state of its store, opened as f: the shared buffer
+ * changes in place, journaled, and a new object holds the new state; x
+ * keeps the journal that turns it back into its own.
  */
 static Datum
-cfpg_expanded_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
+cfpg_expanded_modify_opened(CfExpanded *x, cf_filter *f, uint64 h, CfxOp op, int kind)
 {
 	CfStore    *s = x->store;
 	CfRecorder *rec = palloc0(sizeof(CfRecorder));
 	CfExpanded *y;
-	cf_filter	f;
 	cf_status	st;
 
 	rec->j.save = cfpg_expanded_record;
 	rec->store = s;
-	cfpg_expanded_open_store(s, &f);
 
 	/*
 	 * If anything fails half way (the journal or the new object cannot be
@@ -397,16 +395,16 @@ cfpg_expanded_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 	 */
 	PG_TRY();
 	{
-		cf_set_journal(&f, &rec->j);
+		cf_set_journal(f, &rec->j);
 		if (op == CFX_DELETE)
-			rec->status = cf_delete(&f, h);
-		else if (op == CFX_ADD_UNIQUE && cf_contains(&f, h))
+			rec->status = cf_delete(f, h);
+		else if (op == CFX_ADD_UNIQUE && cf_contains(f, h))
 			rec->status = CF_OK;	/* already there: nothing to change */
 		else
-			rec->status = cf_add(&f, h);
+			rec->status = cf_add(f, h);
 		if (rec->status == CF_OK)
-			cfpg_expanded_note_kind(&f, op, kind);
-		cf_set_journal(&f, NULL);
+			cfpg_expanded_note_kind(f, op, kind);
+		cf_set_journal(f, NULL);
 		if (rec->status == CF_OK || rec->status == CF_NOT_FOUND ||
 			rec->status == CF_RETAINED)
 			rec->result = cfpg_expanded_new_object(s);
@@ -433,13 +431,25 @@ cfpg_expanded_modify_current(CfExpanded *x, uint64 h, CfxOp op, int kind)
 		pfree(rec->undo);
 	pfree(rec);
 	if (op == CFX_TRY_ADD &&
-		(st == CF_TOO_MANY_COPIES || f.expansion == 0 || !cfpg_expanded_can_grow(&f)))
+		(st == CF_TOO_MANY_COPIES || f->expansion == 0 || !cfpg_expanded_can_grow(f)))
 	{
 		/* no room and no error: a new object of the same state, no journal */
 		y = cfpg_expanded_new_object(s);
 		return EOHPGetRWDatum(&y->hdr);
 	}
-	return cfpg_expanded_grow(&f, st, h, op, kind);
+	return cfpg_expanded_grow(f, st, h, op, kind);
+}
+
+/* the same, f being x opened by the caller (opened) or here */
+static Datum
+cfpg_expanded_modify_current(CfExpanded *x, cf_filter *opened, uint64 h, CfxOp op, int kind)
+{
+	cf_filter	local;
+
+	if (opened != NULL && opened->buf == x->store->buf && opened->len == x->store->len)
+		return cfpg_expanded_modify_opened(x, opened, h, op, kind);
+	cfpg_expanded_open_store(x->store, &local);
+	return cfpg_expanded_modify_opened(x, &local, h, op, kind);
 }
 
 /*
@@ -479,7 +489,8 @@ cfpg_expanded_start_copy(Datum d, bool isnull, const cf_params *defaults)
  * with parameters defaults is started.
  */
 Datum
-cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, CfxOp op, int kind)
+cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, cf_filter *opened,
+					 uint64 h, CfxOp op, int kind)
 {
 	CfExpanded *x = isnull ? NULL : cfpg_expanded_from_datum(d);
 	CfExpanded *y;
@@ -492,7 +503,7 @@ cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h, 
 		/* the callers flatten an older state first (cfpg_open_datum) */
 		if (x->newer != NULL)
 			elog(ERROR, "cuckoo filter expanded object: an older state was not flattened");
-		return cfpg_expanded_modify_current(x, h, op, kind);
+		return cfpg_expanded_modify_current(x, opened, h, op, kind);
 	}
 
 	/* a flat value or NULL: start a private copy */

@@ -22,10 +22,12 @@ typedef enum CfxOp
  * Applies op with hash h to d (or to a new filter for defaults when
  * isnull); an add records value kind kind in a filter that has none yet.
  * d is flat or the newest state of an expanded filter: an older state is
- * flattened first (cfpg_open_datum does).
+ * flattened first (cfpg_open_datum does).  opened: d as the caller opened
+ * it with cfpg_open_datum (or NULL), which an op on the newest state then
+ * uses (and changes) instead of opening the filter a second time.
  */
-extern Datum cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults, uint64 h,
-						CfxOp op, int kind);
+extern Datum cfpg_expanded_modify(Datum d, bool isnull, const cf_params *defaults,
+								  cf_filter *opened, uint64 h, CfxOp op, int kind);
 /* Opens d in place if it is the newest state of an expanded filter. */
 extern bool cfpg_expanded_open_current(Datum d, cf_filter *f);
 

@@ -120,11 +120,11 @@ cfpg_add(FunctionCallInfo fcinfo, CfxOp op)
 			cf_contains(&f, h))
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		/* the result is an expanded object: see cuckoo_expanded.c */
-		PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, h, op, hi->vkind));
+		PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, &f, h, op, hi->vkind));
 	}
 	h = cfpg_hash_datum(hi, PG_GETARG_DATUM(1), hashing);
 	cfpg_params(&p, CFPG_DEFAULT_CAPACITY, CF_DEFAULT_FPR);
-	PG_RETURN_DATUM(cfpg_expanded_modify((Datum) 0, true, &p, h, op, hi->vkind));
+	PG_RETURN_DATUM(cfpg_expanded_modify((Datum) 0, true, &p, NULL, h, op, hi->vkind));
 }
 
 /* cf_add(filter, value): the filter with one more copy of value */
@@ -332,7 +332,7 @@ cuckoo_delete(PG_FUNCTION_ARGS)
 	if (!cfpg_find_value(&f, hi, PG_GETARG_DATUM(1), &h) &&
 		!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, h, CFX_DELETE, 0));
+	PG_RETURN_DATUM(cfpg_expanded_modify(d, false, NULL, &f, h, CFX_DELETE, 0));
 }
 
 /*
