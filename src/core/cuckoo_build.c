@@ -282,6 +282,8 @@ build_round(cf_stage *st, uint32_t b, uint64_t *pend, size_t np, uint64_t *room,
 		int			left;
 		uint32_t	s,
 					victim;
+		uint32_t	occ[CFI_MAX_BUCKET];
+		uint32_t	alt[CFI_MAX_BUCKET];
 
 		/* the visits ahead are sparse late on: fetch their buckets early */
 #if defined(__GNUC__)
@@ -296,20 +298,28 @@ build_round(cf_stage *st, uint32_t b, uint64_t *pend, size_t np, uint64_t *room,
 			room_clear(room, i);
 		if (left >= 0)
 			continue;
-		s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
+		/*
+		 * The occupants and their other buckets, as the lookahead reads
+		 * them, are kept: the victim is one of those read (the first with
+		 * room, else one drawn when none has), so its bucket is not
+		 * computed twice.
+		 */
+		s = b;
 		for (uint32_t t = 0; t < b; t++)
 		{
-			uint32_t	j = alt_bucket(st, i, slot_get(st, b, i, t));
-
-			if (room_has(room, j))
+			occ[t] = slot_get(st, b, i, t);
+			alt[t] = alt_bucket(st, i, occ[t]);
+			if (room_has(room, alt[t]))
 			{
 				s = t;
 				break;
 			}
 		}
-		victim = slot_get(st, b, i, s);
+		if (s == b)
+			s = (uint32_t) (draw(pend[k], round) >> 40) & (b - 1);
+		victim = occ[s];
 		slot_set(st, b, i, s, fp);
-		pend[kept++] = PENDING(alt_bucket(st, i, victim), victim);
+		pend[kept++] = PENDING(alt[s], victim);
 	}
 	return kept;
 }

@@ -464,16 +464,26 @@ cfpg_aggstate_new_flat(MemoryContext cxt, const CfAggFlat *fl, const uint8 *h, u
 	return v;
 }
 
-/* an expanded state (child of aggcxt) holding the hashes of flat state v */
+/*
+ * An expanded state (child of aggcxt) holding the hashes of flat state v.
+ * A transition's own small state (one_by_one) gives them one at a time, so
+ * that the state starts as a hash set, which drops repeated values in cache
+ * as they come; a partial's state, which may be large, is appended whole to
+ * the array of parts.
+ */
 static CfAggExpanded *
-cfpg_aggstate_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache)
+cfpg_aggstate_expand(struct varlena *v, MemoryContext aggcxt, CfAggCache *cache, bool one_by_one)
 {
 	CfAggFlat	fl;
 	CfAggExpanded *x;
 
 	cfpg_aggstate_read_header(v, &fl);
 	x = cfpg_aggstate_new_expanded(aggcxt, fl.kind, fl.hashing, fl.fpr, fl.capacity);
-	cfpg_aggstate_add_le(x, fl.hashes, fl.n, cache);
+	if (one_by_one)
+		for (size_t i = 0; i < fl.n; i++)
+			cfpg_agg_add(x->st, cfpg_agg_read_hash(fl.hashes + i * sizeof(uint64), true), cache);
+	else
+		cfpg_aggstate_add_le(x, fl.hashes, fl.n, cache);
 	return x;
 }
 
@@ -625,7 +635,7 @@ cfpg_aggstate_trans_slow(FunctionCallInfo fcinfo, double fpr, uint64 capacity)
 	w = cfpg_aggstate_flat_add(v, v == (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), h);
 	if (w != NULL)
 		PG_RETURN_POINTER(w);
-	x = cfpg_aggstate_expand(v, aggcxt, cache);
+	x = cfpg_aggstate_expand(v, aggcxt, cache, fl.n <= CFAS_FLAT_MAX);
 	cfpg_agg_add(x->st, h, cache);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&x->hdr));
 }
@@ -751,7 +761,7 @@ cf_agg_state_combine(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(va);
 	}
 	if (xa == NULL)
-		xa = cfpg_aggstate_expand(va, aggcxt, cache);
+		xa = cfpg_aggstate_expand(va, aggcxt, cache, false);
 	if (xb != NULL)
 	{
 		/* another group's state in this process: copied, never kept */
