@@ -46,7 +46,10 @@
 #include "catalog/pg_extension.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "catalog/pg_inherits.h"
 #include "commands/extension.h"
+#include "foreign/fdwapi.h"
+#include "foreign/foreign.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -397,6 +400,35 @@ pf_side(PfSide *sd, Query *q, Index rti, Var *v, bool exact_rte)
 	sd->coll = v->varcollid;
 }
 
+/*
+ * Does a second scan of relation relid (and its inheritors) in the same
+ * statement see the rows the first one saw?  Local tables do (one snapshot);
+ * a postgres_fdw foreign table does (one remote transaction, repeatable
+ * read); another wrapper's may not (a file that changed), and a filter of
+ * rows the join does not see could miss keys: decline.
+ */
+static bool
+pf_rescan_same(Oid relid, bool inh)
+{
+	List	   *rels = inh ? find_all_inheritors(relid, AccessShareLock, NULL) : list_make1_oid(relid);
+	ListCell   *lc;
+
+	foreach(lc, rels)
+	{
+		Oid			r = lfirst_oid(lc);
+
+		if (get_rel_relkind(r) == RELKIND_FOREIGN_TABLE)
+		{
+			ForeignServer *srv = GetForeignServer(GetForeignServerIdByRelId(r));
+			ForeignDataWrapper *fdw = GetForeignDataWrapper(srv->fdwid);
+
+			if (strcmp(fdw->fdwname, "postgres_fdw") != 0)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* a candidate: filter b (of the top query) by s (of query sq) */
 static void
 pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
@@ -406,7 +438,9 @@ pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
 	const char *why = NULL;
 	RangeTblEntry *srte = rt_fetch(sv->varno, sq->rtable);
 
-	if (!pf_pair_ok(op, bv, sv, &why))
+	if (pf_pair_ok(op, bv, sv, &why) && !pf_rescan_same(srte->relid, srte->inh))
+		why = "the filter's side is a foreign table of another wrapper than postgres_fdw";
+	if (why != NULL)
 	{
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s: %s",
@@ -421,6 +455,7 @@ pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
 	pf_side(&c->b, sc->q, bv->varno, bv, true);
 	pf_side(&c->s, sq, sv->varno, sv, sq == sc->q);
 	c->s_rte = copyObject(srte);
+	c->s_rte->tablesample = NULL;	/* the whole table's keys: a superset */
 #if PG_VERSION_NUM >= 160000
 	c->s_perm = srte->perminfoindex ?
 		copyObject(getRTEPermissionInfo(sq->rteperminfos, srte)) : NULL;
