@@ -157,7 +157,7 @@ SELECT count(*) FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu
 SELECT pf_same($$SELECT p.v FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu'$$);
 
 -- EXPLAIN ANALYZE: the rows the filter removed (about 1% of the others pass)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND s.k4 < 0;
 
 -- the thresholds: at their defaults this small join is declined

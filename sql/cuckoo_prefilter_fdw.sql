@@ -33,7 +33,7 @@ EXPLAIN (VERBOSE, COSTS OFF)
 SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 -- fewer rows come back: the foreign scan returns about 1/50 of them
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 SET cuckoo.join_prefilter = off;
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
