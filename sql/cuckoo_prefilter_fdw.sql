@@ -61,10 +61,19 @@ CREATE FOREIGN TABLE pf_file (k int8) SERVER pf_files OPTIONS (program 'seq 100 
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
 SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
+-- also as one partition of a partitioned table
+CREATE TABLE pf_mixed (k int8) PARTITION BY RANGE (k);
+CREATE TABLE pf_mixed_1 PARTITION OF pf_mixed FOR VALUES FROM (MINVALUE) TO (500);
+CREATE FOREIGN TABLE pf_mixed_2 PARTITION OF pf_mixed FOR VALUES FROM (500) TO (MAXVALUE)
+  SERVER pf_files OPTIONS (program 'seq 600 100 1000');
+INSERT INTO pf_mixed_1 VALUES (100), (200);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
+SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
 
 RESET cuckoo.join_prefilter_messages;
 DROP FOREIGN TABLE pf_ft, pf_file;
-DROP TABLE pf_remote, pf_local;
+DROP TABLE pf_remote, pf_local, pf_mixed;
 DROP SERVER pf_loop CASCADE;
 DROP SERVER pf_files;
 DROP EXTENSION postgres_fdw;

@@ -44,11 +44,11 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_foreign_table.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "catalog/pg_inherits.h"
 #include "commands/extension.h"
-#include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -410,8 +410,11 @@ pf_side(PfSide *sd, Query *q, Index rti, Var *v, bool exact_rte)
 static bool
 pf_rescan_same(Oid relid, bool inh)
 {
-	List	   *rels = inh ? find_all_inheritors(relid, AccessShareLock, NULL) : list_make1_oid(relid);
+	List	   *rels;
 	ListCell   *lc;
+
+	/* the relations are locked: the first planning expanded them */
+	rels = inh ? find_all_inheritors(relid, NoLock, NULL) : list_make1_oid(relid);
 
 	foreach(lc, rels)
 	{
@@ -419,9 +422,15 @@ pf_rescan_same(Oid relid, bool inh)
 
 		if (get_rel_relkind(r) == RELKIND_FOREIGN_TABLE)
 		{
-			ForeignServer *srv = GetForeignServer(GetForeignServerIdByRelId(r));
-			ForeignDataWrapper *fdw = GetForeignDataWrapper(srv->fdwid);
+			HeapTuple	tup = SearchSysCache1(FOREIGNTABLEREL, ObjectIdGetDatum(r));
+			Oid			server;
+			ForeignDataWrapper *fdw;
 
+			if (!HeapTupleIsValid(tup))
+				return false;	/* dropped meanwhile: decline */
+			server = ((Form_pg_foreign_table) GETSTRUCT(tup))->ftserver;
+			ReleaseSysCache(tup);
+			fdw = GetForeignDataWrapper(GetForeignServer(server)->fdwid);
 			if (strcmp(fdw->fdwname, "postgres_fdw") != 0)
 				return false;
 		}
@@ -438,9 +447,7 @@ pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
 	const char *why = NULL;
 	RangeTblEntry *srte = rt_fetch(sv->varno, sq->rtable);
 
-	if (pf_pair_ok(op, bv, sv, &why) && !pf_rescan_same(srte->relid, srte->inh))
-		why = "the filter's side is a foreign table of another wrapper than postgres_fdw";
-	if (why != NULL)
+	if (!pf_pair_ok(op, bv, sv, &why))
 	{
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s: %s",
@@ -976,6 +983,16 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 									 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
 									 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
 									 pf_kind_names[c->kind], why)));
+			continue;
+		}
+		if (!pf_rescan_same(c->s.relid, c->s_rte->inh))
+		{
+			ereport(cfpg_prefilter_msglevel,
+					(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
+									 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
+									 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
+									 pf_kind_names[c->kind],
+									 "the filter's side is a foreign table of another wrapper than postgres_fdw")));
 			continue;
 		}
 		c->apply = true;
