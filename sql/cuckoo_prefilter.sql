@@ -128,6 +128,9 @@ EXPLAIN (COSTS OFF)
 UPDATE pf_big b SET v = b.v FROM pf_small s WHERE b.k = s.k AND s.region = 'eu';
 EXPLAIN (COSTS OFF)
 SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' FOR UPDATE OF b;
+EXPLAIN (COSTS OFF)
+SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
+ WHERE s.region = 'eu' AND b.v IN (SELECT v FROM pf_big FOR SHARE);
 ROLLBACK;
 
 -- a prepared statement's generic plan: the filter's parameter is the statement's

@@ -931,6 +931,23 @@ pf_find_join(Node *n, int rtindex)
 	return NULL;
 }
 
+/* Does any query level lock rows (FOR UPDATE / SHARE in a subquery too)? */
+static bool
+pf_locks_rows(Node *n, void *context)
+{
+	if (n == NULL)
+		return false;
+	if (IsA(n, Query))
+	{
+		Query	   *q = (Query *) n;
+
+		if (q->rowMarks != NIL || q->hasForUpdate)
+			return true;
+		return query_tree_walker(q, pf_locks_rows, context, 0);
+	}
+	return expression_tree_walker(n, pf_locks_rows, context);
+}
+
 /* ---- the hook ---- */
 
 static PlannedStmt *
@@ -999,6 +1016,12 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	pf_find(&sc);
 	if (sc.cands == NIL)
 		return pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	if (pf_locks_rows((Node *) parse, NULL))
+	{
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
+		return pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	}
 	if (contain_volatile_functions((Node *) parse->jointree))
 	{
 		ereport(cfpg_prefilter_msglevel,
