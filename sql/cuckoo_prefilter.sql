@@ -109,9 +109,19 @@ SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'
 -- declined: key types the filter does not hash alike (date = timestamp)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu';
--- no candidate: a key that is an expression (numeric = int8 casts the int8)
+-- numeric = int8 casts the int8 to numeric: the filter takes the integer column
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.n WHERE s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.v IN (SELECT s.n FROM pf_small s WHERE s.region = 'eu')$$);
+CREATE TABLE pf_frac AS SELECT g / 2.0 AS n, g::float8 / 2 AS f FROM generate_series(1, 400) g;
+ANALYZE pf_frac;
+SELECT pf_same($$SELECT b.v, s.n FROM pf_big b JOIN pf_frac s ON b.k = s.n$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.n IN (SELECT s.n FROM pf_frac s)$$);
+-- no candidate: a key that is an expression
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k4 + 0 WHERE s.region = 'eu';
 -- declined: a nondeterministic collation
 CREATE COLLATION pf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE TABLE pf_ci_small (t text COLLATE pf_ci);
@@ -196,7 +206,7 @@ SET cuckoo.join_prefilter = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
 RESET cuckoo.join_prefilter_messages;
-DROP TABLE pf_big, pf_small, pf_ci_small, pf_part;
+DROP TABLE pf_big, pf_small, pf_ci_small, pf_part, pf_frac;
 DROP COLLATION pf_ci;
 DROP FUNCTION pf_same(text);
 DROP FUNCTION pf_analyze(text);

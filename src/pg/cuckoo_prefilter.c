@@ -237,12 +237,26 @@ pf_walk(PfScope *sc, Node *n)
 	}
 }
 
+/*
+ * The column under relabelings and the casts of integers to numeric (which
+ * cannot fail, and keep the value: the filter hashes an integral numeric as
+ * the integer), or n itself.
+ */
 static Node *
 pf_strip(Node *n)
 {
-	while (n && IsA(n, RelabelType))
-		n = (Node *) ((RelabelType *) n)->arg;
-	return n;
+	for (;;)
+	{
+		if (n && IsA(n, RelabelType))
+			n = (Node *) ((RelabelType *) n)->arg;
+		else if (n && IsA(n, FuncExpr) && list_length(((FuncExpr *) n)->args) == 1 &&
+				 (((FuncExpr *) n)->funcid == F_NUMERIC_INT2 ||
+				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT4 ||
+				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT8))
+			n = (Node *) linitial(((FuncExpr *) n)->args);
+		else
+			return n;
+	}
 }
 
 /* clause is "x = y" between two plain columns (relabelings stripped) */
@@ -287,7 +301,7 @@ pf_type_class(Oid typid)
 		case FLOAT8OID:
 			return 2;
 		case NUMERICOID:
-			return 3;
+			return 3;			/* also against an integer cast to numeric */
 		case TEXTOID:
 		case VARCHAROID:
 			return 4;
@@ -328,6 +342,8 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	Oid			lt;
 	Oid			rt;
 	TypeCacheEntry *tce;
+	int			cb;
+	int			cs;
 
 	if (bv->varattno <= 0 || sv->varattno <= 0)
 	{
@@ -342,8 +358,11 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 		*why = "the operator is not the key type's btree equality";
 		return false;
 	}
-	if (pf_type_class(bv->vartype) == 0 ||
-		pf_type_class(bv->vartype) != pf_type_class(sv->vartype) ||
+	cb = pf_type_class(bv->vartype);
+	cs = pf_type_class(sv->vartype);
+	if (cb == 0 ||
+		(cb != cs &&
+		 !(lt == NUMERICOID && (cb == 1 || cb == 3) && (cs == 1 || cs == 3))) ||
 		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
 		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
 							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
