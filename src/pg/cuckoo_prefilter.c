@@ -830,6 +830,8 @@ pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	List	   *quals;
 	Oid			probetype;
 	RangeTblRef *ref;
+	Expr	   *probe;
+	OpExpr	   *op;
 
 	cftype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 							 CStringGetDatum("cuckoofilter"), ObjectIdGetDatum(nsp));
@@ -914,13 +916,14 @@ pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	sl->location = -1;
 
 	bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
+	probe = (Expr *) bv;
 	if (probetype == TEXTOID && c->b.type != TEXTOID)
-		return (Node *) make_opclause(opno, BOOLOID, false, (Expr *) sl,
-									  (Expr *) makeRelabelType((Expr *) bv, TEXTOID, -1,
-															   c->b.coll, COERCE_IMPLICIT_CAST),
-									  InvalidOid, c->b.coll);
-	return (Node *) make_opclause(opno, BOOLOID, false, (Expr *) sl, (Expr *) bv,
+		probe = (Expr *) makeRelabelType(probe, TEXTOID, -1, c->b.coll, COERCE_IMPLICIT_CAST);
+	op = (OpExpr *) make_opclause(opno, BOOLOID, false, (Expr *) sl, probe,
 								  InvalidOid, c->b.coll);
+	/* as the parser leaves it: a hook after this one (Citus) may evaluate it */
+	op->opfuncid = get_opcode(opno);
+	return (Node *) op;
 }
 
 static JoinExpr *
