@@ -41,6 +41,7 @@
 #include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_extension.h"
@@ -65,6 +66,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/resowner.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -1002,6 +1004,52 @@ pf_plan_capturing(List *capture, Query *parse, const char *query_string,
 	return result;
 }
 
+/*
+ * Plans the query with the filters; should that raise an error (a planner
+ * hook after ours that cannot plan the filter's subquery), returns the plan
+ * of the query as written: the setting adds no error.  A cancel is raised.
+ */
+static PlannedStmt *
+pf_plan_or(PlannedStmt *first, Query *rewritten, const char *query_string,
+		   int cursorOptions, ParamListInfo boundParams)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	PlannedStmt *volatile result = first;
+
+	if (IsInParallelMode())		/* no subtransaction there: plan it as it is */
+		return pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(mcxt);
+	PG_TRY();
+	{
+		result = pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: planning with the filter failed, planned as written"),
+				 errdetail_internal("%s", edata->message)));
+		FreeErrorData(edata);
+		result = first;
+	}
+	PG_END_TRY();
+	return result;
+}
+
 static PlannedStmt *
 pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		   ParamListInfo boundParams)
@@ -1130,7 +1178,7 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	}
 	if (!any)
 		return first;
-	return pf_plan_capturing(NIL, pristine, query_string, cursorOptions, boundParams);
+	return pf_plan_or(first, pristine, query_string, cursorOptions, boundParams);
 }
 
 void
