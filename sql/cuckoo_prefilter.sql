@@ -53,6 +53,7 @@ END $$;
 
 SET cuckoo.join_prefilter_min_big_rows = 0;
 SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_messages = notice;
@@ -187,9 +188,11 @@ SELECT pf_analyze($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k W
 -- the thresholds: at their defaults this small join is declined
 RESET cuckoo.join_prefilter_min_big_rows;
 RESET cuckoo.join_prefilter_max_small_rows;
+RESET cuckoo.join_prefilter_max_small_ratio;
 RESET cuckoo.join_prefilter_min_removed;
 SHOW cuckoo.join_prefilter_min_big_rows;
 SHOW cuckoo.join_prefilter_max_small_rows;
+SHOW cuckoo.join_prefilter_max_small_ratio;
 SHOW cuckoo.join_prefilter_min_removed;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
@@ -201,6 +204,13 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+-- a filter's side with more rows than a quarter of the filtered side's: declined
+SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_min_removed = 0;
+SET cuckoo.join_prefilter_max_small_ratio = 0.25;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+RESET cuckoo.join_prefilter_max_small_ratio;
 -- off: nothing
 SET cuckoo.join_prefilter = off;
 EXPLAIN (COSTS OFF)

@@ -83,6 +83,7 @@ static bool cfpg_prefilter_on = false;
 static double cfpg_prefilter_min_big_rows = 100000.0;
 static double cfpg_prefilter_max_small_rows = 10000000.0;
 static double cfpg_prefilter_min_removed = 0.5;
+static double cfpg_prefilter_max_small_ratio = 0.5;
 static int	cfpg_prefilter_msglevel = DEBUG1;
 
 static const struct config_enum_entry cfpg_prefilter_msglevels[] = {
@@ -751,6 +752,12 @@ pf_decide(PfCand *c, const char **why)
 		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_rows";
 		return false;
 	}
+	if (cfpg_prefilter_max_small_ratio >= 0 &&
+		c->s.rows > cfpg_prefilter_max_small_ratio * c->b.rows)
+	{
+		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_ratio of the filtered side";
+		return false;
+	}
 	/* the fraction of S's rows its conditions keep */
 	sel = c->s.tuples > 0 ? Min(1.0, c->s.rows / c->s.tuples) : 1.0;
 	if (c->b.nd_default || c->s.nd_default || c->s.nd <= 0 || c->b.nd <= 0)
@@ -1201,6 +1208,10 @@ cfpg_prefilter_init(void)
 	DefineCustomRealVariable("cuckoo.join_prefilter_min_removed",
 							 "Smallest expected fraction of rows a join pre-filter removes.",
 							 NULL, &cfpg_prefilter_min_removed, 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_max_small_ratio",
+							 "Most estimated rows of the side a join pre-filter is built from, as a fraction of the filtered side's.",
+							 "-1: no limit.", &cfpg_prefilter_max_small_ratio, 0.5, -1.0, 1e15,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("cuckoo.join_prefilter_messages",
 							 "Level of the messages that say which joins got a pre-filter and why others did not.",
