@@ -54,6 +54,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
 #include "optimizer/plancat.h"
@@ -403,8 +404,9 @@ pf_usable_quals(List *conj, Index srti, int *dropped)
 			!contain_vars_of_level(q, 1) && !checkExprHasSubLink(q) &&
 			!contain_volatile_functions(q) && !contain_leaked_vars(q))
 			keep = lappend(keep, copyObject(q));
-		else if (bms_is_member((int) srti, rels) && bms_membership(rels) == BMS_SINGLETON)
-			(*dropped)++;
+		else if (bms_membership(rels) == BMS_SINGLETON && bms_is_member((int) srti, rels) &&
+				 !contain_vars_of_level(q, 1))
+			(*dropped)++;		/* S's own (a correlated one joins) */
 	}
 	return keep;
 }
@@ -690,7 +692,7 @@ pf_find(PfScope *sc)
 
 static void
 pf_capture_side(PlannerInfo *root, RelOptInfo *rel, Index rti,
-				RangeTblEntry *rte, PfSide *sd)
+				RangeTblEntry *rte, PfSide *sd, List *quals, bool all_quals)
 {
 	bool		exact = sd->rte != NULL && sd->rte == rte;
 	Var		   *v;
@@ -704,6 +706,19 @@ pf_capture_side(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	sd->exact = exact;
 	sd->rows = rel->rows;
 	sd->tuples = rel->tuples;
+	if (!all_quals)
+	{
+		/*
+		 * Conditions of S left out of the filter: the planner's rows count
+		 * them, the filter does not; the rows of the conditions it keeps.
+		 */
+		List	   *kept = copyObject(quals);
+		Selectivity sel;
+
+		ChangeVarNodes((Node *) kept, (int) sd->rti, (int) rti, 0);
+		sel = kept ? clauselist_selectivity(root, kept, 0, JOIN_INNER, NULL) : 1.0;
+		sd->rows = Max(sd->rows, clamp_row_est(sel * rel->tuples));
+	}
 	v = makeVar((int) rti, sd->attno, sd->type, sd->typmod, sd->coll, 0);
 	examine_variable(root, (Node *) v, 0, &vd);
 	sd->nd = get_variable_numdistinct(&vd, &sd->nd_default);
@@ -724,8 +739,8 @@ pf_relhook(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 	{
 		PfCand	   *c = lfirst(lc);
 
-		pf_capture_side(root, rel, rti, rte, &c->b);
-		pf_capture_side(root, rel, rti, rte, &c->s);
+		pf_capture_side(root, rel, rti, rte, &c->b, NIL, true);
+		pf_capture_side(root, rel, rti, rte, &c->s, c->s_quals, c->s_dropped == 0);
 	}
 }
 
@@ -742,6 +757,7 @@ pf_decide(PfCand *c, const char **why)
 		*why = "no estimate (a relation the planner removed)";
 		return false;
 	}
+
 	if (c->b.rows < cfpg_prefilter_min_big_rows)
 	{
 		*why = "the filtered side is estimated below cuckoo.join_prefilter_min_big_rows";
