@@ -126,6 +126,11 @@ CREATE TABLE pf_frac AS SELECT g / 2.0 AS n, g::float8 / 2 AS f FROM generate_se
 ANALYZE pf_frac;
 SELECT pf_same($$SELECT b.v, s.n FROM pf_big b JOIN pf_frac s ON b.k = s.n$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.n IN (SELECT s.n FROM pf_frac s)$$);
+-- declined: keys that are not columns (whole rows, system columns)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_big c ON b = c;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_big c ON b.ctid = c.ctid;
 -- no candidate: a key that is an expression
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k4 + 0 WHERE s.region = 'eu';

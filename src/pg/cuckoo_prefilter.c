@@ -186,6 +186,15 @@ pf_conjuncts(List *acc, Node *n)
 	return lappend(acc, n);
 }
 
+/* a column's name for the messages ("?" for none: a whole-row reference) */
+static const char *
+pf_attname(Oid relid, AttrNumber attno)
+{
+	char	   *name = attno != 0 ? get_attname(relid, attno, true) : NULL;
+
+	return name ? name : "?";
+}
+
 static const char *
 pf_relname(Query *q, Index rti)
 {
@@ -505,9 +514,9 @@ pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
 								 pf_relname(sc->q, bv->varno),
-								 get_attname(rt_fetch(bv->varno, sc->q->rtable)->relid, bv->varattno, false),
+								 pf_attname(rt_fetch(bv->varno, sc->q->rtable)->relid, bv->varattno),
 								 srte->eref->aliasname,
-								 get_attname(srte->relid, sv->varattno, false),
+								 pf_attname(srte->relid, sv->varattno),
 								 pf_kind_names[kind], why)));
 		return;
 	}
@@ -802,8 +811,8 @@ pf_declined(PfCand *c, const char *why)
 {
 	ereport(cfpg_prefilter_msglevel,
 			(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
-							 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
-							 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
+							 c->b.alias, pf_attname(c->b.relid, c->b.attno),
+							 c->s.alias, pf_attname(c->s.relid, c->s.attno),
 							 pf_kind_names[c->kind], why)));
 }
 
@@ -1192,8 +1201,8 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",
-								 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
-								 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
+								 c->b.alias, pf_attname(c->b.relid, c->b.attno),
+								 c->s.alias, pf_attname(c->s.relid, c->s.attno),
 								 pf_kind_names[c->kind],
 								 c->s_dropped ? ", some of its conditions left out" : ""),
 				 errdetail_internal("Estimated rows: %.0f filtered, %.0f in the filter; %.0f%% expected to be removed.",
