@@ -126,6 +126,14 @@ CREATE TABLE pf_frac AS SELECT g / 2.0 AS n, g::float8 / 2 AS f FROM generate_se
 ANALYZE pf_frac;
 SELECT pf_same($$SELECT b.v, s.n FROM pf_big b JOIN pf_frac s ON b.k = s.n$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.n IN (SELECT s.n FROM pf_frac s)$$);
+-- int4 = float8 casts the int4 to float8 (exactly): the filter takes the int4 column
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.v = s.f;
+SELECT pf_same($$SELECT b.v, s.f FROM pf_big b JOIN pf_frac s ON b.v = s.f$$);
+SELECT pf_same($$SELECT s.f FROM pf_frac s WHERE s.f IN (SELECT b.v FROM pf_big b WHERE b.v < 100)$$);
+-- no candidate: int8 = float8 (the cast of int8 to float8 rounds)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.k = s.f;
 -- declined: keys that are not columns (whole rows, system columns)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_big c ON b = c;

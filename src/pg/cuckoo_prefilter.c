@@ -251,9 +251,9 @@ pf_walk(PfScope *sc, Node *n)
 }
 
 /*
- * The column under relabelings and the casts of integers to numeric (which
- * cannot fail, and keep the value: the filter hashes an integral numeric as
- * the integer), or n itself.
+ * The column under relabelings and the casts that cannot fail and keep the
+ * value: integers to numeric, int2 and int4 to float8, int2 to float4 (the
+ * filter hashes an integral numeric or float as the integer), or n itself.
  */
 static Node *
 pf_strip(Node *n)
@@ -265,7 +265,10 @@ pf_strip(Node *n)
 		else if (n && IsA(n, FuncExpr) && list_length(((FuncExpr *) n)->args) == 1 &&
 				 (((FuncExpr *) n)->funcid == F_NUMERIC_INT2 ||
 				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT4 ||
-				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT8))
+				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT8 ||
+				  ((FuncExpr *) n)->funcid == F_FLOAT8_INT2 ||
+				  ((FuncExpr *) n)->funcid == F_FLOAT8_INT4 ||
+				  ((FuncExpr *) n)->funcid == F_FLOAT4_INT2))
 			n = (Node *) linitial(((FuncExpr *) n)->args);
 		else
 			return n;
@@ -375,7 +378,8 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	cs = pf_type_class(sv->vartype);
 	if (cb == 0 ||
 		(cb != cs &&
-		 !(lt == NUMERICOID && (cb == 1 || cb == 3) && (cs == 1 || cs == 3))) ||
+		 !(lt == NUMERICOID && (cb == 1 || cb == 3) && (cs == 1 || cs == 3)) &&
+		 !((lt == FLOAT8OID || lt == FLOAT4OID) && (cb == 1 || cb == 2) && (cs == 1 || cs == 2))) ||
 		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
 		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
 							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
