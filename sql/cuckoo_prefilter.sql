@@ -113,7 +113,7 @@ SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k NOT IN (SELECT s.k FROM pf_s
 -- declined: a volatile function in the conditions
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND random() >= 0;
--- declined: key types the filter does not hash alike (date = timestamp)
+-- date = timestamp: a date hashes as the timestamp of its midnight
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu';
 -- numeric = int8 casts the int8 to numeric: the filter takes the integer column
@@ -134,6 +134,25 @@ SELECT pf_same($$SELECT s.f FROM pf_frac s WHERE s.f IN (SELECT b.v FROM pf_big 
 -- no candidate: int8 = float8 (the cast of int8 to float8 rounds)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.k = s.f;
+-- char(n) against text and varchar (trailing blanks ignored), timestamp against date
+CREATE TABLE pf_chars (ch char(6), vc varchar(8), t text, d date, ts timestamp, tz timestamptz);
+INSERT INTO pf_chars SELECT 't' || g, 't' || g || CASE WHEN g % 2 = 0 THEN ' ' ELSE '' END,
+       't' || g, DATE '2026-01-01' + g, TIMESTAMP '2026-01-01' + g * INTERVAL '12 hours',
+       TIMESTAMPTZ '2026-01-01 00:00+00' + g * INTERVAL '12 hours'
+  FROM generate_series(1, 300) g;
+ANALYZE pf_chars;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_chars s ON b.t = s.ch;
+SELECT pf_same($$SELECT b.v, s.ch FROM pf_big b JOIN pf_chars s ON b.t = s.ch$$);
+SELECT pf_same($$SELECT x.vc, y.ch FROM pf_chars x JOIN pf_chars y ON x.vc = y.ch$$);
+SELECT pf_same($$SELECT x.ch, y.vc FROM pf_chars x JOIN pf_chars y ON x.ch = y.vc$$);
+SELECT pf_same($$SELECT x.t FROM pf_chars x WHERE x.t IN (SELECT y.ch FROM pf_chars y)$$);
+SELECT pf_same($$SELECT x.ts, y.d FROM pf_chars x JOIN pf_chars y ON x.ts = y.d$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_chars s ON b.d = s.ts$$);
+-- declined: key types the filter does not hash alike (timestamp = timestamptz
+-- compares under the session's TimeZone)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_chars x JOIN pf_chars y ON x.ts = y.tz;
 -- declined: keys that are not columns (whole rows, system columns)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_big c ON b = c;
@@ -235,7 +254,7 @@ SET cuckoo.join_prefilter = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
 RESET cuckoo.join_prefilter_messages;
-DROP TABLE pf_big, pf_small, pf_ci_small, pf_part, pf_frac;
+DROP TABLE pf_big, pf_small, pf_ci_small, pf_part, pf_frac, pf_chars;
 DROP COLLATION pf_ci;
 DROP FUNCTION pf_same(text);
 DROP FUNCTION pf_analyze(text);

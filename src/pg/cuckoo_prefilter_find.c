@@ -150,9 +150,10 @@ cfpg_pf_walk(PfScope *sc, Node *n)
 }
 
 /*
- * The column under relabelings and the casts that cannot fail and keep the
- * value: integers to numeric, int2 and int4 to float8, int2 to float4 (the
- * filter hashes an integral numeric or float as the integer), or n itself.
+ * The column under relabelings and the casts that cannot fail and keep what
+ * the filter hashes: integers to numeric, int2 and int4 to float8, int2 to
+ * float4 (the filter hashes an integral numeric or float as the integer),
+ * char(n) to text (it hashes both without trailing blanks), or n itself.
  */
 static Node *
 cfpg_pf_strip(Node *n)
@@ -167,7 +168,8 @@ cfpg_pf_strip(Node *n)
 				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT8 ||
 				  ((FuncExpr *) n)->funcid == F_FLOAT8_INT2 ||
 				  ((FuncExpr *) n)->funcid == F_FLOAT8_INT4 ||
-				  ((FuncExpr *) n)->funcid == F_FLOAT4_INT2))
+				  ((FuncExpr *) n)->funcid == F_FLOAT4_INT2 ||
+				  ((FuncExpr *) n)->funcid == F_TEXT_BPCHAR))
 			n = (Node *) linitial(((FuncExpr *) n)->args);
 		else
 			return n;
@@ -241,6 +243,29 @@ cfpg_pf_type_class(Oid typid)
 	}
 }
 
+/*
+ * Key classes a and b differ: does the equality on lt (its left input type)
+ * compare them as the filter hashes them?  Integers against numeric, or
+ * floats (the casts cfpg_pf_strip looks through); text or varchar against
+ * char(n); timestamp against date (hashed as the timestamp of its midnight);
+ * the kind check follows.
+ */
+static bool
+cfpg_pf_cross_ok(Oid lt, int a, int b)
+{
+#define PAIR(x, y) ((a == (x) && b == (y)) || (a == (y) && b == (x)))
+	if (lt == NUMERICOID && PAIR(1, 3))
+		return true;
+	if ((lt == FLOAT8OID || lt == FLOAT4OID) && PAIR(1, 2))
+		return true;
+	if ((lt == TEXTOID || lt == BPCHAROID) && PAIR(4, 5))
+		return true;
+	if (PAIR(8, 9))
+		return true;
+#undef PAIR
+	return false;
+}
+
 static bool
 cfpg_pf_coll_ok(Oid coll)
 {
@@ -276,9 +301,7 @@ cfpg_pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	cb = cfpg_pf_type_class(bv->vartype);
 	cs = cfpg_pf_type_class(sv->vartype);
 	if (cb == 0 ||
-		(cb != cs &&
-		 !(lt == NUMERICOID && (cb == 1 || cb == 3) && (cs == 1 || cs == 3)) &&
-		 !((lt == FLOAT8OID || lt == FLOAT4OID) && (cb == 1 || cb == 2) && (cs == 1 || cs == 2))) ||
+		(cb != cs && !cfpg_pf_cross_ok(lt, cb, cs)) ||
 		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
 		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
 							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
