@@ -79,6 +79,11 @@ SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu');
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
+-- EXISTS (... LIMIT 1) is EXISTS (...); LIMIT 0 is not
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 1);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 1)$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 0)$$);
 -- a correlated condition of the subquery is left out of the filter (its keys: a superset)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b

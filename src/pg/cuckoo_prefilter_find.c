@@ -469,13 +469,22 @@ cfpg_pf_in_scope(PfScope *sc, Var *v, int levelsup)
 
 /* a subquery of one table and conditions, nothing that changes its rows */
 static bool
-cfpg_pf_simple_sub(Query *sub, Index *srti)
+cfpg_pf_simple_sub(Query *sub, bool exists, Index *srti)
 {
 	RangeTblRef *ref;
+	Const	   *lim = (Const *) sub->limitCount;
 
+	if (exists && lim && !IsA(lim, Const) && !contain_volatile_functions((Node *) lim))
+		lim = (Const *) eval_const_expressions(NULL, copyObject((Node *) lim));
+
+	/* EXISTS (... LIMIT n), n > 0, is EXISTS (...): PostgreSQL drops it too */
+	if (exists && lim && IsA(lim, Const) && lim->consttype == INT8OID &&
+		!lim->constisnull && DatumGetInt64(lim->constvalue) > 0 &&
+		sub->limitOffset == NULL)
+		lim = NULL;
 	if (sub->commandType != CMD_SELECT || sub->setOperations || sub->hasAggs ||
 		sub->groupClause || sub->groupingSets || sub->havingQual ||
-		sub->hasWindowFuncs || sub->hasTargetSRFs || sub->limitCount ||
+		sub->hasWindowFuncs || sub->hasTargetSRFs || lim ||
 		sub->limitOffset || sub->cteList || sub->rowMarks ||
 		sub->hasModifyingCTE || list_length(sub->jointree->fromlist) != 1)
 		return false;
@@ -497,7 +506,7 @@ cfpg_pf_sublink(PfScope *sc, SubLink *sl)
 
 	if (sl->subLinkType != ANY_SUBLINK && sl->subLinkType != EXISTS_SUBLINK)
 		return;
-	if (!cfpg_pf_simple_sub(sub, &srti))
+	if (!cfpg_pf_simple_sub(sub, sl->subLinkType == EXISTS_SUBLINK, &srti))
 	{
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined a semi join: its subquery is not one table and its conditions")));
