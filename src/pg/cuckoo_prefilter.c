@@ -1,0 +1,627 @@
+/*
+ * cuckoo_prefilter.c - the automatic join pre-filter (docs/prefilter.md).
+ *
+ * With cuckoo.join_prefilter on, a plain SELECT that joins a big table B to a
+ * small one S on b.k = s.k is planned as if the user had written the
+ * hand-made pre-filter (README, "Pre-filter a join"):
+ *
+ *     ... AND (SELECT cf_agg(s.k) FROM S s WHERE <S's own conditions>) @> b.k
+ *
+ * an uncorrelated scalar sublink, so PostgreSQL makes it an InitPlan run once
+ * per execution in the statement's snapshot and pushes the condition into B's
+ * scan: a local scan, a postgres_fdw foreign scan's remote SQL (the server's
+ * extensions option lists cuckoo), or Citus's worker tasks.
+ *
+ * Where it may apply: cuckoo_prefilter_find.c, which finds the candidates.
+ * This file holds the settings, the hooks, the estimates, the decision and
+ * the rewrite.
+ *
+ * When: the query is planned once as written while a set_rel_pathlist_hook
+ * notes each candidate relation's estimated rows and its key's distinct
+ * values; the candidates the thresholds accept are added to a copy of the
+ * query taken before that planning, which is planned again (in a subtransaction: should
+ * that fail, the plan as written is used).  Queries without a syntactic
+ * candidate pay one walk of their join tree.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_extension.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "catalog/pg_inherits.h"
+#include "commands/extension.h"
+#include "foreign/foreign.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "optimizer/plancat.h"
+#include "optimizer/planner.h"
+#include "parser/parse_func.h"
+#include "parser/parse_oper.h"
+#include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/resowner.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+#if PG_VERSION_NUM >= 160000
+#include "parser/parse_relation.h"
+#endif
+
+#include "cuckoo_prefilter.h"
+#include "cuckoo_prefilter_int.h"
+
+/* ---- settings (docs/prefilter.md) ---- */
+
+static bool cfpg_prefilter_on = false;
+double		cfpg_prefilter_min_big_rows = 100000.0;
+static double cfpg_prefilter_max_small_rows = 10000000.0;
+static double cfpg_prefilter_min_removed = 0.5;
+static double cfpg_prefilter_max_small_ratio = 0.5;
+int			cfpg_prefilter_msglevel = DEBUG1;
+
+static const struct config_enum_entry cfpg_prefilter_msglevels[] = {
+	{"debug1", DEBUG1, false},
+	{"log", LOG, false},
+	{"notice", NOTICE, false},
+	{NULL, 0, false}
+};
+
+/* the false-positive rate of cf_agg's filters, counted as rows kept */
+#define PF_FPR 0.01
+
+static planner_hook_type cfpg_prefilter_prev_planner = NULL;
+static set_rel_pathlist_hook_type cfpg_prefilter_prev_relhook = NULL;
+
+/* the candidates of the planning under way (NULL: capture nothing) */
+static List *cfpg_pf_capture = NULL;
+
+/* ---- the estimates of the first planning ---- */
+
+static void
+cfpg_pf_capture_side(PlannerInfo *root, RelOptInfo *rel, Index rti,
+				RangeTblEntry *rte, PfSide *sd, List *quals, bool all_quals)
+{
+	bool		exact = sd->rte != NULL && sd->rte == rte;
+	Var		   *v;
+	VariableStatData vd;
+
+	if (!exact &&
+		(sd->exact || rte->relid != sd->relid || strcmp(rte->eref->aliasname, sd->alias) != 0 ||
+		 (sd->seen && sd->rows >= rel->rows)))
+		return;
+	sd->seen = true;
+	sd->exact = exact;
+	sd->rows = rel->rows;
+	sd->tuples = rel->tuples;
+	if (!all_quals)
+	{
+		/*
+		 * Conditions of S left out of the filter: the planner's rows count
+		 * them, the filter does not; the rows of the conditions it keeps.
+		 */
+		List	   *kept = copyObject(quals);
+		Selectivity sel;
+
+		ChangeVarNodes((Node *) kept, (int) sd->rti, (int) rti, 0);
+		sel = kept ? clauselist_selectivity(root, kept, 0, JOIN_INNER, NULL) : 1.0;
+		sd->rows = Max(sd->rows, clamp_row_est(sel * rel->tuples));
+	}
+	v = makeVar((int) rti, sd->attno, sd->type, sd->typmod, sd->coll, 0);
+	examine_variable(root, (Node *) v, 0, &vd);
+	sd->nd = get_variable_numdistinct(&vd, &sd->nd_default);
+	ReleaseVariableStats(vd);
+}
+
+static void
+cfpg_pf_relhook(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
+{
+	ListCell   *lc;
+
+	if (cfpg_prefilter_prev_relhook)
+		cfpg_prefilter_prev_relhook(root, rel, rti, rte);
+	if (cfpg_pf_capture == NIL || rte->rtekind != RTE_RELATION ||
+		rel->reloptkind != RELOPT_BASEREL)
+		return;
+	foreach(lc, cfpg_pf_capture)
+	{
+		PfCand	   *c = lfirst(lc);
+
+		cfpg_pf_capture_side(root, rel, rti, rte, &c->b, NIL, true);
+		cfpg_pf_capture_side(root, rel, rti, rte, &c->s, c->s_quals, c->s_dropped == 0);
+	}
+}
+
+/* Is c worth it?  Else *why says why not. */
+static bool
+cfpg_pf_decide(PfCand *c, const char **why)
+{
+	double		kept;
+	double		sel;
+	double		nds;
+
+	if (!c->b.seen || !c->s.seen)
+	{
+		*why = "no estimate (a relation the planner removed)";
+		return false;
+	}
+
+	if (c->b.rows < cfpg_prefilter_min_big_rows)
+	{
+		*why = "the filtered side is estimated below cuckoo.join_prefilter_min_big_rows";
+		return false;
+	}
+	if (cfpg_prefilter_max_small_rows >= 0 && c->s.rows > cfpg_prefilter_max_small_rows)
+	{
+		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_rows";
+		return false;
+	}
+	if (cfpg_prefilter_max_small_ratio >= 0 &&
+		c->s.rows > cfpg_prefilter_max_small_ratio * c->b.rows)
+	{
+		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_ratio of the filtered side";
+		return false;
+	}
+	/* the fraction of S's rows its conditions keep */
+	sel = c->s.tuples > 0 ? Min(1.0, c->s.rows / c->s.tuples) : 1.0;
+	if (c->b.nd_default || c->s.nd_default || c->s.nd <= 0 || c->b.nd <= 0)
+		kept = sel;				/* no statistics: as if every key matched */
+	else
+	{
+		/* distinct keys among S's rows that pass (as estimate_num_groups) */
+		nds = c->s.nd;
+		if (c->s.tuples > 0 && sel < 1.0)
+			nds = c->s.nd * (1.0 - pow(1.0 - sel, c->s.tuples / c->s.nd));
+		nds = Min(nds, c->s.rows);
+		kept = Min(1.0, nds / c->b.nd);
+	}
+	kept = Min(1.0, kept + PF_FPR);
+	c->removed = 1.0 - kept;
+	if (c->removed < cfpg_prefilter_min_removed)
+	{
+		*why = "the expected fraction removed is below cuckoo.join_prefilter_min_removed";
+		return false;
+	}
+	return true;
+}
+
+static void
+cfpg_pf_declined(PfCand *c, const char *why)
+{
+	ereport(cfpg_prefilter_msglevel,
+			(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
+							 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
+							 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
+							 cfpg_pf_kind_names[c->kind], why)));
+}
+
+/* ---- the filter's condition ---- */
+
+/* the schema of the installed extension, or InvalidOid */
+static Oid
+cfpg_pf_ext_schema(void)
+{
+	Oid			ext = get_extension_oid("cuckoo", true);
+	Oid			nsp = InvalidOid;
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+
+	if (!OidIsValid(ext))
+		return InvalidOid;
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(ext));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return nsp;
+}
+
+/*
+ * (SELECT cf_agg(s.k) FROM S s WHERE <S's usable conditions>) @> b.k, or
+ * NULL (*why set) if the extension's objects are not there.
+ */
+static Node *
+cfpg_pf_filter_qual(PfCand *c, Oid nsp, const char **why)
+{
+	char	   *nspname = get_namespace_name(nsp);
+	Oid			cftype;
+	Oid			aggfn;
+	Oid			opno;
+	Oid			argtype;
+	Query	   *sq;
+	RangeTblEntry *rte;
+	Var		   *sv;
+	Var		   *bv;
+	Aggref	   *agg;
+	SubLink    *sl;
+	List	   *quals;
+	Oid			probetype;
+	RangeTblRef *ref;
+	Expr	   *probe;
+	OpExpr	   *op;
+
+	cftype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+							 CStringGetDatum("cuckoofilter"), ObjectIdGetDatum(nsp));
+	argtype = c->s.type;
+	aggfn = LookupFuncName(list_make2(makeString(nspname), makeString("cf_agg")),
+						   1, &argtype, true);
+	if (!OidIsValid(aggfn))
+	{
+		argtype = ANYELEMENTOID;
+		aggfn = LookupFuncName(list_make2(makeString(nspname), makeString("cf_agg")),
+							   1, &argtype, true);
+	}
+	probetype = getBaseType(c->b.type) == TEXTOID ? TEXTOID : ANYELEMENTOID;
+	opno = OidIsValid(cftype) ?
+		LookupOperName(NULL, list_make2(makeString(nspname), makeString("@>")),
+					   cftype, probetype, true, -1) : InvalidOid;
+	if (!OidIsValid(cftype) || !OidIsValid(aggfn) || !OidIsValid(opno) ||
+		get_func_prokind(aggfn) != PROKIND_AGGREGATE)
+	{
+		*why = "the extension cuckoo is not installed in this database";
+		return NULL;
+	}
+
+	/* the subquery, S renumbered 1 */
+	rte = copyObject(c->s_rte);
+	quals = copyObject(c->s_quals);
+	sv = makeVar((int) c->s.rti, c->s.attno, c->s.type, c->s.typmod, c->s.coll, 0);
+	ChangeVarNodes((Node *) quals, (int) c->s.rti, 1, 0);
+	ChangeVarNodes((Node *) rte->securityQuals, (int) c->s.rti, 1, 0);
+	ChangeVarNodes((Node *) sv, (int) c->s.rti, 1, 0);
+
+	sq = makeNode(Query);
+	sq->commandType = CMD_SELECT;
+	sq->querySource = QSRC_ORIGINAL;
+	sq->canSetTag = true;
+	sq->rtable = list_make1(rte);
+#if PG_VERSION_NUM >= 160000
+	if (c->s_perm)
+	{
+		sq->rteperminfos = list_make1(copyObject(c->s_perm));
+		rte->perminfoindex = 1;
+	}
+	else
+		rte->perminfoindex = 0;
+#endif
+	ref = makeNode(RangeTblRef);
+	ref->rtindex = 1;
+	sq->jointree = makeFromExpr(list_make1(ref),
+								quals ? (Node *) make_ands_explicit(quals) : NULL);
+	sq->hasSubLinks = checkExprHasSubLink((Node *) rte->securityQuals);
+
+	agg = makeNode(Aggref);
+	agg->aggfnoid = aggfn;
+	agg->aggtype = cftype;
+	agg->aggcollid = InvalidOid;
+	agg->inputcollid = c->s.coll;
+	agg->aggtranstype = InvalidOid;	/* the planner fills it */
+	agg->aggargtypes = list_make1_oid(c->s.type);
+	agg->aggdirectargs = NIL;
+	agg->args = list_make1(makeTargetEntry((Expr *) sv, 1, NULL, false));
+	agg->aggorder = NIL;
+	agg->aggdistinct = NIL;
+	agg->aggfilter = NULL;
+	agg->aggstar = false;
+	agg->aggvariadic = false;
+	agg->aggkind = AGGKIND_NORMAL;
+	agg->agglevelsup = 0;
+	agg->aggsplit = AGGSPLIT_SIMPLE;
+	agg->aggno = -1;
+	agg->aggtransno = -1;
+	agg->location = -1;
+	sq->targetList = list_make1(makeTargetEntry((Expr *) agg, 1,
+												pstrdup("cf_agg"), false));
+	sq->hasAggs = true;
+
+	sl = makeNode(SubLink);
+	sl->subLinkType = EXPR_SUBLINK;
+	sl->subLinkId = 0;
+	sl->testexpr = NULL;
+	sl->operName = NIL;
+	sl->subselect = (Node *) sq;
+	sl->location = -1;
+
+	bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
+	probe = (Expr *) bv;
+	if (probetype == TEXTOID && c->b.type != TEXTOID)
+		probe = (Expr *) makeRelabelType(probe, TEXTOID, -1, c->b.coll, COERCE_IMPLICIT_CAST);
+	op = (OpExpr *) make_opclause(opno, BOOLOID, false, (Expr *) sl, probe,
+								  InvalidOid, c->b.coll);
+	/* as the parser leaves it: a hook after this one (Citus) may evaluate it */
+	op->opfuncid = get_opcode(opno);
+	return (Node *) op;
+}
+
+static JoinExpr *
+cfpg_pf_find_join(Node *n, int rtindex)
+{
+	ListCell   *lc;
+	JoinExpr   *found;
+
+	if (n == NULL)
+		return NULL;
+	if (IsA(n, FromExpr))
+	{
+		foreach(lc, ((FromExpr *) n)->fromlist)
+			if ((found = cfpg_pf_find_join(lfirst(lc), rtindex)) != NULL)
+				return found;
+	}
+	else if (IsA(n, JoinExpr))
+	{
+		JoinExpr   *j = (JoinExpr *) n;
+
+		if (j->rtindex == rtindex)
+			return j;
+		if ((found = cfpg_pf_find_join(j->larg, rtindex)) != NULL)
+			return found;
+		return cfpg_pf_find_join(j->rarg, rtindex);
+	}
+	return NULL;
+}
+
+/* ---- the hook ---- */
+
+static PlannedStmt *
+cfpg_pf_plan(Query *parse, const char *query_string, int cursorOptions,
+		ParamListInfo boundParams)
+{
+	if (cfpg_prefilter_prev_planner)
+		return cfpg_prefilter_prev_planner(parse, query_string, cursorOptions, boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
+}
+
+/* cfpg_pf_plan with capture set to capture (NIL: none), restored after */
+static PlannedStmt *
+cfpg_pf_plan_capturing(List *capture, Query *parse, const char *query_string,
+				  int cursorOptions, ParamListInfo boundParams)
+{
+	List	   *saved = cfpg_pf_capture;
+	PlannedStmt *result;
+
+	cfpg_pf_capture = capture;
+	PG_TRY();
+	{
+		result = cfpg_pf_plan(parse, query_string, cursorOptions, boundParams);
+	}
+	PG_FINALLY();
+	{
+		cfpg_pf_capture = saved;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * Plans the query with the filters; should that raise an error (a planner
+ * hook after ours that cannot plan the filter's subquery), returns the plan
+ * of the query as written: the setting adds no error.  A cancel is raised.
+ */
+static PlannedStmt *
+cfpg_pf_plan_or(PlannedStmt *first, Query *rewritten, const char *query_string,
+		   int cursorOptions, ParamListInfo boundParams)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	PlannedStmt *volatile result = first;
+
+	if (IsInParallelMode())		/* no subtransaction there: plan it as it is */
+		return cfpg_pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(mcxt);
+	PG_TRY();
+	{
+		result = cfpg_pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: planning with the filter failed, planned as written"),
+				 errdetail_internal("%s", edata->message)));
+		FreeErrorData(edata);
+		result = first;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+static PlannedStmt *
+cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
+		   ParamListInfo boundParams)
+{
+	List	   *cands;
+	Query	   *pristine;
+	PlannedStmt *first;
+	ListCell   *lc;
+	Oid			nsp = InvalidOid;
+	bool		any = false;
+
+	if (!cfpg_prefilter_on || parse->utilityStmt != NULL)
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	if (parse->commandType != CMD_SELECT || parse->rowMarks != NIL ||
+		parse->hasForUpdate || parse->hasModifyingCTE)
+	{
+		if (parse->hasSubLinks || list_length(parse->jointree->fromlist) > 1 ||
+			(list_length(parse->jointree->fromlist) == 1 &&
+			 IsA(linitial(parse->jointree->fromlist), JoinExpr)))
+			ereport(cfpg_prefilter_msglevel,
+					(errmsg_internal(PF_MSG ": declined: %s",
+									 parse->commandType != CMD_SELECT ?
+									 "not a SELECT (rows a data-modifying statement rechecks could be newer than the filter)" :
+									 parse->hasModifyingCTE ? "a data-modifying WITH" :
+									 "FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	}
+	if (parse->setOperations || parse->jointree == NULL ||
+		(list_length(parse->rtable) < 2 && !parse->hasSubLinks))
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+
+	cands = cfpg_pf_find(parse);
+	if (cands == NIL)
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	if (cfpg_pf_locks_rows((Node *) parse, NULL))
+	{
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	}
+	if (contain_volatile_functions((Node *) parse->jointree))
+	{
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: a volatile function in the query's conditions")));
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
+	}
+
+	pristine = copyObject(parse);
+	first = cfpg_pf_plan_capturing(cands, parse, query_string, cursorOptions, boundParams);
+
+	/* decide; at most one filter per filtered relation, the best one */
+	foreach(lc, cands)
+	{
+		PfCand	   *c = lfirst(lc);
+		const char *why = NULL;
+		ListCell   *lc2;
+
+		if (!cfpg_pf_decide(c, &why))
+		{
+			cfpg_pf_declined(c, why);
+			continue;
+		}
+		if (!cfpg_pf_rescan_same(c->s.relid, c->s_rte->inh))
+		{
+			cfpg_pf_declined(c, "the filter's side is a foreign table of another wrapper than postgres_fdw");
+			continue;
+		}
+		c->apply = true;
+		foreach(lc2, cands)
+		{
+			PfCand	   *o = lfirst(lc2);
+
+			if (o == c)
+				break;
+			if (o->apply && o->b.rti == c->b.rti &&
+				o->join_rtindex == c->join_rtindex)
+			{
+				if (o->removed >= c->removed)
+					c->apply = false;
+				else
+					o->apply = false;
+			}
+		}
+	}
+	foreach(lc, cands)
+	{
+		PfCand	   *c = lfirst(lc);
+		Node	   *qual;
+		const char *why = NULL;
+
+		if (!c->apply)
+			continue;
+		if (!OidIsValid(nsp))
+			nsp = cfpg_pf_ext_schema();
+		qual = OidIsValid(nsp) ? cfpg_pf_filter_qual(c, nsp, &why) : NULL;
+		if (qual == NULL)
+		{
+			ereport(cfpg_prefilter_msglevel,
+					(errmsg_internal(PF_MSG ": declined: %s",
+									 why ? why : "the extension cuckoo is not installed in this database")));
+			break;
+		}
+		if (c->kind == PF_NULLABLE)
+		{
+			JoinExpr   *j = cfpg_pf_find_join((Node *) pristine->jointree, c->join_rtindex);
+
+			Assert(j != NULL);
+			if (j == NULL)
+				continue;
+			j->quals = make_and_qual(j->quals, qual);
+		}
+		else
+			pristine->jointree->quals = make_and_qual(pristine->jointree->quals, qual);
+		pristine->hasSubLinks = true;
+		any = true;
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",
+								 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
+								 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
+								 cfpg_pf_kind_names[c->kind],
+								 c->s_dropped ? ", some of its conditions left out" : ""),
+				 errdetail_internal("Estimated rows: %.0f filtered, %.0f in the filter; %.0f%% expected to be removed.",
+									c->b.rows, c->s.rows, c->removed * 100.0)));
+	}
+	if (!any)
+		return first;
+	return cfpg_pf_plan_or(first, pristine, query_string, cursorOptions, boundParams);
+}
+
+void
+cfpg_prefilter_init(void)
+{
+	DefineCustomBoolVariable("cuckoo.join_prefilter",
+							 "Pre-filters joins with a cuckoo filter of the small side's keys.",
+							 "Adds (SELECT cf_agg(s.k) FROM s WHERE ...) @> b.k to the big side of "
+							 "inner, semi and outer joins where that cannot change the result "
+							 "(docs/prefilter.md).",
+							 &cfpg_prefilter_on, false, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_min_big_rows",
+							 "Fewest estimated rows of the side a join pre-filter filters.",
+							 NULL, &cfpg_prefilter_min_big_rows, 100000.0, 0.0, 1e15,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_max_small_rows",
+							 "Most estimated rows of the side a join pre-filter is built from.",
+							 "-1: no limit.", &cfpg_prefilter_max_small_rows, 10000000.0, -1.0, 1e15,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_min_removed",
+							 "Smallest expected fraction of rows a join pre-filter removes.",
+							 NULL, &cfpg_prefilter_min_removed, 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_max_small_ratio",
+							 "Most estimated rows of the side a join pre-filter is built from, as a fraction of the filtered side's.",
+							 "-1: no limit.", &cfpg_prefilter_max_small_ratio, 0.5, -1.0, 1e15,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("cuckoo.join_prefilter_messages",
+							 "Level of the messages that say which joins got a pre-filter and why others did not.",
+							 NULL, &cfpg_prefilter_msglevel, DEBUG1, cfpg_prefilter_msglevels,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+
+	cfpg_prefilter_prev_planner = planner_hook;
+	planner_hook = cfpg_pf_planner;
+	cfpg_prefilter_prev_relhook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = cfpg_pf_relhook;
+}
