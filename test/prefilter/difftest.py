@@ -18,9 +18,11 @@ partitioned tables, and foreign tables through a postgres_fdw loopback server
 (extensions 'cuckoo').  The queries: inner / left / right / full joins, IN,
 EXISTS, NOT EXISTS, NOT IN, anti joins as LEFT JOIN ... IS NULL, 2-3-way
 joins, restrictions on either side (some volatile, some that raise unless
-guarded), aggregates over joins, correlated scalar subqueries, CTEs; some
-with parallel plans forced, some as prepared statements under
-plan_cache_mode = force_generic_plan.
+guarded), aggregates over joins, correlated scalar subqueries, CTEs,
+subqueries in FROM, DISTINCT, UNION ALL; some with parallel plans forced,
+some with a join method disabled or hash joins in several batches (a tiny
+work_mem), some as prepared statements under plan_cache_mode =
+force_generic_plan.
 
 Python 3 standard library only; it drives psql (one session).
 
@@ -30,6 +32,7 @@ Environment:
                       with the same seed and DIFFTEST_QUERIES
   DIFFTEST_SECONDS    time budget for the queries (default 25)
   DIFFTEST_QUERIES    at most this many queries (default: no limit)
+  DIFFTEST_MIN_QUERIES  at least this many, past the time budget (default 0)
   DIFFTEST_MIN_FIRED  the fraction of queries that must get a filter (0.30)
   DIFFTEST_VERBOSE=1  print every query
   DIFFTEST_DRY=1      run even without the setting (checks the harness itself)
@@ -283,6 +286,12 @@ def gen_query(r, cat, param=None):
         return "SELECT %s, x.v FROM %s x, %s y%s" % (cols, A, B, where([on, ra("x"), ra("y")])), fam
     if cat in ("left", "right", "full"):
         on_extra = maybe(r, 0.3, lambda: restriction(r, r.choice("xy"), param))
+        if r.random() < 0.15:
+            # an IN in the ON clause, on either side: on the preserved side
+            # it only null-extends a row, it never removes one
+            side = r.choice("xy")
+            fam3, _, (k3, k4) = keypair(r, side, "z")
+            on_extra = "%s IN (SELECT %s FROM %s z%s)" % (k3, k4, C, where([ra("z")]))
         on2 = on + (" AND " + on_extra if on_extra else "")
         w = []
         if cat == "left":
@@ -296,13 +305,29 @@ def gen_query(r, cat, param=None):
         return "SELECT %s, x.%s, y.g FROM %s x %s JOIN %s y ON %s%s" % (
             cols, r.choice(["i4", "txt_d", "u"]), A, cat.upper(), B, on2, where(w)), fam
     if cat == "semi_in":
-        return "SELECT x.id, x.v FROM %s x WHERE %s IN (SELECT %s FROM %s y%s)%s" % (
-            A, lk, rk, B, where([ra("y")]), (" AND " + restriction(r, "x", param)) if r.random() < 0.4 else ""), fam
+        tail = r.choice(["", "", "", " GROUP BY %s HAVING count(*) > 1" % rk, " ORDER BY y.v, y.id LIMIT 7",
+                         " OFFSET 3"])
+        sub = "SELECT %s FROM %s y%s%s" % (rk, B, where([ra("y")]), tail)
+        if r.random() < 0.15:
+            sub = "SELECT DISTINCT %s FROM %s y%s" % (rk, B, where([ra("y")]))
+        cond = "%s IN (%s)" % (lk, sub)
+        x = r.random()
+        if x < 0.12:
+            # a semi join under an OR is not a conjunct: nothing may be removed
+            cond = "(x.v < %d OR %s)" % (r.randint(5, 60), cond)
+        elif x < 0.2:
+            # the same under NOT ... IS FALSE-like wrappers
+            cond = "(%s) IS NOT FALSE" % cond
+        return "SELECT x.id, x.v FROM %s x WHERE %s%s" % (
+            A, cond, (" AND " + restriction(r, "x", param)) if r.random() < 0.4 else ""), fam
     if cat in ("semi_exists", "anti_not_exists"):
         neg = "NOT " if cat == "anti_not_exists" else ""
         corr = maybe(r, 0.2, lambda: "y.v < x.v")
+        cond = on
+        if r.random() < 0.1:
+            cond = "(%s OR y.v = %d)" % (on, r.randint(0, 99))   # not an equality conjunct
         return "SELECT x.id, x.g FROM %s x WHERE %sEXISTS (SELECT 1 FROM %s y%s)%s" % (
-            A, neg, B, where([on, ra("y"), corr]),
+            A, neg, B, where([cond, ra("y"), corr]),
             (" AND " + restriction(r, "x", param)) if r.random() < 0.4 else ""), fam
     if cat == "anti_not_in":
         return "SELECT x.id FROM %s x WHERE %s NOT IN (SELECT %s FROM %s y%s)%s" % (
@@ -317,6 +342,12 @@ def gen_query(r, cat, param=None):
         if r.random() < 0.3:
             fam3, on_xz, _ = keypair(r, "x", "z")
             on_yz = on_xz
+        if r.random() < 0.2:
+            # the nullable side is a join
+            _, on_yz, _ = keypair(r, "y", "z")
+            return "SELECT x.id, y.id, z.id FROM %s x %s (%s y %s %s z ON %s) ON %s%s" % (
+                A, r.choice(["LEFT JOIN", "RIGHT JOIN", "JOIN"]), B, r.choice(["JOIN", "LEFT JOIN"]), C,
+                on_yz, on, where([ra("x")])), fam
         return "SELECT x.id, y.id, z.id FROM %s x %s %s y ON %s %s %s z ON %s%s" % (
             A, j1, B, on, j2, C, on_yz, where([ra("x"), ra("z")])), fam
     if cat == "aggregate":
@@ -354,6 +385,23 @@ SERIAL = ("RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_paral
           "RESET min_parallel_index_scan_size; SET max_parallel_workers_per_gather = 0;")
 
 
+# plan shapes: a join method disabled, or a work_mem so small that hash joins
+# run in several batches (a filter must cover every batch and every rescan)
+KNOBS = ["enable_hashjoin", "enable_mergejoin", "enable_nestloop", "enable_seqscan"]
+
+
+def knobs(r):
+    sets = []
+    if r.random() < 0.25:
+        sets.append("SET %s = off;" % r.choice(KNOBS))
+    if r.random() < 0.15:
+        sets.append("SET work_mem = '64kB';")
+    return " ".join(sets)
+
+
+RESET_KNOBS = " ".join("RESET %s;" % k for k in KNOBS) + " RESET work_mem;"
+
+
 def digest(rows):
     rows = sorted(rows)
     return len(rows), hashlib.md5("\n".join(rows).encode()).hexdigest()
@@ -377,6 +425,7 @@ def main():
     budget = float(os.environ.get("DIFFTEST_SECONDS", "25"))
     limit = int(os.environ.get("DIFFTEST_QUERIES", "0")) or None
     min_fired = float(os.environ.get("DIFFTEST_MIN_FIRED", "0.30"))
+    min_queries = int(os.environ.get("DIFFTEST_MIN_QUERIES", "0"))
     verbose = os.environ.get("DIFFTEST_VERBOSE") == "1"
     print("difftest: seed %d (replay: DIFFTEST_SEED=%d), budget %.0f s%s" % (
         seed, seed, budget, (", at most %d queries" % limit) if limit else ""))
@@ -410,8 +459,9 @@ def main():
     both_err = off_only_err = 0
     nparallel = nprepared = 0
     nshipped = ngather = 0
+    slowest = []
     tq = time.time()
-    while (limit is None or n < limit) and time.time() - tq < budget:
+    while (limit is None or n < limit) and (time.time() - tq < budget or n < min_queries):
         n += 1
         cat = pick(r, CATEGORIES)
         parallel = r.random() < 0.25
@@ -425,12 +475,17 @@ def main():
             arg = None
         nparallel += parallel
         nprepared += prepared
-        db.ok(PARALLEL if parallel else SERIAL)
+        shape = knobs(r)
+        if shape:
+            label += " [" + shape.replace("SET ", "").replace(";", "") + "]"
+        pre = (PARALLEL if parallel else SERIAL) + " " + RESET_KNOBS + " " + shape + " "
+        tq0 = time.time()
         res = {}
         plan = []
         for value in ("off", "on"):
-            db.ok("SET %s = %s;" % (setting, value))
+            pre += "SET %s = %s;" % (setting, value)
             if prepared:
+                db.ok(pre)
                 name = "dt_%d_%s" % (n, value)
                 db.ok("SET plan_cache_mode = force_generic_plan;")
                 _, perr = db.run("PREPARE %s(int) AS %s;" % (name, q))
@@ -444,11 +499,15 @@ def main():
                     db.run("DEALLOCATE %s;" % name)
                 db.ok("RESET plan_cache_mode;")
             else:
-                out, err = db.run(q + ";")
+                # the settings (SET raises nothing, prints nothing) and the query
+                out, err = db.run(pre + "\n" + q + ";")
                 res[value] = (out, err)
                 if value == "on":
                     plan, _ = db.run("EXPLAIN (VERBOSE, COSTS OFF) " + q + ";")
+            pre = ""
         (out_off, err_off), (out_on, err_on) = res["off"], res["on"]
+        slowest.append((time.time() - tq0, n, label, q))
+        slowest = sorted(slowest, reverse=True)[:3]
         f = fired(plan)
         fs = fstats.setdefault(fam, [0, 0])
         fs[0] += 1
@@ -511,6 +570,8 @@ def main():
     print("  errors both off and on: %d; only off (the filter spared a row that raises): %d" % (
         both_err, off_only_err))
     print("  differences (rows, or an error only with the setting on): %d" % len(failures))
+    for secs, i, label, q in slowest:
+        print("  slow: query %d (%s) %.1f s off + on + EXPLAIN: %s" % (i, label, secs, q[:160]))
     status = 0
     if failures:
         status = 1
