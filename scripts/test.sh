@@ -42,8 +42,8 @@
 #   SOAK_SECONDS  seconds of the core model soak in the full run (120)
 #   SEEN_SECONDS  seconds of pgbench in seen_concurrency.sh (20)
 #   DIFFTEST_SECONDS  seconds of generated queries in the join pre-filter's
-#                 differential test (quick: 25; full: 240, at least 5,000
-#                 queries on an idle machine); DIFFTEST_SEED replays a run
+#                 differential test (quick: 25; full: 240, and on until
+#                 5,000 queries have run); DIFFTEST_SEED replays a run
 #   CORE_TESTS=0  skips the plain-C core suites (they do not depend on the
 #                 major: for a run of the PostgreSQL suites alone)
 # The plain-C core and the heavy 15-only suites run once; every major gets a
@@ -301,12 +301,13 @@ for major in $PG_VERSIONS; do
 	# build has no such setting); a short run here, a longer one in the full run
 	if [ "$major" = 15 ] && [ "${how[$major]}" = config ]; then
 		if full; then
-			difftest_secs=${DIFFTEST_SECONDS:-240}
+			difftest_secs=${DIFFTEST_SECONDS:-240} difftest_min=5000
 		else
-			difftest_secs=${DIFFTEST_SECONDS:-25}
+			difftest_secs=${DIFFTEST_SECONDS:-25} difftest_min=0
 		fi
-		run "PG 15: join pre-filter differential test (${difftest_secs} s of generated queries, off = on)" \
-			in_major 15 env DIFFTEST_SECONDS="$difftest_secs" bash test/prefilter/run.sh
+		run "PG 15: join pre-filter differential test (${difftest_secs} s, at least $difftest_min generated queries, off = on)" \
+			in_major 15 env DIFFTEST_SECONDS="$difftest_secs" DIFFTEST_MIN_QUERIES="$difftest_min" \
+			bash test/prefilter/run.sh
 	fi
 	if ! full; then
 		continue
