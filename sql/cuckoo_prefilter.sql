@@ -53,6 +53,7 @@ END $$;
 
 SET cuckoo.join_prefilter_min_big_rows = 0;
 SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_messages = notice;
@@ -109,9 +110,19 @@ SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'
 -- declined: key types the filter does not hash alike (date = timestamp)
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu';
--- no candidate: a key that is an expression (numeric = int8 casts the int8)
+-- numeric = int8 casts the int8 to numeric: the filter takes the integer column
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.n WHERE s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.v IN (SELECT s.n FROM pf_small s WHERE s.region = 'eu')$$);
+CREATE TABLE pf_frac AS SELECT g / 2.0 AS n, g::float8 / 2 AS f FROM generate_series(1, 400) g;
+ANALYZE pf_frac;
+SELECT pf_same($$SELECT b.v, s.n FROM pf_big b JOIN pf_frac s ON b.k = s.n$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.n IN (SELECT s.n FROM pf_frac s)$$);
+-- no candidate: a key that is an expression
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k4 + 0 WHERE s.region = 'eu';
 -- declined: a nondeterministic collation
 CREATE COLLATION pf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE TABLE pf_ci_small (t text COLLATE pf_ci);
@@ -177,9 +188,11 @@ SELECT pf_analyze($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k W
 -- the thresholds: at their defaults this small join is declined
 RESET cuckoo.join_prefilter_min_big_rows;
 RESET cuckoo.join_prefilter_max_small_rows;
+RESET cuckoo.join_prefilter_max_small_ratio;
 RESET cuckoo.join_prefilter_min_removed;
 SHOW cuckoo.join_prefilter_min_big_rows;
 SHOW cuckoo.join_prefilter_max_small_rows;
+SHOW cuckoo.join_prefilter_max_small_ratio;
 SHOW cuckoo.join_prefilter_min_removed;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
@@ -191,12 +204,19 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+-- a filter's side with more rows than a quarter of the filtered side's: declined
+SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_min_removed = 0;
+SET cuckoo.join_prefilter_max_small_ratio = 0.25;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+RESET cuckoo.join_prefilter_max_small_ratio;
 -- off: nothing
 SET cuckoo.join_prefilter = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
 RESET cuckoo.join_prefilter_messages;
-DROP TABLE pf_big, pf_small, pf_ci_small, pf_part;
+DROP TABLE pf_big, pf_small, pf_ci_small, pf_part, pf_frac;
 DROP COLLATION pf_ci;
 DROP FUNCTION pf_same(text);
 DROP FUNCTION pf_analyze(text);

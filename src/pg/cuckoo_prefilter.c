@@ -41,6 +41,7 @@
 #include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_extension.h"
@@ -65,6 +66,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/resowner.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -81,6 +83,7 @@ static bool cfpg_prefilter_on = false;
 static double cfpg_prefilter_min_big_rows = 100000.0;
 static double cfpg_prefilter_max_small_rows = 10000000.0;
 static double cfpg_prefilter_min_removed = 0.5;
+static double cfpg_prefilter_max_small_ratio = 0.5;
 static int	cfpg_prefilter_msglevel = DEBUG1;
 
 static const struct config_enum_entry cfpg_prefilter_msglevels[] = {
@@ -237,12 +240,26 @@ pf_walk(PfScope *sc, Node *n)
 	}
 }
 
+/*
+ * The column under relabelings and the casts of integers to numeric (which
+ * cannot fail, and keep the value: the filter hashes an integral numeric as
+ * the integer), or n itself.
+ */
 static Node *
 pf_strip(Node *n)
 {
-	while (n && IsA(n, RelabelType))
-		n = (Node *) ((RelabelType *) n)->arg;
-	return n;
+	for (;;)
+	{
+		if (n && IsA(n, RelabelType))
+			n = (Node *) ((RelabelType *) n)->arg;
+		else if (n && IsA(n, FuncExpr) && list_length(((FuncExpr *) n)->args) == 1 &&
+				 (((FuncExpr *) n)->funcid == F_NUMERIC_INT2 ||
+				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT4 ||
+				  ((FuncExpr *) n)->funcid == F_NUMERIC_INT8))
+			n = (Node *) linitial(((FuncExpr *) n)->args);
+		else
+			return n;
+	}
 }
 
 /* clause is "x = y" between two plain columns (relabelings stripped) */
@@ -287,7 +304,7 @@ pf_type_class(Oid typid)
 		case FLOAT8OID:
 			return 2;
 		case NUMERICOID:
-			return 3;
+			return 3;			/* also against an integer cast to numeric */
 		case TEXTOID:
 		case VARCHAROID:
 			return 4;
@@ -328,6 +345,8 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	Oid			lt;
 	Oid			rt;
 	TypeCacheEntry *tce;
+	int			cb;
+	int			cs;
 
 	if (bv->varattno <= 0 || sv->varattno <= 0)
 	{
@@ -342,8 +361,11 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 		*why = "the operator is not the key type's btree equality";
 		return false;
 	}
-	if (pf_type_class(bv->vartype) == 0 ||
-		pf_type_class(bv->vartype) != pf_type_class(sv->vartype) ||
+	cb = pf_type_class(bv->vartype);
+	cs = pf_type_class(sv->vartype);
+	if (cb == 0 ||
+		(cb != cs &&
+		 !(lt == NUMERICOID && (cb == 1 || cb == 3) && (cs == 1 || cs == 3))) ||
 		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
 		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
 							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
@@ -730,6 +752,12 @@ pf_decide(PfCand *c, const char **why)
 		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_rows";
 		return false;
 	}
+	if (cfpg_prefilter_max_small_ratio >= 0 &&
+		c->s.rows > cfpg_prefilter_max_small_ratio * c->b.rows)
+	{
+		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_ratio of the filtered side";
+		return false;
+	}
 	/* the fraction of S's rows its conditions keep */
 	sel = c->s.tuples > 0 ? Min(1.0, c->s.rows / c->s.tuples) : 1.0;
 	if (c->b.nd_default || c->s.nd_default || c->s.nd <= 0 || c->b.nd <= 0)
@@ -811,6 +839,8 @@ pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	List	   *quals;
 	Oid			probetype;
 	RangeTblRef *ref;
+	Expr	   *probe;
+	OpExpr	   *op;
 
 	cftype = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 							 CStringGetDatum("cuckoofilter"), ObjectIdGetDatum(nsp));
@@ -895,13 +925,14 @@ pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	sl->location = -1;
 
 	bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
+	probe = (Expr *) bv;
 	if (probetype == TEXTOID && c->b.type != TEXTOID)
-		return (Node *) make_opclause(opno, BOOLOID, false, (Expr *) sl,
-									  (Expr *) makeRelabelType((Expr *) bv, TEXTOID, -1,
-															   c->b.coll, COERCE_IMPLICIT_CAST),
-									  InvalidOid, c->b.coll);
-	return (Node *) make_opclause(opno, BOOLOID, false, (Expr *) sl, (Expr *) bv,
+		probe = (Expr *) makeRelabelType(probe, TEXTOID, -1, c->b.coll, COERCE_IMPLICIT_CAST);
+	op = (OpExpr *) make_opclause(opno, BOOLOID, false, (Expr *) sl, probe,
 								  InvalidOid, c->b.coll);
+	/* as the parser leaves it: a hook after this one (Citus) may evaluate it */
+	op->opfuncid = get_opcode(opno);
+	return (Node *) op;
 }
 
 static JoinExpr *
@@ -975,6 +1006,52 @@ pf_plan_capturing(List *capture, Query *parse, const char *query_string,
 	PG_FINALLY();
 	{
 		pf_capture = saved;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * Plans the query with the filters; should that raise an error (a planner
+ * hook after ours that cannot plan the filter's subquery), returns the plan
+ * of the query as written: the setting adds no error.  A cancel is raised.
+ */
+static PlannedStmt *
+pf_plan_or(PlannedStmt *first, Query *rewritten, const char *query_string,
+		   int cursorOptions, ParamListInfo boundParams)
+{
+	MemoryContext mcxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	PlannedStmt *volatile result = first;
+
+	if (IsInParallelMode())		/* no subtransaction there: plan it as it is */
+		return pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(mcxt);
+	PG_TRY();
+	{
+		result = pf_plan_capturing(NIL, rewritten, query_string, cursorOptions, boundParams);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(mcxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			PG_RE_THROW();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(mcxt);
+		CurrentResourceOwner = owner;
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined: planning with the filter failed, planned as written"),
+				 errdetail_internal("%s", edata->message)));
+		FreeErrorData(edata);
+		result = first;
 	}
 	PG_END_TRY();
 	return result;
@@ -1108,7 +1185,7 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	}
 	if (!any)
 		return first;
-	return pf_plan_capturing(NIL, pristine, query_string, cursorOptions, boundParams);
+	return pf_plan_or(first, pristine, query_string, cursorOptions, boundParams);
 }
 
 void
@@ -1131,6 +1208,10 @@ cfpg_prefilter_init(void)
 	DefineCustomRealVariable("cuckoo.join_prefilter_min_removed",
 							 "Smallest expected fraction of rows a join pre-filter removes.",
 							 NULL, &cfpg_prefilter_min_removed, 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("cuckoo.join_prefilter_max_small_ratio",
+							 "Most estimated rows of the side a join pre-filter is built from, as a fraction of the filtered side's.",
+							 "-1: no limit.", &cfpg_prefilter_max_small_ratio, 0.5, -1.0, 1e15,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("cuckoo.join_prefilter_messages",
 							 "Level of the messages that say which joins got a pre-filter and why others did not.",
