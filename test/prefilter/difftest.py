@@ -53,6 +53,7 @@ THRESHOLDS = [
     ("cuckoo.join_prefilter_min_big_rows", "0"),
     ("cuckoo.join_prefilter_max_small_rows", "-1"),
     ("cuckoo.join_prefilter_min_removed", "0"),
+    ("cuckoo.join_prefilter_max_small_ratio", "-1"),
 ]
 DB = "difftest"
 NULL = "<NULL>"
@@ -377,6 +378,7 @@ def gen_query(r, cat, param=None):
         # a correlated subquery runs once per row: a local table (a foreign
         # one would be a remote query per row)
         B = r.choice(LOCAL)
+        A = r.choice(["t_b", "t_q", "f_b"])     # few outer rows: few runs of it
         return "SELECT x.id, (SELECT count(*) FROM %s y%s) FROM %s x%s" % (
             B, where([on, ra("y")]), A, where([ra("x")])), fam
     if cat == "cte":
