@@ -19,7 +19,10 @@ partitioned tables, and foreign tables through a postgres_fdw loopback server
 EXISTS, NOT EXISTS, NOT IN, anti joins as LEFT JOIN ... IS NULL, 2-3-way
 joins, restrictions on either side (some volatile, some that raise unless
 guarded), aggregates over joins, correlated scalar subqueries, CTEs,
-subqueries in FROM, DISTINCT, UNION ALL; some with parallel plans forced,
+subqueries in FROM, DISTINCT, UNION ALL, USING joins, views, EXISTS over an
+aggregate or with HAVING (true where nothing matches), IS NOT DISTINCT FROM,
+UPDATE / DELETE / INSERT with RETURNING (rolled back), FOR UPDATE / SHARE,
+scroll cursors read forward and back; some with parallel plans forced,
 some with a join method disabled or hash joins in several batches (a tiny
 work_mem), some as prepared statements under plan_cache_mode =
 force_generic_plan.
@@ -188,6 +191,10 @@ CREATE COLLATION nd_ci (provider = icu, locale = 'und-u-ks-level2', deterministi
             db.ok("CREATE TABLE %s (%s);" % (name, COLUMNS))
         db.ok(fill(name, rows, dom, seed))
     db.ok("CREATE INDEX ON t_a (i4); CREATE INDEX ON t_c (txt_d); CREATE INDEX ON t_p (i8);")
+    # views: one plain, one security_barrier
+    db.ok("CREATE VIEW v_b AS SELECT * FROM t_b WHERE g < 7;"
+          "CREATE VIEW v_c WITH (security_barrier) AS SELECT * FROM t_c WHERE v % 3 <> 0;"
+          "CREATE TABLE sink (a int, b int);")
     # the loopback server: foreign tables over t_a, t_b and t_p
     db.ok("""CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw
   OPTIONS (host '%s', port '%s', dbname '%s', extensions 'cuckoo', use_remote_estimate 'false');
@@ -209,7 +216,7 @@ CATEGORIES = [
     ("inner", 14), ("inner_where", 5), ("left", 9), ("right", 6), ("full", 4),
     ("semi_in", 8), ("semi_exists", 8), ("anti_not_exists", 5), ("anti_not_in", 4),
     ("anti_left", 4), ("three_way", 8), ("aggregate", 8), ("scalar_sub", 2), ("cte", 3),
-    ("from_subquery", 3), ("distinct", 2), ("union", 2),
+    ("from_subquery", 3), ("distinct", 2), ("union", 2), ("dml", 3), ("locking", 2),
 ]
 
 
@@ -224,9 +231,12 @@ def pick(r, weighted):
 
 
 def table(r):
-    # foreign tables in about one query in six
-    if r.random() < 0.17:
+    # foreign tables in about one query in six, views in one in twenty
+    x = r.random()
+    if x < 0.17:
         return r.choice(FOREIGN)
+    if x < 0.22:
+        return r.choice(["v_b", "v_c"])
     return r.choice(LOCAL)
 
 
@@ -243,6 +253,9 @@ def keypair(r, a, b):
         left = "%s.%s::int8" % (a, ca)               # a cast key
     elif fam.startswith("text") and fam != "text_nd" and x < 0.08:
         left = "lower(%s.%s)" % (a, ca)
+    elif x > 0.96:
+        # NULL keys match: never an equality a filter may serve
+        return fam, "%s IS NOT DISTINCT FROM %s" % (left, right), (left, right)
     elif fam == "text_d" and x < 0.14:
         right = '%s.%s COLLATE "C"' % (b, cb)         # an explicit collation
         left = '%s.%s COLLATE "C"' % (a, ca)
@@ -296,6 +309,11 @@ def gen_query(r, cat, param=None):
         return "SELECT %s FROM %s x JOIN %s y ON %s%s" % (cols, A, B, on2, where([ra("x"), ra("y")])), fam
     if cat == "inner_where":
         return "SELECT %s, x.v FROM %s x, %s y%s" % (cols, A, B, where([on, ra("x"), ra("y")])), fam
+    if cat in ("left", "right", "full") and r.random() < 0.12:
+        col = r.choice(["i4", "i8", "txt_c", "txt_d", "u", "num", "d"])
+        fam = [f for f, cs in FAMILIES.items() if col in cs][0]
+        return "SELECT %s, %s, x.g, y.g FROM %s x %s JOIN %s y USING (%s)%s" % (
+            cols, col, A, cat.upper(), B, col, where([ra("x") if cat != "left" else ra("y")])), fam
     if cat in ("left", "right", "full"):
         on_extra = maybe(r, 0.3, lambda: restriction(r, r.choice("xy"), param))
         if r.random() < 0.15:
@@ -325,6 +343,8 @@ def gen_query(r, cat, param=None):
         sub = "SELECT %s FROM %s y%s%s" % (rk, B, where([ra("y"), corr, nested]), tail)
         if r.random() < 0.15:
             sub = "SELECT DISTINCT %s FROM %s y%s" % (rk, B, where([ra("y")]))
+        if r.random() < 0.08:
+            sub = "SELECT %s FROM %s y UNION SELECT %s FROM %s z" % (rk, B, rk.replace("y.", "z."), C)
         cond = "%s IN (%s)" % (lk, sub)
         x = r.random()
         if x < 0.12:
@@ -341,8 +361,16 @@ def gen_query(r, cat, param=None):
         cond = on
         if r.random() < 0.1:
             cond = "(%s OR y.v = %d)" % (on, r.randint(0, 99))   # not an equality conjunct
-        return "SELECT x.id, x.g FROM %s x WHERE %sEXISTS (SELECT 1 FROM %s y%s)%s" % (
-            A, neg, B, where([cond, ra("y"), corr]),
+        x = r.random()
+        head, tail = "SELECT 1", ""
+        if x < 0.06:
+            head = "SELECT count(*)"            # one row whatever matches: always true
+        elif x < 0.12:
+            tail = " HAVING count(*) = 0"       # true where nothing matches
+        elif x < 0.16:
+            tail = " LIMIT 1"
+        return "SELECT x.id, x.g FROM %s x WHERE %sEXISTS (%s FROM %s y%s%s)%s" % (
+            A, neg, head, B, where([cond, ra("y"), corr]), tail,
             (" AND " + restriction(r, "x", param)) if r.random() < 0.4 else ""), fam
     if cat == "anti_not_in":
         return "SELECT x.id FROM %s x WHERE %s NOT IN (SELECT %s FROM %s y%s)%s" % (
@@ -384,6 +412,21 @@ def gen_query(r, cat, param=None):
     if cat == "cte":
         return "WITH y AS (SELECT * FROM %s%s) SELECT %s FROM %s x JOIN y ON %s%s" % (
             B, where([restriction(r, B, param)]), cols, A, on, where([ra("x")])), fam
+    if cat in ("dml", "locking"):
+        A = r.choice(LOCAL)
+        if cat == "locking":
+            return "SELECT x.id, y.id FROM %s x JOIN %s y ON %s%s FOR %s OF x" % (
+                A, B, on, where([ra("y")]), r.choice(["UPDATE", "SHARE", "KEY SHARE"])), fam
+        kind = r.choice(["update", "delete", "insert"])
+        if kind == "update":
+            # (which y row an x row is updated with is the plan's choice: not returned)
+            return "UPDATE %s x SET v = x.v + 1 FROM %s y WHERE %s%s RETURNING x.id, x.v" % (
+                A, B, on, "".join(" AND " + c for c in [ra("y")] if c)), fam
+        if kind == "delete":
+            return "DELETE FROM %s x USING %s y WHERE %s%s RETURNING x.id" % (
+                A, B, on, "".join(" AND " + c for c in [ra("y")] if c)), fam
+        return "INSERT INTO sink SELECT x.id, y.id FROM %s x JOIN %s y ON %s%s RETURNING a, b" % (
+            A, B, on, where([ra("x"), ra("y")])), fam
     if cat == "from_subquery":
         return "SELECT x.id, y.id FROM %s x JOIN (SELECT * FROM %s%s) y ON %s%s" % (
             A, B, where([restriction(r, B, param)]), on, where([ra("x")])), fam
@@ -477,15 +520,18 @@ def main():
     failures = []
     both_err = off_only_err = 0
     nparallel = nprepared = 0
-    nshipped = ngather = 0
+    nshipped = ngather = ncursor = 0
     slowest = []
     tq = time.time()
     while (limit is None or n < limit) and (time.time() - tq < budget or n < min_queries):
         n += 1
         cat = pick(r, CATEGORIES)
         parallel = r.random() < 0.25
-        prepared = r.random() < 0.15
-        label = cat + (" parallel" if parallel else "") + (" prepared" if prepared else "")
+        prepared = r.random() < 0.15 and cat != "dml"
+        cursor = r.random() < 0.08 and not prepared and cat not in ("dml", "locking")
+        ncursor += cursor
+        label = (cat + (" parallel" if parallel else "") + (" prepared" if prepared else "") +
+                 (" cursor" if cursor else ""))
         if prepared:
             q, fam = gen_query(r, cat, param="$1")
             arg = r.randint(0, 99)
@@ -521,6 +567,19 @@ def main():
                         plan, _ = db.run("EXPLAIN (VERBOSE, COSTS OFF) EXECUTE %s(%d);" % (name, arg))
                     db.run("DEALLOCATE %s;" % name)
                 db.ok("RESET plan_cache_mode;")
+            elif cat == "dml":
+                # the rows it returns, then rolled back
+                out, err = db.run(pre + "\nBEGIN;\n" + q + ";\nROLLBACK;")
+                res[value] = (out, err)
+                if value == "on":
+                    plan, _ = db.run("EXPLAIN (VERBOSE, COSTS OFF) " + q + ";")
+            elif cursor:
+                # through a cursor (no parallel plan), read forward and back
+                out, err = db.run(pre + "\nBEGIN;\nDECLARE dt_c SCROLL CURSOR FOR " + q +
+                                  ";\nFETCH ALL FROM dt_c;\nFETCH BACKWARD ALL FROM dt_c;\nCOMMIT;")
+                res[value] = (out, err)
+                if value == "on":
+                    plan, _ = db.run("EXPLAIN (VERBOSE, COSTS OFF) " + q + ";")
             else:
                 # the settings (SET raises nothing, prints nothing) and the query
                 out, err = db.run(pre + "\n" + q + ";")
@@ -585,8 +644,8 @@ def main():
         if fam in fstats:
             print("  %-16s %8d %8d" % (fam, fstats[fam][0], fstats[fam][1]))
     frac = nfired / n if n else 0.0
-    print("  parallel plans forced: %d (a Gather in %d plans); prepared (generic plans): %d" % (
-        nparallel, ngather, nprepared))
+    print("  parallel plans forced: %d (a Gather in %d plans); prepared (generic plans): %d; "
+          "through a scroll cursor: %d" % (nparallel, ngather, nprepared, ncursor))
     print("  a filter shipped in a postgres_fdw scan's remote SQL: %d" % nshipped)
     print("  a filter in the plan: %d of %d (%.1f%%, at least %.0f%% required)" % (
         nfired, n, 100 * frac, 100 * min_fired))
