@@ -111,6 +111,29 @@ SELECT ROW('2024-01-01 09:00'::timestamp) = ROW('2024-01-01 00:00+00'::timestamp
 SELECT cf_contains(cf_add(NULL, '2024-01-01 09:00'::timestamp), '2024-01-01 00:00+00'::timestamptz);
 RESET TimeZone;
 
+-- 5b. oid (and reg*, xid) against integers in a ROW(): ROW(o) = ROW(v)
+--     casts the integer to oid, reinterpreting an int2 or int4's bits
+--     (-1 equals 4294967295); an oid hashes as its send form, an integer
+--     by value, so a probe tries the other form of each such column.  As
+--     values on their own they are refused (other kinds); deeper than a
+--     column of the ROW() probed SQL refuses to compare them.
+SELECT ROW(4294967295::oid) = ROW(-1) AS sql_equal,
+       cf_contains(cf_add(NULL, ROW(23::oid, 'x')), ROW(23, 'x')) AS oid_stored,
+       cf_contains(cf_add(NULL, ROW(23, 'x')), ROW(23::oid, 'x')) AS int4_stored,
+       cf_contains(cf_add(NULL, ROW(23::int2)), ROW(23::oid)) AS int2_stored,
+       cf_contains(cf_add(NULL, ROW(4294967295::int8)), ROW(4294967295::oid)) AS int8_stored,
+       cf_contains(cf_add(NULL, ROW(4294967295::oid)), ROW(4294967295::int8)) AS int8_probe,
+       cf_contains(cf_add(NULL, ROW(4294967295::oid)), ROW(-1)) AS minus_one,
+       cf_contains(cf_add(NULL, ROW(-1::int2)), ROW(4294967295::oid)) AS int2_minus_one,
+       cf_contains(cf_add(NULL, ROW('pg_class'::regclass)), ROW(1259)) AS regclass_stored,
+       cf_contains(cf_add(NULL, ROW(1259::int8)), ROW('pg_class'::regclass)) AS regclass_probe,
+       cf_contains(cf_add(NULL, ROW('4294967295'::xid)), ROW(-1)) AS xid_stored,
+       cf_contains(cf_add(NULL, ROW(-1)), ROW('4294967295'::xid)) AS xid_probe;
+SELECT (SELECT count(*) FROM generate_series(-3, 3) g WHERE (SELECT cf_agg(ROW(o)) FROM
+            (SELECT g2::oid AS o FROM generate_series(0, 3) g2 UNION ALL SELECT (4294967293 + g2)::oid FROM generate_series(0, 2) g2) v)
+            @> ROW(g)) AS int4_found;
+SELECT cf_contains(cf_add(NULL, 23::oid), 23);
+
 -- 6. enums are hashed by label: stable across dump/restore, pg_upgrade and
 --    ADD VALUE (BEFORE or AFTER); RENAME VALUE changes the label a stored
 --    filter holds (docs/hashing.md)

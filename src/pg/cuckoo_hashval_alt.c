@@ -61,6 +61,13 @@
  *   timestamp, date,          the timestamptz they equal under the
  *   timestamptz               session's TimeZone, and the other way round
  *                             (as the = of the composite is)
+ *   and as a column of the composite probed only (ROW(a) = ROW(b) compares
+ *   column by column with implicit casts; deeper, record = record refuses
+ *   columns of different types, and oid[] = int4[] has no operator):
+ *   oid, reg*, xid            the integers that cast to it: int2/int4 v
+ *                             with (uint32) v = o, int8 o (not for xid)
+ *   int2, int4, int8          the oid (and reg*, xid) it casts to: (uint32) v
+ *                             for int2/int4, v in [0, 2^32) for int8
  *   composites, arrays,       every combination of their parts' hashes
  *   ranges, multiranges
  * ------------------------------------------------------------------- */
@@ -88,7 +95,7 @@ cfpg_alt_too_many(void)
 	ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot look this value up in a cuckoo filter"),
-				 errdetail("SQL's = calls more than %d values that a filter hashes differently equal to it (integers above 2^53 compared as float8, inside a composite or array), so one probe cannot find them all.",
+				 errdetail("SQL's = calls more than %d values that a filter hashes differently equal to it (integers above 2^53 compared as float8, or integer columns of a ROW() that may equal oids, inside a composite or array), so one probe cannot find them all.",
 						   CF_MAX_ALTERNATES),
 				 errhint("Cast the value to the type the filter was built from, for example value::bigint for a filter of bigint values.")));
 }
@@ -110,7 +117,19 @@ cfpg_alt_add(CfAltList *l, uint64 h)
 	l->h[l->n++] = h;
 }
 
-static void cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l);
+/*
+ * Where a value is: the value probed itself, a column of the composite
+ * probed, or deeper (an array element, a range bound, a column of a
+ * composite inside another).  Anything but CFA_TOP is "nested".
+ */
+typedef enum CfAltWhere
+{
+	CFA_TOP,
+	CFA_COLUMN,
+	CFA_DEEPER
+} CfAltWhere;
+
+static void cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltList *l);
 
 /* a float8 integer of magnitude 2^53 .. 2^63: every other int64 that rounds to it */
 static void
@@ -194,6 +213,85 @@ cfpg_alt_inet(CfHashInfo *hi, Datum value, CfAltList *l)
 		}
 	}
 	pfree(out);
+}
+
+/* an oid's (reg*'s, xid's) send form: 4 bytes, big-endian */
+static uint64
+cfpg_hash_oid_send(uint32 o)
+{
+	uint8		b[4];
+
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8) (o >> (8 * (3 - i)));
+	return cf_hash_bytes(b, 4);
+}
+
+/* whether a type sends as an oid (4 bytes, big-endian) and = casts integers to it */
+static bool
+cfpg_is_oid_like(Oid base)
+{
+	switch (base)
+	{
+		case OIDOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
+		case REGOPEROID:
+		case REGOPERATOROID:
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGCONFIGOID:
+		case REGDICTIONARYOID:
+		case REGNAMESPACEOID:
+		case REGROLEOID:
+		case REGCOLLATIONOID:
+		case XIDOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * A column of a composite probed: an integer against an oid-like column, or
+ * the other way round.  ROW(o) = ROW(v) casts an int2 or int4 v to oid
+ * (reinterpreting its bits: -1 equals 4294967295) and an int8 v to oid
+ * (an error outside [0, 2^32)); xid = int4 compares (uint32) v likewise,
+ * and has no = with int8.
+ */
+static void
+cfpg_alt_oid_int(CfHashInfo *hi, Datum value, CfAltList *l)
+{
+	switch (hi->kind)
+	{
+		case CFH_INT2:
+			cfpg_alt_add(l, cfpg_hash_oid_send((uint32) (int32) DatumGetInt16(value)));
+			break;
+		case CFH_INT4:
+			cfpg_alt_add(l, cfpg_hash_oid_send((uint32) DatumGetInt32(value)));
+			break;
+		case CFH_INT8:
+			{
+				int64		v = DatumGetInt64(value);
+
+				if (v >= 0 && v <= (int64) PG_UINT32_MAX)
+					cfpg_alt_add(l, cfpg_hash_oid_send((uint32) v));
+				break;
+			}
+		case CFH_SEND:
+			if (cfpg_is_oid_like(hi->basetype))
+			{
+				uint32		o = DatumGetUInt32(value);
+
+				/* the int2 or int4 stored (a negative one past 2^31) */
+				cfpg_alt_add(l, cf_hash_int64((int64) (int32) o));
+				/* the int8 stored */
+				if (hi->basetype != XIDOID)
+					cfpg_alt_add(l, cf_hash_int64((int64) o));
+			}
+			break;
+		default:
+			break;
+	}
 }
 
 /* microseconds as time's send form: 8 bytes, big-endian */
@@ -343,14 +441,14 @@ cfpg_alt_array(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 										   hi->elmlen, hi->elmbyval, hi->elmalign);
 
 		if (!parts[i].isnull)
-			cfpg_alt_list(hi->elem, elem, hashing, true, &parts[i].l);
+			cfpg_alt_list(hi->elem, elem, hashing, CFA_DEEPER, &parts[i].l);
 	}
 	cfpg_alt_combine(&prefix, parts, nitems, true, true, l);
 	pfree(parts);
 }
 
 static void
-cfpg_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
+cfpg_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltList *l)
 {
 	Datum	   *values;
 	bool	   *nulls;
@@ -365,7 +463,8 @@ cfpg_alt_record(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 			continue;
 		parts[ncols].isnull = nulls[i];
 		if (!nulls[i])
-			cfpg_alt_list(&hi->cols[i], values[i], hashing, true, &parts[ncols].l);
+			cfpg_alt_list(&hi->cols[i], values[i], hashing,
+						  where == CFA_TOP ? CFA_COLUMN : CFA_DEEPER, &parts[ncols].l);
 		ncols++;
 	}
 	ReleaseTupleDesc(td);
@@ -404,9 +503,9 @@ cfpg_alt_range(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	appendStringInfoChar(&prefix, (char) flags);
 	memset(parts, 0, sizeof(parts));
 	if (!lower.infinite)
-		cfpg_alt_list(hi->elem, lower.val, hashing, true, &parts[nparts++].l);
+		cfpg_alt_list(hi->elem, lower.val, hashing, CFA_DEEPER, &parts[nparts++].l);
 	if (!upper.infinite)
-		cfpg_alt_list(hi->elem, upper.val, hashing, true, &parts[nparts++].l);
+		cfpg_alt_list(hi->elem, upper.val, hashing, CFA_DEEPER, &parts[nparts++].l);
 	cfpg_alt_combine(&prefix, parts, nparts, false, false, l);
 }
 
@@ -422,7 +521,7 @@ cfpg_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 	multirange_deserialize(hi->rngcache->rngtype, mr, &n, &ranges);
 	parts = palloc0(sizeof(CfAltPart) * Max(n, 1));
 	for (int i = 0; i < n; i++)
-		cfpg_alt_list(hi->elem, RangeTypePGetDatum(ranges[i]), hashing, true, &parts[i].l);
+		cfpg_alt_list(hi->elem, RangeTypePGetDatum(ranges[i]), hashing, CFA_DEEPER, &parts[i].l);
 	initStringInfo(&prefix);
 	appendStringInfoChar(&prefix, CFH_TAG_MULTIRANGE);
 	cfpg_append_le(&prefix, (uint32) n, 4);
@@ -430,13 +529,14 @@ cfpg_alt_multirange(CfHashInfo *hi, Datum value, int hashing, CfAltList *l)
 }
 
 /*
- * l: the value's own hash, then its alternates; nested: the value is part
- * of a composite, array or range.
+ * l: the value's own hash, then its alternates; where: the value probed, a
+ * column of the composite probed, or deeper in a composite, array or range.
  */
 static void
-cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *l)
+cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltList *l)
 {
 	bool		v2 = hashing >= CF_HASHING_V2;
+	bool		nested = where != CFA_TOP;
 
 	cfpg_alt_init(l);
 	/* a composite, array or range: its own hash is the first combination */
@@ -557,7 +657,7 @@ cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *
 			cfpg_alt_array(hi, value, hashing, l);
 			break;
 		case CFH_RECORD:
-			cfpg_alt_record(hi, value, hashing, l);
+			cfpg_alt_record(hi, value, hashing, where, l);
 			break;
 		case CFH_RANGE:
 			cfpg_alt_range(hi, value, hashing, l);
@@ -568,6 +668,8 @@ cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, bool nested, CfAltList *
 		default:
 			break;
 	}
+	if (where == CFA_COLUMN)
+		cfpg_alt_oid_int(hi, value, l);
 }
 
 /*
@@ -643,7 +745,7 @@ cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
 
 	if (!cfpg_may_have_alternates(hi, value))
 		return 0;
-	cfpg_alt_list(hi, value, hashing, false, &l);
+	cfpg_alt_list(hi, value, hashing, CFA_TOP, &l);
 	*alts = l.h + 1;
 	return l.n - 1;
 }
@@ -659,7 +761,7 @@ cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 		return cf_contains(f, *h);
 	}
 	/* the value's own hash first, then the alternates (one pass over its parts) */
-	cfpg_alt_list(hi, value, (int) f->hashing, false, &l);
+	cfpg_alt_list(hi, value, (int) f->hashing, CFA_TOP, &l);
 	*h = l.h[0];
 	for (int i = 0; i < l.n; i++)
 		if (cf_contains(f, l.h[i]))
@@ -691,7 +793,7 @@ cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value)
 
 	if (!cfpg_may_have_alternates(hi, value))
 		return cf_count(f, cfpg_hash_datum(hi, value, (int) f->hashing));
-	cfpg_alt_list(hi, value, (int) f->hashing, false, &l);
+	cfpg_alt_list(hi, value, (int) f->hashing, CFA_TOP, &l);
 	for (int i = 0; i < l.n; i++)
 		n += cf_count(f, l.h[i]);
 	pfree(l.h);
