@@ -357,6 +357,16 @@ void		cf_get_stats(const cf_filter *f, cf_stats *s);
 /* the items f holds: occupied slots (copies included) and stash records */
 uint64_t	cf_item_count(const cf_filter *f);
 
+/*
+ * For a list (a growing filter's start, CF_GEOM_LIST): the most hashes it
+ * holds before an add turns it into a table (FORMAT.md, "List sub-filters",
+ * LIST_MAX).  0 when f is not a list.
+ */
+uint32_t	cf_list_bound(const cf_filter *f);
+
+/* Is f a list (a growing filter's start, CF_GEOM_LIST)? */
+bool		cf_is_list(const cf_filter *f);
+
 
 /*
  * The table encoding of f's sub-filters: CF_ENC_PACKED, CF_ENC_SEMISORT, or

@@ -186,15 +186,6 @@ size_t		cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t ou
 					 cf_filter *result, char *err, size_t errlen);
 
 /*
- * For a list (a growing filter's start, CF_GEOM_LIST): the most hashes it
- * holds before an add turns it into a table (FORMAT.md, "List sub-filters",
- * LIST_MAX).  0 when f is not a list.
- */
-uint32_t	cf_list_bound(const cf_filter *f);
-
-/* Is f a list (a growing filter's start, CF_GEOM_LIST)? */
-bool		cf_is_list(const cf_filter *f);
-/*
  * The hashes of list f, ascending (copies of a value side by side), into
  * out[0 .. max): returns how many the list holds, at most CF_LIST_MAX (0
  * when f is not a list); only the first max are written when it holds more.
