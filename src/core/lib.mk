@@ -16,7 +16,7 @@
 # everything else is local), nothing of the core's internals.
 
 CF_LIB_TOP   ?= $(patsubst %/src/core/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
-CF_LIB_DIR    = $(CF_LIB_TOP)/build/lib
+CF_LIB_DIR   ?= $(CF_LIB_TOP)/build/lib
 CF_LIB_SRCS   = $(sort $(wildcard $(CF_LIB_TOP)/src/core/*.c))
 CF_LIB_OBJS   = $(patsubst $(CF_LIB_TOP)/src/core/%.c,$(CF_LIB_DIR)/obj/%.o,$(CF_LIB_SRCS))
 CF_LIB_HDRS   = $(wildcard $(CF_LIB_TOP)/src/core/*.h)
