@@ -41,6 +41,9 @@ ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo yes),yes)
 REGRESS += cuckoo_soft_input
 endif
 
-# the core as a library outside PostgreSQL: make lib, make install-lib
-# PREFIX=..., make check-lib (src/core/lib.mk; PGXS builds nothing of it)
+# the core as a library outside PostgreSQL: make lib, make check-lib, make
+# install-libcuckoo PREFIX=... (src/core/lib.mk; PGXS builds nothing of it,
+# and its own install-lib and clean-lib stay as they are)
+CF_LIB_INSTALL = install-libcuckoo
+CF_LIB_CLEAN = clean-libcuckoo
 include src/core/lib.mk

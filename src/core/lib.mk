@@ -1,15 +1,20 @@
 # src/core/lib.mk - the core as a library: libcuckoo.a, libcuckoo.so and
-# cuckoo.pc from src/core, for programs outside PostgreSQL.  Included by the
-# top Makefile (make lib, make install-lib, make check-lib), and usable on
-# its own without PostgreSQL: make -f src/core/lib.mk lib
+# cuckoo.pc from src/core, for programs outside PostgreSQL.  On its own,
+# without PostgreSQL:
 #
-#   make lib                          build/lib/libcuckoo.{a,so}, cuckoo.pc
-#   make install-lib PREFIX=/usr/local  installs them and cuckoo.h (the public
+#   make -f src/core/lib.mk lib       build/lib/libcuckoo.{a,so}, cuckoo.pc
+#   make -f src/core/lib.mk install-lib PREFIX=/usr/local
+#                                     installs them and cuckoo.h (the public
 #                                     API: opaque filters and their operations)
-#   make check-lib                    builds and runs test/lib/open_bytes.c
+#   make -f src/core/lib.mk check-lib builds and runs test/lib/open_bytes.c
 #                                     against the static and the shared library,
 #                                     and checks the shared library exports
 #                                     exactly the functions cuckoo.h declares
+#
+# The top Makefile includes it as make lib, make check-lib and
+# make install-libcuckoo PREFIX=... (clean-libcuckoo): install-lib and
+# clean-lib are PGXS's own targets (make install runs install-lib), so there
+# the names are CF_LIB_INSTALL and CF_LIB_CLEAN.
 #
 # The objects are built apart from PGXS's (build/lib/obj); the shared
 # library exports what cuckoo.h declares (a version script made from it:
@@ -27,7 +32,10 @@ PREFIX       ?= /usr/local
 CF_LIB_LIBDIR ?= $(PREFIX)/lib
 CF_LIB_INCDIR ?= $(PREFIX)/include
 
-.PHONY: lib install-lib check-lib clean-lib
+CF_LIB_INSTALL ?= install-lib
+CF_LIB_CLEAN  ?= clean-lib
+
+.PHONY: lib $(CF_LIB_INSTALL) check-lib $(CF_LIB_CLEAN)
 
 lib: $(CF_LIB_DIR)/libcuckoo.a $(CF_LIB_DIR)/libcuckoo.so $(CF_LIB_DIR)/cuckoo.pc
 
@@ -62,7 +70,7 @@ $(CF_LIB_DIR)/cuckoo.pc: $(CF_LIB_TOP)/src/core/lib.mk $(CF_LIB_TOP)/META.json
 	@mkdir -p $(dir $@)
 	$(CF_LIB_PC) > $@
 
-install-lib: lib
+$(CF_LIB_INSTALL): lib
 	install -d $(DESTDIR)$(CF_LIB_LIBDIR)/pkgconfig $(DESTDIR)$(CF_LIB_INCDIR)
 	install -m 644 $(CF_LIB_DIR)/libcuckoo.a $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.a
 	install -m 755 $(CF_LIB_DIR)/libcuckoo.so.1 $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.so.1
@@ -73,5 +81,5 @@ install-lib: lib
 check-lib: lib
 	bash $(CF_LIB_TOP)/test/lib/run.sh $(CF_LIB_DIR)
 
-clean-lib:
+$(CF_LIB_CLEAN):
 	rm -rf $(CF_LIB_DIR)
