@@ -763,6 +763,29 @@ Filter_copy(FilterObject *self, PyObject *unused)
 	return (PyObject *) cfpy_wrap(cf_filter_copy(self->f));
 }
 
+/* pickling: the filter is its bytes */
+static PyObject *
+Filter_reduce(FilterObject *self, PyObject *unused)
+{
+	PyObject   *b,
+			   *ctor,
+			   *r;
+
+	(void) unused;
+	CFPY_CHECK_OPEN(self);
+	b = Filter_to_bytes(self, NULL);
+	if (b == NULL)
+		return NULL;
+	ctor = PyObject_GetAttrString((PyObject *) Py_TYPE(self), "from_bytes");
+	if (ctor == NULL)
+	{
+		Py_DECREF(b);
+		return NULL;
+	}
+	r = Py_BuildValue("(N(N))", ctor, b);
+	return r;
+}
+
 static PyObject *
 Filter_add(FilterObject *self, PyObject *value)
 {
@@ -1346,6 +1369,8 @@ static PyMethodDef Filter_methods[] = {
 	{"__bytes__", (PyCFunction) Filter_to_bytes, METH_NOARGS, "the filter's bytes"},
 	{"to_text", (PyCFunction) Filter_to_text, METH_NOARGS, "the filter's text form (base64), what cuckoofilter's input takes"},
 	{"copy", (PyCFunction) Filter_copy, METH_NOARGS, "a copy"},
+	{"__copy__", (PyCFunction) Filter_copy, METH_NOARGS, "a copy"},
+	{"__reduce__", (PyCFunction) Filter_reduce, METH_NOARGS, "pickles as its bytes"},
 	{"add", (PyCFunction) Filter_add, METH_O, "cf_add: one more copy of the value (None: nothing)"},
 	{"add_unique", (PyCFunction) Filter_add_unique, METH_O, "cf_add_unique: adds the value unless reported present; True if added"},
 	{"delete", (PyCFunction) Filter_delete, METH_O, "cf_delete: one copy of a value that was added; True if one was found"},
