@@ -46,4 +46,4 @@ endif
 # and its own install-lib and clean-lib stay as they are)
 CF_LIB_INSTALL = install-libcuckoo
 CF_LIB_CLEAN = clean-libcuckoo
-include src/core/lib.mk
+include $(dir $(firstword $(MAKEFILE_LIST)))src/core/lib.mk
