@@ -119,8 +119,8 @@ cfpg_alt_float8(float8 v, int hashing, CfAltList *l)
 	uint64	   *alts;
 	size_t		n;
 
-	if (isnan(v) || fabs(v) < 9007199254740992.0)
-		return;
+	if (isnan(v) || fabs(v) < 9007199254740992.0 || fabs(v) > 9223372036854775808.0)
+		return;					/* (most floats: no alternate, no allocation) */
 	alts = palloc(sizeof(uint64) * CF_NUMBER_ALTERNATES_MAX);
 	n = cf_number_alternates(v, hashing, alts);
 	for (size_t i = 0; i < n; i++)
