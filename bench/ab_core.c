@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 
 static int	passes = 3;
 static volatile uint64_t sink;

@@ -33,7 +33,7 @@
 
 extern "C"
 {
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 }
 #include "bench_keys.h"
 

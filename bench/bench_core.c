@@ -20,7 +20,7 @@
 
 #include <bloom.h>
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 #include "bench_keys.h"
 
 #ifndef BENCH_CFLAGS

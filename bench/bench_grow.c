@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 #include "bench_keys.h"
 
 #ifndef BENCH_CFLAGS

@@ -12,6 +12,8 @@
 #                                 (the released 1.3 build cached),
 #                                 dump/restore, the release and README checks,
 #                                 a short join pre-filter differential test
+#                                 libcuckoo (make check-lib) and the Python
+#                                 module against the server (test/python)
 #   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
 #   CUCKOO_TESTS=full             the quick run on every major of PG_VERSIONS,
 #                                 plus the core model soak, the core under
@@ -225,6 +227,8 @@ fi
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
 	run "core: layering (includes acyclic, calls in the Makefile's order, no circle)" python3 test/layering.py
+	run "core: libcuckoo builds, links, opens filters, exports only cuckoo.h (make check-lib)" \
+		make -s -f src/core/lib.mk check-lib CF_LIB_DIR="$work/lib"
 	if full; then
 		run "core: unit and model tests" make -s -C test/core check
 		run "core: model soak, ${SOAK_SECONDS} s of random geometries and seeds" \
@@ -308,6 +312,11 @@ for major in $PG_VERSIONS; do
 		run "PG 15: join pre-filter differential test (${difftest_secs} s, at least $difftest_min generated queries, off = on)" \
 			in_major 15 env DIFFTEST_SECONDS="$difftest_secs" DIFFTEST_MIN_QUERIES="$difftest_min" \
 			bash test/prefilter/run.sh
+	fi
+	# the Python module (python/) against the server: the same bytes, hashes and answers
+	if [ "$major" = 15 ] && [ "${how[$major]}" = config ]; then
+		run "PG 15: the Python module agrees with the server, value for value (test/python)" \
+			in_major 15 bash test/python/run.sh
 	fi
 	if ! full; then
 		continue

@@ -18,8 +18,11 @@
    cf_stage, stages[...], sub-filter field (geom, enc, table, nitems, ...),
    nor a geometry CF_GEOM_* but to ask for one (geometry = CF_GEOM_*); it
    asks the core (cf_is_list, cf_list_hashes, cf_encoding_of, ...).
+6. The callers outside the server (python/cuckoo/*.c, test/lib/*.c) include
+   no core header but the public cuckoo.h.
 Prints what it checked; exits 1 on the first kind of failure it finds.
 """
+import glob
 import os
 import re
 import subprocess
@@ -195,6 +198,20 @@ def main():
     if len(failures) == before:
         print('glue: %d files read no sub-filter (cf_stage, stages[], its fields, CF_GEOM_* but to ask for one)'
               % nglue)
+
+    # the core's callers outside the server use its public API only
+    before = len(failures)
+    outside = sorted(glob.glob(os.path.join(TOP, 'python', 'cuckoo', '*.c')) +
+                     glob.glob(os.path.join(TOP, 'test', 'lib', '*.c')))
+    core_headers = set(os.listdir(os.path.join(TOP, 'src/core')))
+    for path in outside:
+        for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', open(path).read(), re.M):
+            if inc in core_headers and inc != 'cuckoo.h':
+                fail('%s includes %s: outside the server, only the public cuckoo.h'
+                     % (os.path.relpath(path, TOP), inc))
+    if len(failures) == before:
+        print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h'
+              % len(outside))
 
     if len(sys.argv) > 1:
         so = sys.argv[1]

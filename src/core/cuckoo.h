@@ -1,11 +1,15 @@
 /*
- * cuckoo.h - the cuckoo filter core: layout, hashing, insert/lookup/delete,
- * growth, union and the portable byte format.  Plain C99, no PostgreSQL.
+ * cuckoo.h - the cuckoo filter core's public API: parameters, the portable
+ * byte format's constants, value hashing (the canonical forms of values the
+ * PostgreSQL extension hashes), lookups, adds and deletes, statistics, and
+ * filters owned by the library (cf_filter_new, cf_filter_from_bytes, ...).
+ * Plain C99, no PostgreSQL.  What libcuckoo exports (make lib).
  *
  * A filter *is* its serialized bytes: every operation works directly on a
- * flat little-endian buffer (see FORMAT.md), through a small parsed view
- * (cf_filter) that points into it.  Nothing here allocates except the
- * helpers that take an explicit allocator (cf_insert).
+ * flat little-endian buffer (see FORMAT.md), through a parsed view
+ * (cf_filter, opaque here) that points into it.  The view's layout and the
+ * calls that fill a caller's view or grow its buffer are the core's and the
+ * PostgreSQL glue's own: cuckoo_view.h.
  */
 #ifndef CUCKOO_H
 #define CUCKOO_H
@@ -88,8 +92,28 @@
 #define CF_HASHING_V1       1       /* cuckoo 1.0's (a version-1 filter rewritten) */
 #define CF_HASHING_V2       2       /* SQL-equal values hash equal */
 
-/* value kinds recorded in the header (typed probes); assigned by the glue */
+/*
+ * value kinds recorded in the header (header byte 10, FORMAT.md): the
+ * families within which SQL compares values across types; a value of
+ * another kind than a filter holds is refused (cf_kind_mismatch)
+ */
 #define CF_KIND_NONE        0       /* nothing added yet, or not recorded */
+#define CF_KIND_NUMBER      1       /* int2, int4, int8, float4, float8, numeric */
+#define CF_KIND_TEXT        2       /* text, varchar, bpchar, name, unknown literals */
+#define CF_KIND_BYTEA       3
+#define CF_KIND_UUID        4
+#define CF_KIND_BOOL        5
+#define CF_KIND_DATETIME    6       /* date, timestamp, timestamptz (written by 1.1) */
+#define CF_KIND_INTERVAL    7
+#define CF_KIND_JSONB       8
+#define CF_KIND_ARRAY       9
+#define CF_KIND_RECORD      10
+#define CF_KIND_RANGE       11
+#define CF_KIND_MULTIRANGE  12
+#define CF_KIND_CHAR        13      /* "char" */
+#define CF_KIND_OTHER       14      /* hashed through their binary send function */
+#define CF_KIND_TIMESTAMP   15      /* date, timestamp: wall-clock values (from 1.2) */
+#define CF_KIND_TIMESTAMPTZ 16      /* timestamptz: instants (from 1.2) */
 #define CF_KIND_ANY         255     /* the owner opted out of kind checks */
 
 /* ---- defaults ---- */
@@ -134,70 +158,9 @@ typedef struct cf_params
 								 * for the split schedule keeps a chain table */
 } cf_params;
 
-/*
- * A write journal: when set on a filter (cf_set_journal), save() is called
- * with the bytes of the buffer an operation is about to overwrite, before it
- * overwrites them.  Writing the saved bytes back in reverse order restores
- * the filter exactly; the PostgreSQL glue uses this for copy-free adds.
- */
-typedef struct cf_journal
-{
-	void		(*save) (struct cf_journal *j, const uint8_t *p, size_t n);
-} cf_journal;
 
-/*
- * one sub-filter: a table of nbuckets buckets of bucket_size slots, as
- * cf_open reads it from its descriptor (FORMAT.md, "Table descriptor")
- */
-#define CF_STAGE_ENGINE_WORDS 12
-typedef struct cf_stage
-{
-	uint32_t    nbuckets;
-	uint32_t    nitems;
-	uint32_t    fpbits;
-	uint32_t    geom;           /* CF_GEOM_LEGACY, CF_GEOM_CHAIN, CF_GEOM_SPLIT or
-								 * CF_GEOM_LIST (table: nbuckets hashes of 8 bytes) */
-	uint32_t    level;          /* chain, split: nbuckets = base_nbuckets << level */
-	uint32_t    basebits;       /* chain, split: width f0 of the family's base key */
-	uint32_t    base_nbuckets;  /* chain, split: buckets of the family's level 0 */
-	uint32_t    fpmax;          /* 2^fpbits - 1: largest fingerprint */
-	uint32_t    bucket_bits;    /* bits a bucket takes */
-	uint32_t    extbits;        /* split: R = fpbits - 1 - basebits, the longest
-								 * extension a slot holds */
-	uint32_t    nstash;         /* split: stash records after the table */
-	uint32_t    enc;            /* table encoding: CF_ENC_PACKED or CF_ENC_SEMISORT */
-	uint8_t    *stash;          /* split: the first of them (NULL if none) */
-	uint8_t    *desc;           /* this stage's descriptor in the buffer */
-	uint8_t    *table;
-	size_t      table_bytes;
-	cf_journal *journal;        /* NULL unless cf_set_journal */
-	/* the lookup engine's state, set up by cf_open: the core's own */
-	uint64_t    engine[CF_STAGE_ENGINE_WORDS];
-} cf_stage;
-
-/* a parsed view of a filter's bytes; all pointers point into buf */
-typedef struct cf_filter
-{
-	uint8_t    *buf;
-	size_t      len;
-	uint32_t    version;        /* format version: 1 (read only) or 2 */
-	uint32_t    hdrlen;         /* bytes of header and descriptors */
-	uint32_t    bucket_size;
-	uint32_t    fpbits;         /* base fingerprint width (stage 0) */
-	uint32_t    expansion;
-	uint32_t    max_kicks;
-	uint32_t    capacity;       /* capacity requested at creation */
-	uint32_t    hashing;        /* CF_HASHING_V1 or CF_HASHING_V2 */
-	uint32_t    kind;           /* value kind, CF_KIND_NONE .. CF_KIND_ANY */
-	double      target_fpr;     /* requested rate (version 1: 2b / 2^fpbits) */
-	uint64_t    deletes;        /* deletes done (version 1: 0) */
-	uint64_t    retained;       /* deletes left in place (version 1: 0) */
-	uint32_t    nstages;
-	uint32_t    lookup;         /* the cf_contains path chosen by cf_open */
-	int32_t     split;          /* the first split sub-filter (adds go there), or -1 */
-	cf_journal *journal;        /* NULL unless cf_set_journal */
-	cf_stage    stages[CF_MAX_STAGES];
-} cf_filter;
+/* a filter: a parsed view of its bytes (cuckoo_view.h has its layout) */
+typedef struct cf_filter cf_filter;
 
 /* statistics, as cf_info reports them */
 typedef struct cf_stats
@@ -223,8 +186,6 @@ typedef struct cf_stats
 	uint32_t    semisorted;     /* sub-filters of encoding CF_ENC_SEMISORT */
 } cf_stats;
 
-/* allocator used by cf_insert to grow; must not return NULL (or abort) */
-typedef void *(*cf_alloc_fn) (size_t size, void *ctx);
 
 /*
  * Called now and then from loops that can run for seconds (validation,
@@ -276,19 +237,11 @@ uint64_t	cf_nbuckets_for(uint64_t capacity, int bucket_size);
 
 /* ---- reading ---- */
 /*
- * Parses and checks the header and lengths of buf (O(sub-filters), no table
- * scan) and fills f.  Returns false with err set if buf is not a filter.
- * Reads format versions 1 and 2.
- */
-bool		cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen);
-/*
  * Full validation, safe on any bytes: cf_open plus item counts that match
  * the tables and unused trailing bits that are zero.
  */
 bool		cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen);
 
-/* Journals every later write to f's buffer through j (NULL: stop). */
-void		cf_set_journal(cf_filter *f, cf_journal *j);
 
 /* ---- operations (h = the value's 64-bit hash) ---- */
 bool		cf_contains(const cf_filter *f, uint64_t h);
@@ -385,18 +338,6 @@ uint32_t	cf_count(const cf_filter *f, uint64_t h);
 /* Adds one copy (least loaded sub-filter first); CF_FULL leaves f unchanged. */
 cf_status	cf_add(cf_filter *f, uint64_t h);
 /*
- * Adds one copy, growing through alloc when the filter is full and
- * expansion > 0.  After growth f views the new buffer; the old one is the
- * caller's to free.  CF_FULL / CF_CANNOT_GROW leave f unchanged.
- */
-cf_status	cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
-/*
- * Set semantics: adds h (as cf_insert) only if the filter does not already
- * report it present.  Deleting a value added this way is only safe if it
- * was really absent: a false positive means nothing was stored for it.
- */
-cf_status	cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx);
-/*
  * Removes one copy of a value that was added: from the sub-filter that
  * refines every other sub-filter with a match (FORMAT.md, "Deletes"), so no
  * other value loses its last match.  When no such sub-filter exists (tables
@@ -406,86 +347,9 @@ cf_status	cf_insert_unique(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ct
  */
 cf_status	cf_delete(cf_filter *f, uint64_t h);
 
-/* ---- version 1 ---- */
-/* Size of f (version 1) rewritten as version 2. */
-size_t		cf_upgrade_size(const cf_filter *f);
-/*
- * Writes f (version 1) as version 2 into out (cf_upgrade_size bytes) and
- * opens it as result: the same tables (legacy geometry) and answers, value
- * hashing CF_HASHING_V1, counters zero.  Writes need version 2.
- */
-void		cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result);
 
-/* ---- header fields the glue owns ---- */
-/* Records the value kind in the header (journaled). */
-void		cf_set_kind(cf_filter *f, uint32_t kind);
-/*
- * Sets the header's delete counters, deletes done and deletes left in place
- * (journaled; version 2 only), for a caller that rebuilds a filter from the
- * values of others (cf_union_agg) and carries their counters over.
- */
-void		cf_set_counters(cf_filter *f, uint64_t deletes, uint64_t retained);
 
-/* ---- bulk build ---- */
-/* Bytes of scratch memory cf_build needs for n items into f. */
-size_t		cf_build_work_size(const cf_filter *f, uint64_t n);
-/*
- * Puts the items with hashes h[0 .. n) into f, which must have one empty
- * sub-filter, much faster than n cf_adds.  The result depends only on h and
- * its order (pass distinct hashes sorted ascending for the fastest build and
- * a result that depends on the set alone).  work holds worklen bytes,
- * at least cf_build_work_size(f, n).  Returns false if the items do not all
- * fit (or too many are pending for work); f's table is then garbage and the
- * caller starts again, for example with a larger filter.
- */
-bool		cf_build(cf_filter *f, const uint64_t *h, size_t n, void *work, size_t worklen);
 
-/* one run of the items cf_build_runs reads: h[0 .. n) */
-typedef struct cf_run
-{
-	const uint64_t *h;
-	size_t		n;
-} cf_run;
-
-/*
- * cf_build of the items of runs[0 .. nruns) one after the other, as if they
- * were one array (the same result, byte for byte): for a caller whose
- * sorted hashes sit in several blocks.  work is sized for their total.
- */
-bool		cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns,
-						  void *work, size_t worklen);
-
-/* ---- sorting hashes, for cf_build's input (cuckoo_sort.c) ---- */
-/* Sorts a[0 .. n) ascending; tmp has room for n. */
-void		cf_sort_hashes(uint64_t *a, uint64_t *tmp, size_t n);
-/*
- * Sorts src[0 .. m), whose bits above the low nbits are all equal (a part
- * split off by its top bits), ascending into dst; src is clobbered.  A src
- * of up to 8 ascending runs one after the other is merged.
- */
-void		cf_sort_hashes_below(uint64_t *src, uint64_t *dst, size_t m, int nbits);
-/* Drops adjacent repeats from sorted a[0 .. n); returns how many remain. */
-size_t		cf_unique_hashes(uint64_t *a, size_t n);
-
-/* ---- growth ---- */
-/* Size after appending one sub-filter, or 0 with err set if it cannot grow. */
-size_t		cf_grow_size(const cf_filter *f, char *err, size_t errlen);
-/* Copies f into newbuf (cf_grow_size bytes) plus an empty sub-filter; f views newbuf. */
-void		cf_grow(cf_filter *f, uint8_t *newbuf);
-
-/* ---- union ---- */
-/*
- * Upper bound of the size of a union of a and b, or 0 with err set if they
- * are incompatible (bucket size or fingerprint width differ) or too large.
- */
-size_t		cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen);
-/*
- * Writes a union of a and b into out (cf_union_size bytes) and opens it as
- * result.  Every item of both is kept.  Returns the bytes used (<= outcap),
- * or 0 with err set if it would need more than CF_MAX_STAGES sub-filters.
- */
-size_t		cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
-					 cf_filter *result, char *err, size_t errlen);
 
 /* ---- statistics ---- */
 void		cf_get_stats(const cf_filter *f, cf_stats *s);
@@ -502,12 +366,7 @@ uint32_t	cf_list_bound(const cf_filter *f);
 
 /* Is f a list (a growing filter's start, CF_GEOM_LIST)? */
 bool		cf_is_list(const cf_filter *f);
-/*
- * The hashes of list f, ascending (copies of a value side by side), into
- * out[0 .. max): returns how many the list holds, at most CF_LIST_MAX (0
- * when f is not a list); only the first max are written when it holds more.
- */
-size_t		cf_list_hashes(const cf_filter *f, uint64_t *out, size_t max);
+
 
 /*
  * The table encoding of f's sub-filters: CF_ENC_PACKED, CF_ENC_SEMISORT, or
@@ -524,5 +383,77 @@ void		cf_base64_encode(const uint8_t *src, size_t n, char *dst);  /* writes NUL 
 size_t		cf_base64_decoded_len(const char *src, size_t len);
 /* Decodes; returns bytes written or SIZE_MAX (with err) on a bad character / padding. */
 size_t		cf_base64_decode(const char *src, size_t len, uint8_t *dst, char *err, size_t errlen);
+
+/* ---- values: their canonical forms and hashes (cuckoo_canon.c, docs/hashing.md) ---- */
+/* dates and timestamps as PostgreSQL counts them: from 2000-01-01 */
+#define CF_USECS_PER_DAY    INT64_C(86400000000)
+#define CF_DATE_NOBEGIN     INT32_MIN                       /* date '-infinity' */
+#define CF_DATE_NOEND       INT32_MAX                       /* date 'infinity' */
+#define CF_TIMESTAMP_MIN    INT64_C(-211813488000000000)    /* 4714-11-24 BC */
+#define CF_TIMESTAMP_END    INT64_C(9223371331200000000)    /* 294277-01-01, excluded */
+/* the most alternates cf_number_alternates gives */
+#define CF_NUMBER_ALTERNATES_MAX 4097
+
+/* integers (int2/4/8, numeric integers in int64's range): cf_hash_int64 */
+/* a float8's IEEE bits, -0 as 0, every NaN as one NaN (value hashing 1's floats) */
+uint64_t	cf_hash_float8(double v);
+/* a number as a float8 (float4, float8, other numerics) under value hashing hashing */
+uint64_t	cf_hash_number(double v, int hashing);
+/* integer v beyond +-2^53 (hashing 2): *h = the hash of the float8 it rounds to */
+bool		cf_int64_alternate(int64_t v, int hashing, uint64_t *h);
+/* float8 v an integer of magnitude 2^53 .. 2^63 (hashing 2): the int64s that round to it */
+size_t		cf_number_alternates(double v, int hashing, uint64_t *out);
+/* text of len bytes: its length without trailing blanks */
+size_t		cf_text_trim(const char *p, size_t len);
+/* text in UTF-8 (value hashing 2: strip_blanks; char(n): always) */
+uint64_t	cf_hash_text(const char *utf8, size_t len, bool strip_blanks);
+/* bytea: cf_hash_bytes of its bytes */
+/* a boolean (0 or 1) or a "char" */
+uint64_t	cf_hash_byte(uint8_t b);
+/* a uuid's 16 bytes */
+uint64_t	cf_hash_uuid(const uint8_t *u);
+/* a date: days since 2000-01-01 */
+uint64_t	cf_hash_date(int32_t day, int hashing);
+/* a timestamp (wall clock) or timestamptz (UTC): microseconds since 2000-01-01 */
+uint64_t	cf_hash_timestamp(int64_t usecs);
+/* a value kind's name ("number", ..., "any"), or NULL */
+const char *cf_kind_name(uint32_t kind);
+/* can a filter of kind fkind take values of kind vkind (same, or 1.1's datetime)? */
+bool		cf_kind_accepts(uint32_t fkind, uint32_t vkind);
+/* is a value of kind vkind refused by a filter of kind fkind and value hashing fhashing? */
+bool		cf_kind_mismatch(uint32_t fkind, uint32_t fhashing, uint32_t vkind);
+
+/* ---- filters the library owns (cuckoo_handle.c): malloc'd, growing as needed ---- */
+/* A new empty filter for p; NULL with err set if p is bad (or out of memory). */
+cf_filter  *cf_filter_new(const cf_params *p, char *err, size_t errlen);
+/* A filter of a copy of buf, fully validated (cf_validate); NULL with err set. */
+cf_filter  *cf_filter_from_bytes(const uint8_t *buf, size_t len, char *err, size_t errlen);
+cf_filter  *cf_filter_copy(const cf_filter *f);
+void		cf_filter_free(cf_filter *f);
+/* The filter's bytes (valid until the next write). */
+const uint8_t *cf_filter_bytes(const cf_filter *f, size_t *len);
+/*
+ * Adds h, growing when full (a version-1 filter is first rewritten as
+ * version 2); unique: only if not reported present.  Then records kind in
+ * a filter that has none (value hashing 2), as the extension's cf_add does.
+ */
+cf_status	cf_filter_insert(cf_filter *f, uint64_t h, bool unique, uint32_t kind);
+/* cf_delete, a version-1 filter first rewritten as version 2. */
+cf_status	cf_filter_remove(cf_filter *f, uint64_t h);
+/* A new filter, the union of a and b (cf_union); NULL with err set. */
+cf_filter  *cf_filter_union(const cf_filter *a, const cf_filter *b, char *err, size_t errlen);
+/* header fields */
+uint32_t	cf_filter_kind(const cf_filter *f);
+uint32_t	cf_filter_hashing(const cf_filter *f);
+void		cf_filter_set_kind(cf_filter *f, uint32_t kind);
+/*
+ * What the extension's cf_agg(value, fpr [, capacity]) builds from the
+ * sorted distinct hashes h[0 .. n) (capacity 0: sized to n), with value
+ * kind kind: the same bytes.  NULL with err set if it cannot be built.
+ */
+cf_filter  *cf_filter_build(const uint64_t *h, size_t n, uint64_t capacity, double fpr,
+							int encoding, uint32_t kind, char *err, size_t errlen);
+/* The capacities cf_agg tries for n distinct hashes (capacity 0: its own two); how many. */
+int			cf_agg_capacities(uint64_t n, uint64_t capacity, uint64_t out[2]);
 
 #endif							/* CUCKOO_H */

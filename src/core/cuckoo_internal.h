@@ -5,7 +5,7 @@
 #ifndef CUCKOO_INTERNAL_H
 #define CUCKOO_INTERNAL_H
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 #include "cuckoo_semisort.h"
 #include "cuckoo_util.h"
 

@@ -12,7 +12,7 @@
  * is a few sorted runs one after the other (cf_agg's parts after a parallel
  * plan's combine: one run a worker) is merged instead.
  */
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -16,21 +16,11 @@
  * value kinds: their SQL names
  * ------------------------------------------------------------------- */
 
-/* the names, indexed by CfValueKind */
-static const char *const cfpg_kind_names[] = {
-	NULL, "number", "text", "bytea", "uuid", "boolean", "datetime", "interval",
-	"jsonb", "array", "record", "range", "multirange", "char", "other",
-	"timestamp", "timestamptz"
-};
-
+/* the names are the core's (cf_kind_name) */
 const char *
 cfpg_kind_name(int kind)
 {
-	if (kind == CF_KIND_ANY)
-		return "any";
-	if (kind > 0 && kind < (int) lengthof(cfpg_kind_names))
-		return cfpg_kind_names[kind];
-	return NULL;
+	return kind < 0 ? NULL : cf_kind_name((uint32) kind);
 }
 
 int
@@ -38,8 +28,8 @@ cfpg_kind_from_name(const char *name)
 {
 	if (pg_strcasecmp(name, "any") == 0)
 		return CF_KIND_ANY;
-	for (int k = 1; k < (int) lengthof(cfpg_kind_names); k++)
-		if (pg_strcasecmp(name, cfpg_kind_names[k]) == 0)
+	for (int k = 1; cf_kind_name((uint32) k) != NULL; k++)
+		if (pg_strcasecmp(name, cf_kind_name((uint32) k)) == 0)
 			return k;
 	return -1;
 }

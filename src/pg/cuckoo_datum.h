@@ -13,7 +13,7 @@
 
 CFPG_HIDDEN_BEGIN
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 
 /*
  * A cuckoofilter datum is a plain varlena whose payload is the core's byte
@@ -33,38 +33,38 @@ CFPG_HIDDEN_BEGIN
  * Value kinds a version-2 filter records (header byte 10, FORMAT.md): the
  * families within which SQL compares values across types.  A value of
  * another kind than the filter holds is refused, not silently missed.
- * The numbers are part of the byte format.
+ * The numbers are part of the byte format: the core's CF_KIND_* (cuckoo.h).
  */
 typedef enum CfValueKind
 {
-	CFK_NUMBER = 1,				/* int2, int4, int8, float4, float8, numeric */
-	CFK_TEXT,					/* text, varchar, bpchar, name, unknown literals */
-	CFK_BYTEA,
-	CFK_UUID,
-	CFK_BOOL,
-	CFK_DATETIME,				/* date, timestamp, timestamptz (written by 1.1) */
-	CFK_INTERVAL,
-	CFK_JSONB,
-	CFK_ARRAY,
-	CFK_RECORD,
-	CFK_RANGE,
-	CFK_MULTIRANGE,
-	CFK_CHAR,					/* "char" */
-	CFK_OTHER,					/* hashed through their binary send function */
-	CFK_TIMESTAMP,				/* date, timestamp: wall-clock values (from 1.2) */
-	CFK_TIMESTAMPTZ				/* timestamptz: instants (from 1.2) */
+	CFK_NUMBER = CF_KIND_NUMBER,	/* int2, int4, int8, float4, float8, numeric */
+	CFK_TEXT = CF_KIND_TEXT,	/* text, varchar, bpchar, name, unknown literals */
+	CFK_BYTEA = CF_KIND_BYTEA,
+	CFK_UUID = CF_KIND_UUID,
+	CFK_BOOL = CF_KIND_BOOL,
+	CFK_DATETIME = CF_KIND_DATETIME,	/* date, timestamp, timestamptz (written by 1.1) */
+	CFK_INTERVAL = CF_KIND_INTERVAL,
+	CFK_JSONB = CF_KIND_JSONB,
+	CFK_ARRAY = CF_KIND_ARRAY,
+	CFK_RECORD = CF_KIND_RECORD,
+	CFK_RANGE = CF_KIND_RANGE,
+	CFK_MULTIRANGE = CF_KIND_MULTIRANGE,
+	CFK_CHAR = CF_KIND_CHAR,	/* "char" */
+	CFK_OTHER = CF_KIND_OTHER,	/* hashed through their binary send function */
+	CFK_TIMESTAMP = CF_KIND_TIMESTAMP,	/* date, timestamp: wall-clock values (from 1.2) */
+	CFK_TIMESTAMPTZ = CF_KIND_TIMESTAMPTZ	/* timestamptz: instants (from 1.2) */
 } CfValueKind;
 
 /*
  * Can a filter of value kind fkind take values of kind vkind?  The same
  * kind, or a filter of 1.1's datetime kind (which held dates, timestamps and
- * timestamptz alike) and a value of one of 1.2's two kinds that split it.
+ * timestamptz alike) and a value of one of 1.2's two kinds that split it
+ * (the core's rule, cf_kind_accepts).
  */
 static inline bool
 cfpg_kind_accepts(uint32 fkind, uint32 vkind)
 {
-	return fkind == vkind ||
-		(fkind == CFK_DATETIME && (vkind == CFK_TIMESTAMP || vkind == CFK_TIMESTAMPTZ));
+	return fkind == vkind || cf_kind_accepts(fkind, vkind);
 }
 
 /* The SQL name of a value kind (CF_KIND_ANY: "any"), or NULL. */

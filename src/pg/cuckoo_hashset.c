@@ -739,21 +739,15 @@ cfpg_agg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
  * a filter that starts empty up front; parts of one capacity fold into
  * one chain table as far as they fit).  If the build fails, or a given
  * capacity is too small, the hashes go in one at a time and the filter
- * grows into more sub-filters: no value is ever lost.
+ * grows into more sub-filters: no value is ever lost.  The sizes are the
+ * core's (cf_agg_capacities), which cf_filter_build follows too.
  */
 struct varlena *
 cfpg_agg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
-	uint64		sizes[2];
-	int			nsizes = 0;
+	uint64_t	sizes[2];
+	int			nsizes = cf_agg_capacities(n, st->capacity, sizes);
 
-	if (st->capacity > 0)
-		sizes[nsizes++] = st->capacity;
-	else
-	{
-		sizes[nsizes++] = n + n / 16;
-		sizes[nsizes++] = n + n / 16 + n / 25 + 8;
-	}
 	for (int k = 0; k < nsizes; k++)
 	{
 		cf_params	p;

@@ -131,24 +131,20 @@ typedef enum CfAltWhere
 
 static void cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltList *l);
 
-/* a float8 integer of magnitude 2^53 .. 2^63: every other int64 that rounds to it */
+/* a float8 integer of magnitude 2^53 .. 2^63: every other int64 that rounds to it (the core's rule) */
 static void
-cfpg_alt_float8(float8 v, CfAltList *l)
+cfpg_alt_float8(float8 v, int hashing, CfAltList *l)
 {
-	int64		c;
+	uint64	   *alts;
+	size_t		n;
 
-	if (isnan(v) || v != floor(v) || fabs(v) < 9007199254740992.0 ||
-		fabs(v) > 9223372036854775808.0)
-		return;
-	/* the spacing of float8 values is at most 2048 below 2^64 */
-	c = v >= 9223372036854775808.0 ? PG_INT64_MAX : (int64) v;
-	for (int64 k = -2048; k <= 2048; k++)
-	{
-		int64		i;
-
-		if (!pg_add_s64_overflow(c, k, &i) && (float8) i == v)
-			cfpg_alt_add(l, cf_hash_int64(i));
-	}
+	if (isnan(v) || fabs(v) < 9007199254740992.0 || fabs(v) > 9223372036854775808.0)
+		return;					/* (most floats: no alternate, no allocation) */
+	alts = palloc(sizeof(uint64) * CF_NUMBER_ALTERNATES_MAX);
+	n = cf_number_alternates(v, hashing, alts);
+	for (size_t i = 0; i < n; i++)
+		cfpg_alt_add(l, alts[i]);
+	pfree(alts);
 }
 
 /* the hash of a "char" byte as text (charout's form), as value hashing 2 hashes text */
@@ -547,10 +543,10 @@ cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltL
 	{
 		case CFH_INT8:
 			{
-				int64		x = DatumGetInt64(value);
+				uint64		alt;
 
-				if (v2 && (x > (INT64CONST(1) << 53) || x < -(INT64CONST(1) << 53)))
-					cfpg_alt_add(l, cfpg_hash_number_v2((float8) x));
+				if (cf_int64_alternate(DatumGetInt64(value), hashing, &alt))
+					cfpg_alt_add(l, alt);
 				break;
 			}
 		case CFH_NUMERIC:
@@ -559,12 +555,10 @@ cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltL
 																				   value))));
 			break;
 		case CFH_FLOAT4:
-			if (v2)
-				cfpg_alt_float8((float8) DatumGetFloat4(value), l);
+			cfpg_alt_float8((float8) DatumGetFloat4(value), hashing, l);
 			break;
 		case CFH_FLOAT8:
-			if (v2)
-				cfpg_alt_float8(DatumGetFloat8(value), l);
+			cfpg_alt_float8(DatumGetFloat8(value), hashing, l);
 			break;
 		case CFH_VARLENA:
 		case CFH_BPCHAR:

@@ -75,25 +75,11 @@
 
 #include "cuckoo_hashval_int.h"
 
-static inline uint64
-cfpg_hash_float8(float8 v)
-{
-	uint64		bits;
-	uint8		b[8];
-	int			i;
-
-	if (isnan(v))
-		bits = UINT64CONST(0x7FF8000000000000);
-	else
-	{
-		if (v == 0.0)
-			v = 0.0;			/* -0 becomes +0 */
-		memcpy(&bits, &v, sizeof(bits));
-	}
-	for (i = 0; i < 8; i++)
-		b[i] = (uint8) (bits >> (8 * i));
-	return cf_hash_bytes(b, sizeof(b));
-}
+/* the canonical forms are the core's (cuckoo_canon.c): dates and timestamps count alike */
+StaticAssertDecl(CF_USECS_PER_DAY == USECS_PER_DAY &&
+				 CF_DATE_NOBEGIN == DATEVAL_NOBEGIN && CF_DATE_NOEND == DATEVAL_NOEND &&
+				 CF_TIMESTAMP_MIN == MIN_TIMESTAMP && CF_TIMESTAMP_END == END_TIMESTAMP,
+				 "the core counts dates and timestamps as PostgreSQL does");
 
 /*
  * Hashes len bytes of text in the database encoding as their UTF-8 form
@@ -107,11 +93,11 @@ cfpg_hash_text(const char *p, size_t len, bool to_utf8)
 	uint64		h;
 
 	if (!to_utf8)
-		return cf_hash_bytes(p, len);
+		return cf_hash_text(p, len, false);
 	u = pg_server_to_any(p, (int) len, PG_UTF8);
 	if (u == p)
-		return cf_hash_bytes(p, len);
-	h = cf_hash_bytes(u, strlen(u));
+		return cf_hash_text(p, len, false);
+	h = cf_hash_text(u, strlen(u), false);
 	pfree(u);
 	return h;
 }
@@ -127,8 +113,7 @@ uint64
 cfpg_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8)
 {
 	if (strip_blanks)
-		while (len > 0 && p[len - 1] == ' ')
-			len--;
+		len = cf_text_trim(p, len);
 	return cfpg_hash_text(p, len, to_utf8);
 }
 
@@ -143,8 +128,7 @@ cfpg_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
 	uint64		h;
 
 	if (strip_blanks)
-		while (len > 0 && p[len - 1] == ' ')
-			len--;
+		len = cf_text_trim(p, len);
 	h = cfpg_hash_text(p, len, to_utf8);
 	if (v != raw)
 		pfree(v);
@@ -485,9 +469,7 @@ cfpg_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 uint64
 cfpg_hash_number_v2(float8 v)
 {
-	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0 && v == floor(v))
-		return cf_hash_int64((int64) v);
-	return cfpg_hash_float8(v);
+	return cf_hash_number(v, CF_HASHING_V2);
 }
 
 static uint64
@@ -508,29 +490,6 @@ cfpg_hash_numeric_v2(Numeric num)
 	/* NaN, infinities, fractions and integers beyond int64: as float8 */
 	return cfpg_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 																NumericGetDatum(num))));
-}
-
-/*
- * Value hashing 2: a date hashes as the timestamp of its midnight (SQL
- * calls them equal); a date beyond timestamp's range, which equals no
- * timestamp, by its day number under a tag of its own.
- */
-static uint64
-cfpg_hash_date_v2(DateADT d)
-{
-	uint8		b[5];
-
-	if (DATE_IS_NOBEGIN(d))
-		return cf_hash_int64(DT_NOBEGIN);
-	if (DATE_IS_NOEND(d))
-		return cf_hash_int64(DT_NOEND);
-	if (IS_VALID_TIMESTAMP((int64) d * USECS_PER_DAY) &&
-		(int64) d >= -(PG_INT64_MAX / USECS_PER_DAY) && (int64) d <= PG_INT64_MAX / USECS_PER_DAY)
-		return cf_hash_int64((int64) d * USECS_PER_DAY);
-	b[0] = 'D';
-	for (int i = 0; i < 4; i++)
-		b[i + 1] = (uint8) ((uint32) d >> (8 * i));
-	return cf_hash_bytes(b, sizeof(b));
 }
 
 /*
@@ -561,7 +520,7 @@ cfpg_hash_numeric(Datum value, int hashing)
 uint64
 cfpg_hash_byte(uint8 b)
 {
-	return cf_hash_bytes(&b, 1);
+	return cf_hash_byte(b);
 }
 
 /* any other type: the bytes of its binary send function (cfpg_send_utf8) */
@@ -594,11 +553,9 @@ cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_INT8:
 			return cf_hash_int64(DatumGetInt64(value));
 		case CFH_FLOAT4:
-			return v2 ? cfpg_hash_number_v2((float8) DatumGetFloat4(value)) :
-				cfpg_hash_float8((float8) DatumGetFloat4(value));
+			return cf_hash_number((float8) DatumGetFloat4(value), hashing);
 		case CFH_FLOAT8:
-			return v2 ? cfpg_hash_number_v2(DatumGetFloat8(value)) :
-				cfpg_hash_float8(DatumGetFloat8(value));
+			return cf_hash_number(DatumGetFloat8(value), hashing);
 		case CFH_NUMERIC:
 			return cfpg_hash_numeric(value, hashing);
 		case CFH_VARLENA:
@@ -614,14 +571,13 @@ cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 		case CFH_CHAR:
 			return cfpg_hash_byte((uint8) DatumGetChar(value));
 		case CFH_UUID:
-			return cf_hash_bytes(DatumGetUUIDP(value)->data, UUID_LEN);
+			return cf_hash_uuid(DatumGetUUIDP(value)->data);
 		case CFH_DATE:
-			return v2 ? cfpg_hash_date_v2(DatumGetDateADT(value)) :
-				cf_hash_int64((int64) DatumGetDateADT(value));
+			return cf_hash_date(DatumGetDateADT(value), hashing);
 		case CFH_TIMESTAMP:
-			return cf_hash_int64(DatumGetInt64(value));
+			return cf_hash_timestamp(DatumGetInt64(value));
 		case CFH_BOOL:
-			return cfpg_hash_byte(DatumGetBool(value) ? 1 : 0);
+			return cf_hash_byte(DatumGetBool(value) ? 1 : 0);
 		case CFH_CSTRING:
 			return cfpg_hash_text_blanks(DatumGetCString(value), strlen(DatumGetCString(value)),
 									   v2, hi->to_utf8);

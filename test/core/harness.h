@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 
 /* ---- reporting ---- */
 extern int	t_failures;			/* failed checks in the current test */
