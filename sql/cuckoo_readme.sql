@@ -27,6 +27,26 @@ INSERT INTO big_table SELECT g, 'row ' || g FROM generate_series(1, 1000) g;
 CREATE FUNCTION expensive_check(b big_table) RETURNS boolean
 	LANGUAGE sql AS $$ SELECT b.key % 100 = 0 $$;
 
+LOAD 'cuckoo';                       -- or shared_preload_libraries = 'cuckoo'
+SET cuckoo.join_prefilter = on;
+SELECT b.* FROM big_table b JOIN small_table s ON b.key = s.id WHERE expensive_check(b);
+-- tables this small are below the threshold: the plan is the plain one (the
+-- message says why); with the thresholds at their extremes the big side's
+-- scan gets the filter (the plan: sql/cuckoo_prefilter.sql), and the rows
+-- are the same
+ANALYZE small_table, big_table;
+SET cuckoo.join_prefilter_messages = notice;
+SELECT count(*) FROM big_table b JOIN small_table s ON b.key = s.id;
+SET cuckoo.join_prefilter_min_big_rows = 0;
+SET cuckoo.join_prefilter_min_removed = 0;
+SET cuckoo.join_prefilter_max_small_ratio = -1;
+SELECT count(*) FROM big_table b JOIN small_table s ON b.key = s.id;
+RESET cuckoo.join_prefilter_min_big_rows;
+RESET cuckoo.join_prefilter_min_removed;
+RESET cuckoo.join_prefilter_max_small_ratio;
+RESET cuckoo.join_prefilter_messages;
+RESET cuckoo.join_prefilter;
+
 -- build once: a filter of the keys that can match
 CREATE TABLE wanted AS SELECT cf_agg(id) AS f FROM small_table;
 
