@@ -206,14 +206,15 @@ released() {
 		return 0
 	fi
 	# a private copy of the server's installation, with the release built into it
-	local libdir sharedir incdir inst=$work/rel-inst
+	local libdir pkglibdir sharedir incdir inst=$work/rel-inst
 	libdir=$("$PG_CONFIG" --bindir | sed 's|/bin$||')
+	pkglibdir=$("$PG_CONFIG" --pkglibdir)
 	sharedir=$("$PG_CONFIG" --sharedir)
 	incdir=$(dirname "$("$PG_CONFIG" --includedir-server)")
 	mkdir -p "$inst$(dirname "$libdir")" "$inst$(dirname "$sharedir")" "$inst$(dirname "$incdir")" "$work/rel-src"
 	cp -a "$libdir" "$inst$(dirname "$libdir")/" && cp -a "$sharedir" "$inst$(dirname "$sharedir")/" &&
 		ln -s "$incdir" "$inst$incdir" || { echo "FAIL: could not copy the server's installation"; return 1; }
-	rm -f "$inst$libdir/lib/cuckoo.so" "$inst$sharedir"/extension/cuckoo*
+	rm -f "$inst$pkglibdir/cuckoo.so" "$inst$sharedir"/extension/cuckoo*
 	local rel_bin=$inst$libdir/bin new_bin
 	new_bin=$("$PG_CONFIG" --bindir)
 	# the released build, cached: keyed by the commit, the server's version
@@ -231,7 +232,7 @@ released() {
 		if ! git -C "$top" archive "$RELEASE_COMMIT" | tar -x -C "$work/rel-src" ||
 		   ! make -s -j2 -C "$work/rel-src" PG_CONFIG="$rel_bin/pg_config" with_llvm=no > "$work/rel-build.log" 2>&1 ||
 		   ! make -s -C "$work/rel-src" PG_CONFIG="$rel_bin/pg_config" with_llvm=no install >> "$work/rel-build.log" 2>&1 ||
-		   ! cp "$inst$libdir/lib/cuckoo.so" "$cache/$key.tmp/" ||
+		   ! cp "$inst$pkglibdir/cuckoo.so" "$cache/$key.tmp/" ||
 		   ! cp "$inst$sharedir"/extension/cuckoo* "$cache/$key.tmp/extension/"; then
 			echo "FAIL: could not build the released code ($RELEASE_COMMIT)"
 			tail -20 "$work/rel-build.log"
@@ -241,7 +242,7 @@ released() {
 		rm -rf "$cache/$key" && mv "$cache/$key.tmp" "$cache/$key"
 		echo "update: the released $RELEASE_VERSION code built and cached ($cache/$key)"
 	fi
-	cp "$cache/$key/cuckoo.so" "$inst$libdir/lib/" && cp "$cache/$key"/extension/cuckoo* "$inst$sharedir/extension/" ||
+	cp "$cache/$key/cuckoo.so" "$inst$pkglibdir/" && cp "$cache/$key"/extension/cuckoo* "$inst$sharedir/extension/" ||
 		{ echo "FAIL: could not install the released build from $cache/$key"; return 1; }
 	local relv
 	relv=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$inst$sharedir/extension/cuckoo.control")
