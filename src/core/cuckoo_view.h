@@ -53,8 +53,8 @@ typedef struct cf_stage
 	uint64_t    engine[CF_STAGE_ENGINE_WORDS];
 } cf_stage;
 
-/* a parsed view of a filter's bytes; all pointers point into buf */
-typedef struct cf_filter
+/* a parsed view of a filter's bytes; all pointers point into buf (cf_filter: cuckoo.h) */
+struct cf_filter
 {
 	uint8_t    *buf;
 	size_t      len;
@@ -75,7 +75,7 @@ typedef struct cf_filter
 	int32_t     split;          /* the first split sub-filter (adds go there), or -1 */
 	cf_journal *journal;        /* NULL unless cf_set_journal */
 	cf_stage    stages[CF_MAX_STAGES];
-} cf_filter;
+};
 
 /* allocator used by cf_insert to grow; must not return NULL (or abort) */
 typedef void *(*cf_alloc_fn) (size_t size, void *ctx);
