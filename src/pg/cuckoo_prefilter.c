@@ -532,7 +532,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 
 			if (o == c)
 				break;
-			if (o->apply && o->level == c->level && o->b.rti == c->b.rti &&
+			if (o->apply && o->qlevel == c->qlevel && o->b.rti == c->b.rti &&
 				o->join_rtindex == c->join_rtindex)
 			{
 				if (o->removed >= c->removed)
@@ -562,7 +562,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			break;
 		}
 		/* the same level of the copy: cfpg_pf_levels walks both alike */
-		target = (Query *) list_nth(levels, c->level);
+		target = (Query *) list_nth(levels, c->qlevel);
 		if (c->kind == PF_NULLABLE)
 		{
 			JoinExpr   *j = cfpg_pf_find_join((Node *) target->jointree, c->join_rtindex);

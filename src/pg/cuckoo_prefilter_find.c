@@ -57,7 +57,7 @@ const char *const cfpg_pf_kind_names[] = {
 typedef struct PfScope
 {
 	Query	   *q;
-	int			level;			/* q's index among cfpg_pf_levels' */
+	int			qlevel;			/* q's index among cfpg_pf_levels' */
 	List	   *rels;			/* base relations reached through inner joins */
 	List	   *quals;			/* the conjuncts of their conditions */
 	List	   *outer;			/* LEFT / RIGHT JoinExprs with a preserved side
@@ -459,7 +459,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 #endif
 	c->s_quals = cfpg_pf_usable_quals(s_conj, sv->varno, &c->s_dropped);
 	c->join_rtindex = join_rtindex;
-	c->level = sc->level;
+	c->qlevel = sc->qlevel;
 	sc->cands = lappend(sc->cands, c);
 }
 
@@ -691,7 +691,7 @@ cfpg_pf_find(Query *top)
 		{
 			memset(&sc, 0, sizeof(sc));
 			sc.q = q;
-			sc.level = level;
+			sc.qlevel = level;
 			cfpg_pf_find_scope(&sc);
 			if (sc.cands != NIL && contain_volatile_functions((Node *) q->jointree))
 				ereport(cfpg_prefilter_msglevel,

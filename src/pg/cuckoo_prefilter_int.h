@@ -60,7 +60,7 @@ typedef struct PfCand
 #endif
 	List	   *s_quals;		/* S's usable conditions (copies, S = s.rti) */
 	int			s_dropped;		/* conditions of S left out */
-	int			level;			/* the query level (cfpg_pf_levels' index) */
+	int			qlevel;			/* the query level (cfpg_pf_levels' index) */
 	int			join_rtindex;	/* PF_NULLABLE: the JoinExpr's rtindex */
 	double		removed;		/* expected fraction of B's rows removed */
 	bool		apply;
