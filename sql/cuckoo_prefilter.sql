@@ -81,6 +81,8 @@ SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_messages = notice;
+-- the messages without their DETAIL (the estimates, which may differ between majors)
+\set VERBOSITY terse
 
 -- an inner join: a filter of the 'eu' keys in pf_big's scan (and one of
 -- pf_big's keys in pf_small's, as the thresholds allow it)

@@ -63,6 +63,8 @@ SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
+-- the messages without their DETAIL (the estimates, which may differ between majors)
+\set VERBOSITY terse
 SET cuckoo.join_prefilter = on;
 
 -- the filter goes to the remote server: Remote SQL has the condition
