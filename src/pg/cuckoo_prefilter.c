@@ -467,6 +467,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 {
 	List	   *cands;
 	Query	   *pristine;
+	List	   *levels = NIL;
 	PlannedStmt *first;
 	ListCell   *lc;
 	Oid			nsp = InvalidOid;
@@ -488,8 +489,10 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 									 "FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 	}
-	if (parse->setOperations || parse->jointree == NULL ||
-		(list_length(parse->rtable) < 2 && !parse->hasSubLinks))
+	if (parse->jointree == NULL ||
+		(list_length(parse->rtable) < 2 && !parse->hasSubLinks && parse->cteList == NIL &&
+		 (parse->rtable == NIL ||
+		  ((RangeTblEntry *) linitial(parse->rtable))->rtekind != RTE_SUBQUERY)))
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 
 	cands = cfpg_pf_find(parse);
@@ -501,14 +504,8 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 				(errmsg_internal(PF_MSG ": declined: FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 	}
-	if (contain_volatile_functions((Node *) parse->jointree))
-	{
-		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": declined: a volatile function in the query's conditions")));
-		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
-	}
-
 	pristine = copyObject(parse);
+	cfpg_pf_levels(pristine, &levels);
 	first = cfpg_pf_plan_capturing(cands, parse, query_string, cursorOptions, boundParams);
 
 	/* decide; at most one filter per filtered relation, the best one */
@@ -535,7 +532,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 
 			if (o == c)
 				break;
-			if (o->apply && o->b.rti == c->b.rti &&
+			if (o->apply && o->qlevel == c->qlevel && o->b.rti == c->b.rti &&
 				o->join_rtindex == c->join_rtindex)
 			{
 				if (o->removed >= c->removed)
@@ -549,6 +546,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	{
 		PfCand	   *c = lfirst(lc);
 		Node	   *qual;
+		Query	   *target;
 		const char *why = NULL;
 
 		if (!c->apply)
@@ -563,9 +561,11 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 									 why ? why : "the extension cuckoo is not installed in this database")));
 			break;
 		}
+		/* the same level of the copy: cfpg_pf_levels walks both alike */
+		target = (Query *) list_nth(levels, c->qlevel);
 		if (c->kind == PF_NULLABLE)
 		{
-			JoinExpr   *j = cfpg_pf_find_join((Node *) pristine->jointree, c->join_rtindex);
+			JoinExpr   *j = cfpg_pf_find_join((Node *) target->jointree, c->join_rtindex);
 
 			Assert(j != NULL);
 			if (j == NULL)
@@ -573,8 +573,8 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			j->quals = make_and_qual(j->quals, qual);
 		}
 		else
-			pristine->jointree->quals = make_and_qual(pristine->jointree->quals, qual);
-		pristine->hasSubLinks = true;
+			target->jointree->quals = make_and_qual(target->jointree->quals, qual);
+		target->hasSubLinks = true;
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",

@@ -57,6 +57,7 @@ const char *const cfpg_pf_kind_names[] = {
 typedef struct PfScope
 {
 	Query	   *q;
+	int			qlevel;			/* q's index among cfpg_pf_levels' */
 	List	   *rels;			/* base relations reached through inner joins */
 	List	   *quals;			/* the conjuncts of their conditions */
 	List	   *outer;			/* LEFT / RIGHT JoinExprs with a preserved side
@@ -458,6 +459,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 #endif
 	c->s_quals = cfpg_pf_usable_quals(s_conj, sv->varno, &c->s_dropped);
 	c->join_rtindex = join_rtindex;
+	c->qlevel = sc->qlevel;
 	sc->cands = lappend(sc->cands, c);
 }
 
@@ -648,13 +650,56 @@ cfpg_pf_locks_rows(Node *n, void *context)
 	return expression_tree_walker(n, cfpg_pf_locks_rows, context);
 }
 
-List *
-cfpg_pf_find(Query *q)
+void
+cfpg_pf_levels(Query *q, List **levels)
 {
-	PfScope		sc;
+	ListCell   *lc;
 
-	memset(&sc, 0, sizeof(sc));
-	sc.q = q;
-	cfpg_pf_find_scope(&sc);
-	return sc.cands;
+	*levels = lappend(*levels, q);
+	foreach(lc, q->rtable)
+	{
+		RangeTblEntry *rte = lfirst(lc);
+
+		if (rte->rtekind == RTE_SUBQUERY && rte->subquery && !rte->security_barrier)
+			cfpg_pf_levels(rte->subquery, levels);
+	}
+	foreach(lc, q->cteList)
+	{
+		CommonTableExpr *cte = lfirst(lc);
+
+		if (!cte->cterecursive && IsA(cte->ctequery, Query))
+			cfpg_pf_levels((Query *) cte->ctequery, levels);
+	}
+}
+
+List *
+cfpg_pf_find(Query *top)
+{
+	List	   *levels = NIL;
+	List	   *cands = NIL;
+	ListCell   *lc;
+	int			level = 0;
+
+	cfpg_pf_levels(top, &levels);
+	foreach(lc, levels)
+	{
+		Query	   *q = lfirst(lc);
+		PfScope		sc;
+
+		if (q->commandType == CMD_SELECT && q->utilityStmt == NULL &&
+			q->setOperations == NULL && q->jointree != NULL)
+		{
+			memset(&sc, 0, sizeof(sc));
+			sc.q = q;
+			sc.qlevel = level;
+			cfpg_pf_find_scope(&sc);
+			if (sc.cands != NIL && contain_volatile_functions((Node *) q->jointree))
+				ereport(cfpg_prefilter_msglevel,
+						(errmsg_internal(PF_MSG ": declined: a volatile function in the query's conditions")));
+			else
+				cands = list_concat(cands, sc.cands);
+		}
+		level++;
+	}
+	return cands;
 }

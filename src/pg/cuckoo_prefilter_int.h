@@ -60,15 +60,24 @@ typedef struct PfCand
 #endif
 	List	   *s_quals;		/* S's usable conditions (copies, S = s.rti) */
 	int			s_dropped;		/* conditions of S left out */
+	int			qlevel;			/* the query level (cfpg_pf_levels' index) */
 	int			join_rtindex;	/* PF_NULLABLE: the JoinExpr's rtindex */
 	double		removed;		/* expected fraction of B's rows removed */
 	bool		apply;
 } PfCand;
 
 /*
- * The candidate joins of a plain SELECT q (PfCand *), each checked for what
- * makes its filter safe (types, collations, conditions, sides); the others
- * are reported (cfpg_prefilter_msglevel) and left out.
+ * The query levels the rule looks into, in a fixed order (the same for a
+ * query and its copy): q, then each subquery of its range table (FROM,
+ * views but security-barrier ones, UNION branches) and each non-recursive
+ * WITH query, each followed by its own.
+ */
+extern void cfpg_pf_levels(Query *q, List **levels);
+/*
+ * The candidate joins of a plain SELECT q and the SELECTs of its levels
+ * (PfCand *), each checked for what makes its filter safe (types,
+ * collations, conditions, sides, no volatile function at its level); the
+ * others are reported (cfpg_prefilter_msglevel) and left out.
  */
 extern List *cfpg_pf_find(Query *q);
 /* Does any query level lock rows (FOR UPDATE / SHARE in a subquery too)? */
