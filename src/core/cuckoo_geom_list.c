@@ -647,6 +647,22 @@ list_stage_has(const cf_stage *st, uint32_t b, uint64_t h)
 	return list_has(st, h);
 }
 
+/* a list's lookup path (number 40): binary search of its sorted hashes, never read as a table */
+static bool
+list_contains(const cf_filter *f, uint64_t h)
+{
+	return list_has(&f->stages[0], h);
+}
+
+static const cfi_lookup_path list_path = {"list", 40, false, list_contains, NULL, NULL};
+
+static const cfi_lookup_path *
+list_lookup(cf_filter *f)
+{
+	(void) f;
+	return &list_path;
+}
+
 static uint32_t
 list_count(const cf_stage *st, uint32_t b, uint64_t h)
 {
@@ -759,6 +775,7 @@ const cf_geom_ops cfi_geom_list = {
 	.items = list_items,
 	.build = NULL,
 	.stats = NULL,
+	.lookup = list_lookup,
 	.grow_size = list_grow_size,
 	.grow = list_grow_into,
 	.insert_grow = list_insert_grow,

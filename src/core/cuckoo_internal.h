@@ -66,6 +66,8 @@ cf_engine
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
 	const struct cf_geom_ops *ops;	/* the sub-filter's geometry (cuckoo_geom_ops.h),
 									 * chosen when its filter is opened */
+	const struct cfi_lookup_path *path;	/* sub-filter 0: its filter's lookup path
+										 * (cuckoo_geom_ops.h), chosen at open */
 } cf_engine;
 
 /* the engine state fits cf_stage.engine (a negative array size if not) */
@@ -661,6 +663,33 @@ bucket_word(const cf_stage *st, uint32_t i)
 	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
 
 	return get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3));
+}
+
+/*
+ * The lookup paths' bucket_word: shorter where buckets take whole bytes
+ * (even widths with bucket size 4, all with 8): the 8 bytes that end with
+ * the bucket, shifted down by a per-table constant.  A branch every lookup
+ * takes the same way.  stage_word_setup sets its constants (a geometry's
+ * lookup, when the filter is opened).
+ */
+static inline void
+stage_word_setup(cf_stage *st)
+{
+	ENG(st)->bucket_bytes = ENG(st)->swar && st->bucket_bits % 8 == 0 ? st->bucket_bits / 8 : 0;
+	ENG(st)->word_shift = 64 - st->bucket_bits;
+	/* before the table: the header or an earlier table (see bucket_word) */
+	ENG(st)->word_base = ENG(st)->bucket_bytes ? st->table + (ptrdiff_t) ENG(st)->bucket_bytes - 8 : NULL;
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+stage_word(const cf_stage *st, uint32_t i)
+{
+	if (ENG(st)->bucket_bytes)
+		return get_le64(ENG(st)->word_base + (size_t) i * ENG(st)->bucket_bytes) >> ENG(st)->word_shift;
+	return bucket_word(st, i);
 }
 
 /* non-zero iff a slot of bucket word w equals fp (fpl = fp * lanes_lo) */
