@@ -6,6 +6,7 @@
  * cuckoo_table.c's; a filter of them grows by appending a chain table.
  * Plain C99.
  */
+#include "cuckoo_chain.h"
 #include "cuckoo_geom.h"
 
 #include <math.h>
@@ -60,11 +61,10 @@ chain_scan(const cf_filter *f, uint32_t k, char *err, size_t errlen)
  * one table
  * ------------------------------------------------------------------- */
 
-/* stage_has (cuckoo_split.h) reads both geometries */
 static bool
 chain_has(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	return stage_has(st, b, h);
+	return chain_pair_has(st, b, h);
 }
 
 static uint32_t

@@ -7,6 +7,7 @@
  * each list into a split table and unites the tables.  Plain C99.
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_list.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -276,7 +277,7 @@ list_view_at(const cf_filter *l, uint32_t m, uint32_t L, uint32_t W, cf_filter *
 	st->level = L;
 	st->basebits = CF_SPLIT_F0;
 	st->nstash = n;
-	cfi_stage_setup(st, l->bucket_size);
+	split_stage_setup(st, l->bucket_size);
 	ENG(st)->ops = &cfi_geom_split;
 	v->split = 0;
 	v->len = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + stage_data_bytes(st);
@@ -751,7 +752,7 @@ list_filter_stats(const cf_filter *f, cf_stats *s)
 	s->families = 1;
 	s->items = f->stages[0].nitems;
 	s->buckets = f->stages[0].nbuckets;
-	s->semisorted = f->stages[0].enc == CF_ENC_SEMISORT;
+	s->semisorted = codec_is_semisorted(&f->stages[0]);
 	s->capacity = f->capacity;
 	s->load_factor = (double) s->items / (double) f->stages[0].nbuckets;
 	s->fpr = -expm1((double) s->items * log1p(-ldexp(1.0, -64)));

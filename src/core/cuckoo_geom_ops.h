@@ -28,7 +28,7 @@
 #ifndef CUCKOO_GEOM_OPS_H
 #define CUCKOO_GEOM_OPS_H
 
-#include "cuckoo_internal.h"
+#include "cuckoo_codec.h"
 
 /* how a geometry's union asks the filter level for a union of other filters */
 typedef struct cf_union_again

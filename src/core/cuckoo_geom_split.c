@@ -41,7 +41,7 @@ split_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 				k, st->nstash, CF_SPLIT_STASH_MAX);
 		return false;
 	}
-	cfi_stage_setup(st, f->bucket_size);
+	split_stage_setup(st, f->bucket_size);
 	return true;
 }
 
@@ -160,7 +160,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	nw.fpbits = width;
 	nw.nstash = nstash;
 	nw.journal = NULL;
-	cfi_stage_setup(&nw, b);
+	split_stage_setup(&nw, b);
 	tb = nw.table_bytes;
 	memcpy(out, f->buf, start);
 	nw.desc = out + (old.desc - f->buf);
@@ -500,7 +500,7 @@ split_union_at(const cf_filter *r, const cf_filter *o, uint32_t Lt, uint8_t *out
 	nw.nbuckets = sr->base_nbuckets << Lt;
 	nw.fpbits = split_width_at(r, sr->fpbits, sr->level, Lt);
 	nw.journal = NULL;
-	cfi_stage_setup(&nw, b);
+	split_stage_setup(&nw, b);
 	nw.desc = out + CF_V2_HEADER_SIZE;
 	nw.table = out + hdr;
 	nw.stash = nw.table + nw.table_bytes;
@@ -522,7 +522,7 @@ split_union_at(const cf_filter *r, const cf_filter *o, uint32_t Lt, uint8_t *out
 			mid.level = sr->level + 1;
 			mid.nbuckets = sr->base_nbuckets << mid.level;
 			mid.fpbits = split_width_at(r, sr->fpbits, sr->level, mid.level);
-			cfi_stage_setup(&mid, b);
+			split_stage_setup(&mid, b);
 			mid.table = nw.stash + (size_t) CF_SPLIT_STASH_MAX * CF_SPLIT_STASH_REC;
 			mid.stash = mid.table + mid.table_bytes;
 			mid.desc = out;		/* scratch: the header is written below */

@@ -292,7 +292,7 @@ cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 	return st->nstash != 0 && stash_find(st, h, &vl) >= 0;
 }
 
-/* the stash part of a lookup (cuckoo_lookup.c calls it when nstash != 0) */
+/* the stash part of a lookup (the split lookup paths call it when nstash != 0) */
 bool
 cfi_split_stash_has(const cf_stage *st, uint64_t h)
 {
