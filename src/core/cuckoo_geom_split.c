@@ -193,18 +193,17 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 static bool
 split_pair_stuck(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
+	split_pair_read(st, b, h, &pr);
 	for (int side = 0; side < 2; side++)
 	{
-		uint32_t	i = side ? p.i2 : p.i1;
-		uint32_t	q = side ? p.q2 : p.q1;
+		uint32_t	q = split_pair_query(&pr, side);
 
 		for (uint32_t s = 0; s < b; s++)
 		{
-			uint32_t	v = slot_get(st, b, i, s);
+			uint32_t	v = pr.v[side][s];
 
 			if (v == 0 || (v >> (R + 1)) != (q >> (R + 1)))
 				return false;
@@ -220,19 +219,18 @@ split_pair_stuck(const cf_stage *st, uint32_t b, uint64_t h)
 static bool
 split_pair_closed(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
-	for (uint32_t s = 0; s < b; s++)
-	{
-		uint32_t	v1 = slot_get(st, b, p.i1, s),
-					v2 = slot_get(st, b, p.i2, s);
+	split_pair_read(st, b, h, &pr);
+	for (int side = 0; side < 2; side++)
+		for (uint32_t s = 0; s < b; s++)
+		{
+			uint32_t	v = pr.v[side][s];
 
-		if (v1 == 0 || v2 == 0 || (v1 >> (R + 1)) != (p.q1 >> (R + 1)) ||
-			(v2 >> (R + 1)) != (p.q1 >> (R + 1)))
-			return false;
-	}
+			if (v == 0 || (v >> (R + 1)) != (pr.p.q1 >> (R + 1)))
+				return false;
+		}
 	return true;
 }
 
@@ -272,19 +270,18 @@ split_stash_add(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 static bool
 split_child_has_room(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
+	split_pair_read(st, b, h, &pr);
 	for (int side = 0; side < 2; side++)
 	{
-		uint32_t	i = side ? p.i2 : p.i1;
-		uint32_t	q = side ? p.q2 : p.q1;
+		uint32_t	q = split_pair_query(&pr, side);
 		uint32_t	n = 0;
 
 		for (uint32_t s = 0; s < b; s++)
 		{
-			uint32_t	v = slot_get(st, b, i, s);
+			uint32_t	v = pr.v[side][s];
 
 			/* v's first extension bit, and h's next address bit, are bit R of each */
 			n += v != 0 && ((uint32_t) __builtin_ctz(v) >= R || ((v ^ q) >> R & 1) == 0);

@@ -102,6 +102,38 @@ split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
 	return (bad - lo) & ~bad & hi;
 }
 
+/*
+ * h's pair in a split table, read once: its probe and both buckets' slot
+ * values (v[0] bucket i1, v[1] bucket i2, slot by slot), what every scan
+ * of the pair's slots reads (a semi-sorted bucket decoded once).
+ */
+typedef struct split_pair
+{
+	split_probe p;
+	uint32_t	v[2][CFI_MAX_BUCKET];
+} split_pair;
+
+static inline void
+split_pair_read(const cf_stage *st, uint32_t bucket_size, uint64_t h, split_pair *pr)
+{
+	split_probe_of(st, h, &pr->p);
+	bucket_read(st, bucket_size, pr->p.i1, pr->v[0]);
+	bucket_read(st, bucket_size, pr->p.i2, pr->v[1]);
+}
+
+/* side 0 or 1 of pair pr: its bucket and the entry h has there */
+static inline uint32_t
+split_pair_bucket(const split_pair *pr, int side)
+{
+	return side ? pr->p.i2 : pr->p.i1;
+}
+
+static inline uint32_t
+split_pair_query(const split_pair *pr, int side)
+{
+	return side ? pr->p.q2 : pr->p.q1;
+}
+
 /* does slot value v (any width) match query q: all bits above v's marker equal */
 static inline bool
 split_slot_matches(uint32_t v, uint32_t q)
