@@ -5,8 +5,8 @@
  * rule, union (one geometry's merge, else side by side), the header
  * counters and statistics.  What a sub-filter does is its geometry's
  * (cuckoo_geom_ops.h), whose table it carries from the moment it is opened
- * (cf_open, here: against the last geometry); lookups are in
- * cuckoo_lookup.c.
+ * (cf_open, here: against the last geometry); lookups take the path
+ * cuckoo_lookup.c chose at open (each geometry's module holds its own).
  */
 #include "cuckoo_geom.h"
 #include "cuckoo_list.h"
