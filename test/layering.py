@@ -20,6 +20,13 @@
    asks the core (cf_is_list, cf_list_hashes, cf_encoding_of, ...).
 6. The callers outside the server (python/cuckoo/*.c, test/lib/*.c) include
    no core header but the public cuckoo.h.
+7. Every variant in its own room (src/core, comments and strings aside): a
+   geometry is tested (compared with a CF_GEOM_*) only in
+   the geometry modules (GEOMETRY_FILES) and where cf_create maps the
+   geometry a caller asks for (p->geometry) to a table; an encoding
+   (compared with a CF_ENC_*) only in the codec modules
+   (CODEC_FILES); cuckoo_lookup.c names no geometry's code; there is no
+   shared kitchen (cuckoo_internal.h); no core file has over 1,000 lines.
 Prints what it checked; exits 1 on the first kind of failure it finds.
 """
 import glob
@@ -108,6 +115,49 @@ GLUE_READS = [
                 r'extbits|nstash|stash|desc|engine)\b'), 'a sub-filter field'),
     (re.compile(r'(?<!geometry = )\bCF_GEOM_\w+'), 'a geometry (other than asking for one)'),
 ]
+
+
+# the files that own the variants (6.): each geometry's module and its private headers
+GEOMETRY_FILES = {'cuckoo_geom_chain.c', 'cuckoo_chain.h',
+                  'cuckoo_geom_split.c', 'cuckoo_split.c', 'cuckoo_split.h',
+                  'cuckoo_geom_list.c', 'cuckoo_list.h'}
+CODEC_FILES = {'cuckoo_codec.h', 'cuckoo_codec.c', 'cuckoo_codec_packed.h', 'cuckoo_codec_semi.h',
+               'cuckoo_semisort.h', 'cuckoo_semisort.c'}
+GEOM_TEST = re.compile(r'(==|!=)\s*CF_GEOM_\w+|CF_GEOM_\w+\s*(==|!=)|case\s+CF_GEOM_')
+ASKED_GEOM = re.compile(r'\bp->geometry\s*(==|!=)\s*CF_GEOM_\w+')
+ENC_TEST = re.compile(r'(==|!=)\s*CF_ENC_(PACKED|SEMISORT)|CF_ENC_(PACKED|SEMISORT)\s*(==|!=)|'
+                      r'case\s+CF_ENC_|(->|\.)enc\s*(==|!=)\s*CF_ENC')
+LOOKUP_NAMES = re.compile(r'\bCF_GEOM_\w+|\b(split|chain|list|semi)_\w+\s*\(')
+
+
+def variants():
+    n = 0
+    core = os.path.join(TOP, 'src/core')
+    if os.path.exists(os.path.join(core, 'cuckoo_internal.h')):
+        fail('src/core/cuckoo_internal.h is back: layout (cuckoo_layout.h), slot access '
+             '(cuckoo_codec.h) and each module\'s own part have their places')
+    for name in sorted(os.listdir(core)):
+        if not name.endswith(('.c', '.h')):
+            continue
+        n += 1
+        raw = open(os.path.join(core, name)).read()
+        if raw.count('\n') > 1000:
+            fail('src/core/%s has %d lines (at most 1,000)' % (name, raw.count('\n')))
+        src = strip_comments_strings(raw)
+        for lineno, line in enumerate(src.split('\n'), 1):
+            m = GEOM_TEST.search(ASKED_GEOM.sub('', line))
+            if m and name not in GEOMETRY_FILES:
+                fail('src/core/%s:%d tests a geometry (%s): ask its table (cf_geom_ops)'
+                     % (name, lineno, m.group(0).strip()))
+            m = ENC_TEST.search(line)
+            if m and name not in CODEC_FILES:
+                fail('src/core/%s:%d tests an encoding (%s): ask its codec (cuckoo_codec.h)'
+                     % (name, lineno, m.group(0).strip()))
+            m = LOOKUP_NAMES.search(line)
+            if m and name in ('cuckoo_lookup.c', 'cuckoo_lookup.h'):
+                fail('src/core/%s:%d names a geometry (%s): its lookups are its module\'s'
+                     % (name, lineno, m.group(0).strip()))
+    return n
 
 
 def strip_comments_strings(src):
@@ -212,6 +262,12 @@ def main():
     if len(failures) == before:
         print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h'
               % len(outside))
+    before = len(failures)
+    ncore = variants()
+    if len(failures) == before:
+        print('variants: %d core files; geometries tested only in %s (and cf_create\'s p->geometry), '
+              'encodings only in %s; no file over 1,000 lines'
+              % (ncore, ', '.join(sorted(GEOMETRY_FILES)), ', '.join(sorted(CODEC_FILES))))
 
     if len(sys.argv) > 1:
         so = sys.argv[1]

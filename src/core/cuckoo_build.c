@@ -5,6 +5,7 @@
  * and hands it to its geometry's build.
  */
 #include "cuckoo_build.h"
+#include "cuckoo_chain.h"
 
 /* ---------------------------------------------------------------------
  * bulk build
@@ -148,7 +149,7 @@ stream_close(const cf_stage *st, uint32_t b, bit_writer *w, const uint32_t *vals
 	uint64_t	bits[2];
 	uint32_t	left = st->bucket_bits;
 
-	if (st->enc == CF_ENC_PACKED)
+	if (!bucket_reorders(st))
 	{
 		bw_zeros(w, (uint64_t) (b - used) * st->fpbits);
 		return;
@@ -191,7 +192,7 @@ build_round0(cf_stage *st, uint32_t b, const cf_run *runs, size_t nruns,
 	uint32_t	cur = 0,
 				used = 0;
 	uint32_t	vals[CF_SEMI_SLOTS];	/* semi-sorted: the current bucket's items */
-	bool		semi = st->enc != CF_ENC_PACKED;
+	bool		semi = bucket_reorders(st);
 	bool		streaming = true;
 	uint64_t	done = 0;
 	size_t		np = 0;

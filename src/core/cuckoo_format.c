@@ -5,6 +5,7 @@
  */
 #include "cuckoo_lookup.h"
 #include "cuckoo_format.h"
+#include "cuckoo_list.h"
 #include "cuckoo_geom_ops.h"
 #include "cuckoo_split.h"
 
@@ -145,6 +146,7 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 	uint64_t	m,
 				bytes;
 	int			f;
+	const cf_codec *codec;
 
 	if (p->bucket_size != 2 && p->bucket_size != 4 && p->bucket_size != 8)
 	{
@@ -178,14 +180,15 @@ cf_create_size(const cf_params *p, char *err, size_t errlen)
 		cfi_set_err(err, errlen, "capacity must be at least 1");
 		return 0;
 	}
-	if (p->encoding != CF_ENC_PACKED && p->encoding != CF_ENC_SEMISORT)
+	if ((codec = cfi_codec_of(p->encoding)) == NULL)
 	{
 		cfi_set_err(err, errlen, "table encoding must be 0 (bit-packed) or 1 (semi-sorted), not %d", p->encoding);
 		return 0;
 	}
-	if (p->encoding == CF_ENC_SEMISORT && p->bucket_size != CF_SEMI_SLOTS)
+	if (codec->bucket_size != 0 && (uint32_t) p->bucket_size != codec->bucket_size)
 	{
-		cfi_set_err(err, errlen, "semi-sorted buckets need bucket size %d, not %d", CF_SEMI_SLOTS, p->bucket_size);
+		cfi_set_err(err, errlen, "%s buckets need bucket size %u, not %d", codec->name, codec->bucket_size,
+					p->bucket_size);
 		return 0;
 	}
 	m = cf_nbuckets_for(p->capacity, p->bucket_size);
@@ -558,6 +561,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 		cf_stage   *st = &f->stages[k];
 		uint8_t    *d = buf + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k;
 		const cf_geom_ops *g;
+		const cf_codec *codec;
 		bool		stash;
 
 		st->desc = d;
@@ -568,16 +572,16 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 		st->level = d[DESC_LEVEL];
 		st->basebits = d[DESC_BASEBITS];
 		st->enc = d[DESC_ENC];
-		if (d[DESC_ENC] != CF_ENC_PACKED && d[DESC_ENC] != CF_ENC_SEMISORT)
+		if ((codec = cfi_codec_of(d[DESC_ENC])) == NULL)
 		{
 			cfi_set_err(err, errlen, "sub-filter %u uses table encoding %u, which this version does not read",
 					k, d[DESC_ENC]);
 			return false;
 		}
-		if (d[DESC_ENC] == CF_ENC_SEMISORT && f->bucket_size != CF_SEMI_SLOTS)
+		if (codec->bucket_size != 0 && f->bucket_size != codec->bucket_size)
 		{
-			cfi_set_err(err, errlen, "sub-filter %u is semi-sorted (encoding 1), which needs bucket size %d, not %u",
-					k, CF_SEMI_SLOTS, f->bucket_size);
+			cfi_set_err(err, errlen, "sub-filter %u is %s (encoding %u), which needs bucket size %u, not %u",
+					k, codec->name, codec->enc, codec->bucket_size, f->bucket_size);
 			return false;
 		}
 		g = geometry_of(st, top);
@@ -655,50 +659,6 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 }
 
 /*
- * Counts the entries of semi-sorted sub-filter k into *n, checking that
- * every bucket is one cf_semi_pack writes (an index below 3876, low parts
- * in order where the top bits tie): other bytes would be a second spelling
- * of the same set, and filters compare by their bytes.
- */
-static bool
-semi_scan(const cf_stage *st, uint32_t k, uint32_t markers, uint64_t *n, char *err, size_t errlen)
-{
-	for (uint32_t i = 0; i < st->nbuckets; i++)
-	{
-		uint64_t	lo,
-					hi;
-		uint32_t	v[4];
-
-		check_interrupts(i);
-		semi_load(st, i, &lo, &hi);
-		if ((lo & ((1u << CF_SEMI_INDEX_BITS) - 1)) >= CF_SEMI_INDEXES)
-		{
-			cfi_set_err(err, errlen, "bucket %u of sub-filter %u has multiset index %u, not below %d",
-					i, k, (unsigned) (lo & ((1u << CF_SEMI_INDEX_BITS) - 1)), CF_SEMI_INDEXES);
-			return false;
-		}
-		if (!cf_semi_canonical(lo, hi, st->fpbits))
-		{
-			cfi_set_err(err, errlen, "bucket %u of sub-filter %u is not in sorted order", i, k);
-			return false;
-		}
-		cf_semi_unpack(lo, hi, st->fpbits, v);
-		for (uint32_t s = 0; s < CF_SEMI_SLOTS; s++)
-		{
-			/* a split table's entries each end with a marker (FORMAT.md) */
-			if (v[s] != 0 && (v[s] & markers) == 0)
-			{
-				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
-						s, i, k);
-				return false;
-			}
-			*n += v[s] != 0;
-		}
-	}
-	return true;
-}
-
-/*
  * The table of sub-filter k of f, fully checked: each slot empty or an
  * entry with one of the bits 'markers' set (a split table's entries end
  * with a marker, FORMAT.md), as many entries as its item count, the bits
@@ -712,24 +672,8 @@ cfi_scan_table(const cf_filter *f, uint32_t k, uint32_t markers, char *err, size
 	uint64_t	used_bits = (uint64_t) st->nbuckets * st->bucket_bits;
 	uint64_t	n = 0;
 
-	if (st->enc == CF_ENC_SEMISORT && !semi_scan(st, k, markers, &n, err, errlen))
+	if (!cfi_codec_of((int) st->enc)->scan(st, f->bucket_size, k, markers, &n, err, errlen))
 		return false;
-	for (uint32_t i = 0; i < st->nbuckets && st->enc == CF_ENC_PACKED; i++)
-	{
-		check_interrupts(i);
-		for (uint32_t s = 0; s < f->bucket_size; s++)
-		{
-			uint32_t	v = slot_get(st, f->bucket_size, i, s);
-
-			if (v != 0 && (v & markers) == 0)
-			{
-				cfi_set_err(err, errlen, "slot %u of bucket %u of sub-filter %u has no end marker",
-						s, i, k);
-				return false;
-			}
-			n += v != 0;
-		}
-	}
 	if (n != st->nitems)
 	{
 		cfi_set_err(err, errlen, "sub-filter %u has an item count of %u but %llu occupied slots",

@@ -7,6 +7,7 @@
  * each list into a split table and unites the tables.  Plain C99.
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_list.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -276,7 +277,7 @@ list_view_at(const cf_filter *l, uint32_t m, uint32_t L, uint32_t W, cf_filter *
 	st->level = L;
 	st->basebits = CF_SPLIT_F0;
 	st->nstash = n;
-	cfi_stage_setup(st, l->bucket_size);
+	split_stage_setup(st, l->bucket_size);
 	ENG(st)->ops = &cfi_geom_split;
 	v->split = 0;
 	v->len = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + stage_data_bytes(st);
@@ -647,6 +648,22 @@ list_stage_has(const cf_stage *st, uint32_t b, uint64_t h)
 	return list_has(st, h);
 }
 
+/* a list's lookup path (number 40): binary search of its sorted hashes, never read as a table */
+static bool
+list_contains(const cf_filter *f, uint64_t h)
+{
+	return list_has(&f->stages[0], h);
+}
+
+static const cfi_lookup_path list_path = {"list", 40, false, list_contains, NULL, NULL};
+
+static const cfi_lookup_path *
+list_lookup(cf_filter *f)
+{
+	(void) f;
+	return &list_path;
+}
+
 static uint32_t
 list_count(const cf_stage *st, uint32_t b, uint64_t h)
 {
@@ -735,7 +752,7 @@ list_filter_stats(const cf_filter *f, cf_stats *s)
 	s->families = 1;
 	s->items = f->stages[0].nitems;
 	s->buckets = f->stages[0].nbuckets;
-	s->semisorted = f->stages[0].enc == CF_ENC_SEMISORT;
+	s->semisorted = codec_is_semisorted(&f->stages[0]);
 	s->capacity = f->capacity;
 	s->load_factor = (double) s->items / (double) f->stages[0].nbuckets;
 	s->fpr = -expm1((double) s->items * log1p(-ldexp(1.0, -64)));
@@ -759,6 +776,7 @@ const cf_geom_ops cfi_geom_list = {
 	.items = list_items,
 	.build = NULL,
 	.stats = NULL,
+	.lookup = list_lookup,
 	.grow_size = list_grow_size,
 	.grow = list_grow_into,
 	.insert_grow = list_insert_grow,

@@ -28,7 +28,7 @@
 #ifndef CUCKOO_GEOM_OPS_H
 #define CUCKOO_GEOM_OPS_H
 
-#include "cuckoo_internal.h"
+#include "cuckoo_codec.h"
 
 /* how a geometry's union asks the filter level for a union of other filters */
 typedef struct cf_union_again
@@ -42,6 +42,27 @@ typedef struct cf_union_again
 	size_t		(*side) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 						 cf_filter *result, char *err, size_t errlen);
 } cf_union_again;
+
+/*
+ * A lookup path: how cf_contains, cf_contains_int64 and cf_contains_many
+ * read a filter, chosen once when it is opened (cfi_setup_lookup: the
+ * geometry's lookup, when every sub-filter has one geometry; else the
+ * general path, which asks each sub-filter's has).  A geometry's module
+ * defines its paths beside its other operations.
+ */
+/* lookups a batch form works on at once: their bucket loads are in flight together */
+#define CFI_MANY_BLOCK	16
+
+typedef struct cfi_lookup_path
+{
+	const char *name;
+	uint32_t	id;				/* cf_filter.lookup: the path's number (0: general) */
+	bool		table;			/* one level-0 chain table whose base key is its fingerprint
+								 * (cf_probe_of inlines those of whole-byte buckets) */
+	bool		(*contains) (const cf_filter *f, uint64_t h);
+	bool		(*contains_int64) (const cf_filter *f, int64_t v);	/* NULL: hash, then contains */
+	size_t		(*many) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);	/* NULL: each */
+} cfi_lookup_path;
 
 typedef struct cf_geom_ops
 {
@@ -106,6 +127,12 @@ typedef struct cf_geom_ops
 	bool		(*build) (cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n, void *work);
 	/* adds sub-filter k's items, buckets, slots and capacity to s, its miss chance to *miss */
 	void		(*stats) (const cf_filter *f, uint32_t k, cf_stats *s, uint64_t *slots, double *miss);
+	/*
+	 * the lookup path of f, every sub-filter of this geometry (cf_open,
+	 * once per filter; it may set up the sub-filters' engine state for
+	 * it); NULL, or a NULL answer: the general path
+	 */
+	const cfi_lookup_path *(*lookup) (cf_filter *f);
 
 	/* ---- growth: a filter grows by its in-place sub-filter's geometry, else by chain's ---- */
 	/*

@@ -41,7 +41,7 @@ split_check(const cf_filter *f, cf_stage *st, uint32_t k, char *err, size_t errl
 				k, st->nstash, CF_SPLIT_STASH_MAX);
 		return false;
 	}
-	cfi_stage_setup(st, f->bucket_size);
+	split_stage_setup(st, f->bucket_size);
 	return true;
 }
 
@@ -160,7 +160,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	nw.fpbits = width;
 	nw.nstash = nstash;
 	nw.journal = NULL;
-	cfi_stage_setup(&nw, b);
+	split_stage_setup(&nw, b);
 	tb = nw.table_bytes;
 	memcpy(out, f->buf, start);
 	nw.desc = out + (old.desc - f->buf);
@@ -193,18 +193,17 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 static bool
 split_pair_stuck(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
+	split_pair_read(st, b, h, &pr);
 	for (int side = 0; side < 2; side++)
 	{
-		uint32_t	i = side ? p.i2 : p.i1;
-		uint32_t	q = side ? p.q2 : p.q1;
+		uint32_t	q = split_pair_query(&pr, side);
 
 		for (uint32_t s = 0; s < b; s++)
 		{
-			uint32_t	v = slot_get(st, b, i, s);
+			uint32_t	v = pr.v[side][s];
 
 			if (v == 0 || (v >> (R + 1)) != (q >> (R + 1)))
 				return false;
@@ -220,19 +219,18 @@ split_pair_stuck(const cf_stage *st, uint32_t b, uint64_t h)
 static bool
 split_pair_closed(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
-	for (uint32_t s = 0; s < b; s++)
-	{
-		uint32_t	v1 = slot_get(st, b, p.i1, s),
-					v2 = slot_get(st, b, p.i2, s);
+	split_pair_read(st, b, h, &pr);
+	for (int side = 0; side < 2; side++)
+		for (uint32_t s = 0; s < b; s++)
+		{
+			uint32_t	v = pr.v[side][s];
 
-		if (v1 == 0 || v2 == 0 || (v1 >> (R + 1)) != (p.q1 >> (R + 1)) ||
-			(v2 >> (R + 1)) != (p.q1 >> (R + 1)))
-			return false;
-	}
+			if (v == 0 || (v >> (R + 1)) != (pr.p.q1 >> (R + 1)))
+				return false;
+		}
 	return true;
 }
 
@@ -272,19 +270,18 @@ split_stash_add(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 static bool
 split_child_has_room(const cf_stage *st, uint32_t b, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	R = st->extbits;
 
-	split_probe_of(st, h, &p);
+	split_pair_read(st, b, h, &pr);
 	for (int side = 0; side < 2; side++)
 	{
-		uint32_t	i = side ? p.i2 : p.i1;
-		uint32_t	q = side ? p.q2 : p.q1;
+		uint32_t	q = split_pair_query(&pr, side);
 		uint32_t	n = 0;
 
 		for (uint32_t s = 0; s < b; s++)
 		{
-			uint32_t	v = slot_get(st, b, i, s);
+			uint32_t	v = pr.v[side][s];
 
 			/* v's first extension bit, and h's next address bit, are bit R of each */
 			n += v != 0 && ((uint32_t) __builtin_ctz(v) >= R || ((v ^ q) >> R & 1) == 0);
@@ -500,7 +497,7 @@ split_union_at(const cf_filter *r, const cf_filter *o, uint32_t Lt, uint8_t *out
 	nw.nbuckets = sr->base_nbuckets << Lt;
 	nw.fpbits = split_width_at(r, sr->fpbits, sr->level, Lt);
 	nw.journal = NULL;
-	cfi_stage_setup(&nw, b);
+	split_stage_setup(&nw, b);
 	nw.desc = out + CF_V2_HEADER_SIZE;
 	nw.table = out + hdr;
 	nw.stash = nw.table + nw.table_bytes;
@@ -522,7 +519,7 @@ split_union_at(const cf_filter *r, const cf_filter *o, uint32_t Lt, uint8_t *out
 			mid.level = sr->level + 1;
 			mid.nbuckets = sr->base_nbuckets << mid.level;
 			mid.fpbits = split_width_at(r, sr->fpbits, sr->level, mid.level);
-			cfi_stage_setup(&mid, b);
+			split_stage_setup(&mid, b);
 			mid.table = nw.stash + (size_t) CF_SPLIT_STASH_MAX * CF_SPLIT_STASH_REC;
 			mid.stash = mid.table + mid.table_bytes;
 			mid.desc = out;		/* scratch: the header is written below */
@@ -614,6 +611,131 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	cfi_set_err(err, errlen, "the union of two filters of %llu and %llu items does not fit a table of four times the larger one's size",
 			(unsigned long long) a->stages[0].nitems, (unsigned long long) b->stages[0].nitems);
 	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * lookups (cf_contains): the paths of one bit-packed split table whose
+ * buckets are one load each, chosen by split_lookup when it is opened
+ * ------------------------------------------------------------------- */
+
+/*
+ * One split table whose buckets are one load each (bucket_size * width <= 64
+ * bits), bucket size B, base width F0 and width W known at compile time
+ * (W = 0: read from the table): both bucket loads go out together, then one
+ * branch-free compare of each bucket's lanes against h's query
+ * (split_word_match).  The stash, when there is one, is read after a miss.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, const uint32_t W)
+{
+	const cf_stage *st = &f->stages[0];
+	const uint32_t w = W ? W : st->fpbits;
+	const uint32_t R = w - 1 - F0;
+	split_probe p;
+	uint64_t	w1,
+				w2,
+				lo = ENG(st)->lanes_lo;
+
+	(void) B;
+	split_probe_at(st->base_nbuckets, st->level, F0, R, h, &p);
+	if (W && (B * W) % 8 == 0)
+	{
+		const uint32_t bb = B * W / 8;
+
+		w1 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i1 * bb) + bb - 8) >> (64 - 8 * bb);
+		w2 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i2 * bb) + bb - 8) >> (64 - 8 * bb);
+	}
+	else
+	{
+		w1 = stage_word(st, p.i1);
+		w2 = stage_word(st, p.i2);
+	}
+	if ((split_word_match(st, w1, p.q1 * lo) | split_word_match(st, w2, p.q2 * lo)) != 0)
+		return true;
+	return st->nstash != 0 && cfi_split_stash_has(st, h);
+}
+
+static bool
+split_one_any(const cf_filter *f, uint64_t h)
+{
+	return split_one(f, h, f->bucket_size, f->stages[0].basebits, 0);
+}
+
+#define SPLIT_ONE(W) \
+static bool \
+split_one_4_##W(const cf_filter *f, uint64_t h) \
+{ \
+	return split_one(f, h, 4, CF_SPLIT_F0, W); \
+}
+SPLIT_ONE(12) SPLIT_ONE(13) SPLIT_ONE(14) SPLIT_ONE(15) SPLIT_ONE(16)
+
+/*
+ * cf_contains of one split table (one load per bucket), a block at a time:
+ * every probe of the block and its two prefetches first, then the compares.
+ */
+static size_t
+contains_many_split(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
+{
+	const cf_stage *st = &f->stages[0];
+	size_t		hits = 0;
+
+	for (size_t b = 0; b < n; b += CFI_MANY_BLOCK)
+	{
+		size_t		m = n - b < CFI_MANY_BLOCK ? n - b : CFI_MANY_BLOCK;
+		split_probe p[CFI_MANY_BLOCK];
+
+		for (size_t j = 0; j < m; j++)
+		{
+			split_probe_of(st, h[b + j], &p[j]);
+#if defined(__GNUC__)
+			__builtin_prefetch(st->table + (((uint64_t) p[j].i1 * st->bucket_bits) >> 3));
+			__builtin_prefetch(st->table + (((uint64_t) p[j].i2 * st->bucket_bits) >> 3));
+#endif
+		}
+		for (size_t j = 0; j < m; j++)
+		{
+			bool		in = (split_word_match(st, stage_word(st, p[j].i1), p[j].q1 * ENG(st)->lanes_lo) |
+							  split_word_match(st, stage_word(st, p[j].i2), p[j].q2 * ENG(st)->lanes_lo)) != 0;
+
+			if (!in && st->nstash != 0)
+				in = cfi_split_stash_has(st, h[b + j]);
+			found[b + j] = in;
+			hits += in;
+		}
+	}
+	return hits;
+}
+
+
+/*
+ * The paths, numbered as cf_filter.lookup shows them: 34 any bucket size
+ * and width, 35 .. 39 bucket size 4 with the base width CF_SPLIT_F0 and
+ * widths 12 .. 16.
+ */
+#define SPLIT_4(W)	{"split", 35 + (W) - 12, false, split_one_4_##W, NULL, contains_many_split}
+
+static const cfi_lookup_path split_any = {"split", 34, false, split_one_any, NULL, contains_many_split};
+static const cfi_lookup_path split_4[] = {SPLIT_4(12), SPLIT_4(13), SPLIT_4(14), SPLIT_4(15), SPLIT_4(16)};
+
+/*
+ * One bit-packed split table: its own path, specialized for the common
+ * widths; any other split filter (a semi-sorted table, which has reads
+ * through the codec, or several tables) the general path.
+ */
+static const cfi_lookup_path *
+split_lookup(cf_filter *f)
+{
+	cf_stage   *st0 = &f->stages[0];
+
+	if (f->nstages != 1 || !ENG(st0)->swar)
+		return NULL;
+	stage_word_setup(st0);
+	if (st0->basebits == CF_SPLIT_F0 && f->bucket_size == 4 && st0->fpbits >= 12 && st0->fpbits <= 16)
+		return &split_4[st0->fpbits - 12];
+	return &split_any;
 }
 
 /* ---------------------------------------------------------------------
@@ -793,6 +915,7 @@ const cf_geom_ops cfi_geom_split = {
 	.items = split_items,
 	.build = split_build,
 	.stats = split_stats,
+	.lookup = split_lookup,
 	.grow_size = split_grow_size,
 	.grow = split_grow,
 	.insert_grow = split_insert_grow,

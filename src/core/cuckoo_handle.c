@@ -5,7 +5,8 @@
  * cf_add, cf_delete, cf_union and cf_agg do to a stored filter, byte for
  * byte.  Plain C99.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_view.h"
+#include "cuckoo_util.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
  * cuckoo_hash.c - the one XXH3 hash computed per value, with the seed that
  * is part of the byte format.  Plain C99.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_layout.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -5,14 +5,13 @@
 #ifndef CUCKOO_LOOKUP_H
 #define CUCKOO_LOOKUP_H
 
-#include "cuckoo_split.h"
+#include "cuckoo_geom_ops.h"
 
 /*
- * cf_filter.lookup: the path cf_contains takes, an index into the path
- * descriptors of cuckoo_lookup.c (what it reads: kind, geometry, bucket
- * size, width, encoding; its functions), chosen once per filter
+ * Chooses f's lookup path (cfi_lookup_path, cuckoo_geom_ops.h): its
+ * geometry's, when every sub-filter has the same one, else the general
+ * path; cf_filter.lookup gets the path's number (cf_open).
  */
-/* Chooses f's lookup path and marks where each family starts (cf_open). */
 void		cfi_setup_lookup(cf_filter *f);
 
 #endif							/* CUCKOO_LOOKUP_H */

@@ -5,10 +5,11 @@
  * rule, union (one geometry's merge, else side by side), the header
  * counters and statistics.  What a sub-filter does is its geometry's
  * (cuckoo_geom_ops.h), whose table it carries from the moment it is opened
- * (cf_open, here: against the last geometry); lookups are in
- * cuckoo_lookup.c.
+ * (cf_open, here: against the last geometry); lookups take the path
+ * cuckoo_lookup.c chose at open (each geometry's module holds its own).
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_list.h"
 
 #include <stdlib.h>
 
@@ -684,7 +685,7 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 		for (uint32_t j = 0; j < k && new_family; j++)
 			new_family = !(refines(st, &f->stages[j]) || refines(&f->stages[j], st));
 		s->families += new_family;
-		s->semisorted += st->enc == CF_ENC_SEMISORT;
+		s->semisorted += codec_is_semisorted(st);
 		ops_of(st)->stats(f, k, s, &slots, &fpr_miss);
 	}
 	/* stash records are items outside the slots: a full table with a stash stays at 1 */
@@ -722,7 +723,7 @@ cf_encoding_of(const cf_filter *f)
 	uint32_t	semi = 0;
 
 	for (uint32_t k = 0; k < f->nstages; k++)
-		semi += f->stages[k].enc == CF_ENC_SEMISORT;
+		semi += codec_is_semisorted(&f->stages[k]);
 	if (semi == 0)
 		return CF_ENC_PACKED;
 	return semi == f->nstages ? CF_ENC_SEMISORT : CF_ENC_MIXED;
@@ -731,7 +732,7 @@ cf_encoding_of(const cf_filter *f)
 bool
 cf_encoding_valid(int enc)
 {
-	return enc == CF_ENC_PACKED || enc == CF_ENC_SEMISORT;
+	return cfi_codec_of(enc) != NULL;
 }
 
 void

@@ -11,7 +11,7 @@
  * {15, 15, 15, 15}; indexes 3876 .. 4095 stay 0.  cf_semi_lanes holds the
  * same multisets for the lookup paths: nibble k at bits 16k + 12 .. 16k +
  * 15, the top of a 16-bit lane, so that one shift right by 12 - lw lines
- * them up above lw-bit low parts (cuckoo_internal.h, semi_word_has).
+ * them up above lw-bit low parts (cuckoo_codec_semi.h, semi_word_has).
  *
  * Both are written once, by semi_tables_init before any other code of the
  * library runs (a constructor: at program start, or when the shared

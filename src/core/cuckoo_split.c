@@ -292,7 +292,7 @@ cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 	return st->nstash != 0 && stash_find(st, h, &vl) >= 0;
 }
 
-/* the stash part of a lookup (cuckoo_lookup.c calls it when nstash != 0) */
+/* the stash part of a lookup (the split lookup paths call it when nstash != 0) */
 bool
 cfi_split_stash_has(const cf_stage *st, uint64_t h)
 {
@@ -304,17 +304,17 @@ cfi_split_stash_has(const cf_stage *st, uint64_t h)
 uint32_t
 cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h)
 {
-	split_probe p;
+	split_pair	pr;
 	uint32_t	n = 0;
 
-	split_probe_of(st, h, &p);
+	split_pair_read(st, bucket_size, h, &pr);
 	for (uint32_t s = 0; s < bucket_size; s++)
 	{
-		uint32_t	v = slot_get(st, bucket_size, p.i1, s);
+		uint32_t	v = pr.v[0][s];
 
-		n += split_slot_matches(v, p.q1) || (p.i2 == p.i1 && split_slot_matches(v, p.q2));
-		if (p.i2 != p.i1)
-			n += split_slot_matches(slot_get(st, bucket_size, p.i2, s), p.q2);
+		n += split_slot_matches(v, pr.p.q1) || (pr.p.i2 == pr.p.i1 && split_slot_matches(v, pr.p.q2));
+		if (pr.p.i2 != pr.p.i1)
+			n += split_slot_matches(pr.v[1][s], pr.p.q2);
 	}
 	return n + stash_count(st, h);
 }
@@ -359,21 +359,21 @@ static int
 split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h, uint32_t *bi, uint32_t *bs,
 			 int *sk)
 {
-	split_probe p;
+	split_pair	pr;
 	int			best = -1,
 				vl = -1;
 	uint32_t	R = st->extbits;
 
 	*sk = -1;
-	split_probe_of(st, h, &p);
+	split_pair_read(st, bucket_size, h, &pr);
 	for (int b = 0; b < 2; b++)
 	{
-		uint32_t	i = b ? p.i2 : p.i1;
-		uint32_t	q = b ? p.q2 : p.q1;
+		uint32_t	i = split_pair_bucket(&pr, b);
+		uint32_t	q = split_pair_query(&pr, b);
 
 		for (uint32_t s = 0; s < bucket_size; s++)
 		{
-			uint32_t	v = slot_get(st, bucket_size, i, s);
+			uint32_t	v = pr.v[b][s];
 			int			lv;
 
 			if (!split_slot_matches(v, q))

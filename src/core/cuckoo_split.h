@@ -1,7 +1,7 @@
 /*
  * cuckoo_split.h - split tables (geometry 3, cuckoo_split.c): the address
- * and entry arithmetic every reader of a split table inlines, the split
- * table's operations, and stage_has, the one-table lookup over geometries.
+ * and entry arithmetic every reader of a split table inlines, and the split
+ * table's operations.
  */
 #ifndef CUCKOO_SPLIT_H
 #define CUCKOO_SPLIT_H
@@ -22,6 +22,14 @@
  * so an entry can trade its first extension bit for an address digit: the
  * table doubles in place and never needs a kick to do it.
  */
+
+/* cfi_stage_setup of a split table: and its extension width R = w - 1 - F0 */
+static inline void
+split_stage_setup(cf_stage *st, uint32_t bucket_size)
+{
+	cfi_stage_setup(st, bucket_size);
+	st->extbits = st->fpbits - 1 - st->basebits;
+}
 
 /* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
 extern const uint64_t cfi_split_keys[64];
@@ -68,6 +76,62 @@ static inline void
 split_probe_of(const cf_stage *st, uint64_t h, split_probe *p)
 {
 	split_probe_at(st->base_nbuckets, st->level, st->basebits, st->extbits, h, p);
+}
+
+/*
+ * Split tables, a bucket in one word w: non-zero iff a lane matches ql (the
+ * query times lanes_lo).  Lane-wise w - 1 (the top bit of each lane set
+ * first so no borrow leaves it) gives each lane's marker-and-below mask; a
+ * lane matches when nothing above its marker differs from the query and it
+ * is not empty; then bad has a zero lane, which the borrow test detects
+ * exactly (it may misplace which lane, never whether one is).
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
+{
+	uint64_t	lo = ENG(st)->lanes_lo,
+				hi = ENG(st)->lanes_hi,
+				m = ENG(st)->bucket_mask;
+	uint64_t	x = w & m;
+	uint64_t	below = x ^ (((x | hi) - lo) ^ (~x & hi));
+	uint64_t	bad = ((x ^ ql) & ~below & m) | swar_empty_lanes(st, x);
+
+	return (bad - lo) & ~bad & hi;
+}
+
+/*
+ * h's pair in a split table, read once: its probe and both buckets' slot
+ * values (v[0] bucket i1, v[1] bucket i2, slot by slot), what every scan
+ * of the pair's slots reads (a semi-sorted bucket decoded once).
+ */
+typedef struct split_pair
+{
+	split_probe p;
+	uint32_t	v[2][CFI_MAX_BUCKET];
+} split_pair;
+
+static inline void
+split_pair_read(const cf_stage *st, uint32_t bucket_size, uint64_t h, split_pair *pr)
+{
+	split_probe_of(st, h, &pr->p);
+	bucket_read(st, bucket_size, pr->p.i1, pr->v[0]);
+	bucket_read(st, bucket_size, pr->p.i2, pr->v[1]);
+}
+
+/* side 0 or 1 of pair pr: its bucket and the entry h has there */
+static inline uint32_t
+split_pair_bucket(const split_pair *pr, int side)
+{
+	return side ? pr->p.i2 : pr->p.i1;
+}
+
+static inline uint32_t
+split_pair_query(const split_pair *pr, int side)
+{
+	return side ? pr->p.q2 : pr->p.q1;
 }
 
 /* does slot value v (any width) match query q: all bits above v's marker equal */
@@ -141,39 +205,5 @@ uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_
 bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* split tables: does a stash record match h (the lookup paths read it after a miss) */
 bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
-
-/*
- * Does a bucket of h's pair in st hold h's fingerprint?  One branch on the
- * geometry, then straight-line code: a level-0 chain table (every new
- * filter's) needs no low digits.
- */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool
-stage_has(const cf_stage *st, uint32_t bucket_size, uint64_t h)
-{
-	uint32_t	i1 = primary_bucket(st, h);
-	uint32_t	fp,
-				i2;
-
-	if (st->geom == CF_GEOM_SPLIT)
-		return cfi_split_has(st, bucket_size, h);
-	if (st->geom == CF_GEOM_CHAIN)
-	{
-		fp = (uint32_t) ((uint64_t) chain_bits(st, h) >> ENG(st)->fp_shift);
-		if (st->level == 0)
-			i2 = reflect(i1, fp >> ENG(st)->key_shift, st->nbuckets);
-		else
-			i2 = (reflect(i1 >> st->level, fp >> ENG(st)->key_shift, st->base_nbuckets) << st->level) |
-				((i1 ^ (fp >> ENG(st)->mask_shift)) & ENG(st)->lowmask);
-	}
-	else
-	{
-		fp = (uint32_t) (((h & 0xFFFFFFFFu) * (uint64_t) st->fpmax) >> 32) + 1;
-		i2 = reflect(i1, fp, st->nbuckets);
-	}
-	return pair_has(st, bucket_size, i1, i2, fp);
-}
 
 #endif							/* CUCKOO_SPLIT_H */

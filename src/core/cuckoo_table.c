@@ -4,6 +4,7 @@
  * cuckoo_table.h).  Plain C99.
  */
 #include "cuckoo_table.h"
+#include "cuckoo_chain.h"
 
 /* chain and legacy tables: the same fingerprint in both buckets */
 static inline uint32_t
@@ -35,7 +36,7 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	ENG(st)->base_shift = 32 - st->basebits;
 	ENG(st)->key_shift = f - st->basebits;
 	ENG(st)->mask_shift = ENG(st)->key_shift - st->level;
-	st->extbits = st->geom == CF_GEOM_SPLIT ? f - 1 - st->basebits : 0;
+	st->extbits = 0;			/* a split table's: split_stage_setup */
 	/*
 	 * One 64-bit load reads a whole bucket if the bucket's bit offset within
 	 * its first byte (a multiple of the largest power of two <= 8 dividing
@@ -53,12 +54,5 @@ cfi_stage_setup(cf_stage *st, uint32_t bucket_size)
 	ENG(st)->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
 		(UINT64_C(1) << st->bucket_bits) - 1;
 	st->table_bytes = (size_t) table_bytes_for(st->nbuckets, bucket_size, f, st->enc);
-	if (st->enc == CF_ENC_SEMISORT)
-	{
-		/* whole buckets through the codec: no lane tricks */
-		st->bucket_bits = cf_semi_bucket_bits(f);
-		ENG(st)->swar = false;
-		ENG(st)->bucket_mask = st->bucket_bits >= 64 ? UINT64_MAX :
-			(UINT64_C(1) << st->bucket_bits) - 1;
-	}
+	cfi_codec_of((int) st->enc)->setup(st, bucket_size);
 }

@@ -5,7 +5,7 @@
 #ifndef CUCKOO_TABLE_H
 #define CUCKOO_TABLE_H
 
-#include "cuckoo_internal.h"
+#include "cuckoo_codec.h"
 
 /*
  * The other bucket of value v sitting in bucket i, and (*v2) v as it reads
