@@ -9,7 +9,8 @@
 #   test/citus/run.sh --keep  leave the clusters running
 #
 # Run as root (the clusters run as "postgres") or as the user who owns them.
-# Knobs: CITUS_ROWS (200000), PG_CONFIG; CITUS_MEASURE=N (0) times each
+# Knobs: CITUS_ROWS (200000), PG_CONFIG, CITUS_SEEN_SECONDS / _CLIENTS / _USERS (the
+# seen recipe below: 15, 4, 40); CITUS_MEASURE=N (0) times each
 # type's cf_agg N times, distributed (split), pulled to the coordinator (what
 # 1.1 did for the types it had no overload for: cf_agg(anyelement) without a
 # combine, under another name) and local, interleaved, and prints a table:
@@ -214,6 +215,112 @@ same=$(val coord "SELECT (SELECT cf_union_agg(f) FROM pu)::bytea = (SELECT cf_un
 if [ "$miss" = 0 ] && [ "$subs" = 1 ] && [ "$same" = t ]; then
 	ok "cf_union_agg of 20,000 default per-user filters on Citus: the one-backend filter, nothing missing ($fp of 200,000 absent values found; one backend: $l)"
 else bad "per-user union on Citus: $r (missing, false positives of 200,000, sub-filters), same as one backend: $same ($l)"; fi
+
+# The seen recipe of docs/seen.md on a table distributed by user_id (issue 43):
+# pgbench clients on the coordinator mark items, mark pages of 5, unsee, and read
+# cf_seen / cf_unseen, each user's operations routed to its shard; an exact
+# (user_id, item, seen) table, co-located, is written in the same transaction.
+# Readers check, in one statement (one snapshot on the user's shard), that no
+# item the exact table holds as seen is reported unseen; at the end every user
+# is checked again through cf_seen and cf_unseen.  Items 1-600 per user, so
+# that unsees often hit a marked item and users fold delta into base.  CITUS_SEEN_SECONDS (15),
+# CITUS_SEEN_CLIENTS (4), CITUS_SEEN_USERS (40).
+SEEN_S=${CITUS_SEEN_SECONDS:-15} SEEN_C=${CITUS_SEEN_CLIENTS:-4} SEEN_U=${CITUS_SEEN_USERS:-40}
+psql_on coord >/dev/null <<-EOF || bad "seen recipe: tables"
+	SET citus.shard_count = 32;
+	CREATE TABLE seen (user_id bigint PRIMARY KEY, base cuckoofilter, delta bigint[]);
+	SELECT create_distributed_table('seen', 'user_id');
+	CREATE TABLE seen_exact (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
+	SELECT create_distributed_table('seen_exact', 'user_id', colocate_with => 'seen');
+	CREATE TABLE seen_violations (user_id bigint, lost bigint, how text);
+	SELECT create_distributed_table('seen_violations', 'user_id', colocate_with => 'seen');
+EOF
+cat >"$TMP/mark.sql" <<EOF
+\set item random(1, 600)
+\set user random(1, $SEEN_U)
+BEGIN;
+INSERT INTO seen AS s VALUES (:user, NULL, ARRAY[:item::bigint])
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_base(s.base, s.delta, :item::bigint), delta = cf_mark_delta(s.base, s.delta, :item::bigint);
+INSERT INTO seen_exact VALUES (:user, :item, true) ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF
+cat >"$TMP/page.sql" <<EOF
+\set i0 random(1, 596)
+\set user random(1, $SEEN_U)
+\set i1 :i0 + 1
+\set i2 :i0 + 2
+\set i3 :i0 + 3
+\set i4 :i0 + 4
+BEGIN;
+INSERT INTO seen AS s VALUES (:user, cf_mark_all_base(NULL, NULL, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]),
+                                     cf_mark_all_delta(NULL, NULL, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]))
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_all_base(s.base, s.delta, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]),
+    delta = cf_mark_all_delta(s.base, s.delta, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]);
+INSERT INTO seen_exact VALUES (:user, :i0, true), (:user, :i1, true), (:user, :i2, true), (:user, :i3, true), (:user, :i4, true)
+ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF
+cat >"$TMP/unsee.sql" <<EOF
+\set item random(1, 600)
+\set user random(1, $SEEN_U)
+BEGIN;
+SELECT 1 FROM seen WHERE user_id = :user FOR UPDATE;
+UPDATE seen SET base = cf_unsee_base(base, delta, :item::bigint), delta = cf_unsee_delta(base, delta, :item::bigint)
+ WHERE user_id = :user
+   AND EXISTS (SELECT 1 FROM seen_exact e WHERE e.user_id = :user AND e.item = :item AND e.seen);
+UPDATE seen_exact SET seen = false WHERE user_id = :user AND item = :item;
+COMMIT;
+EOF
+cat >"$TMP/check.sql" <<EOF
+\set user random(1, $SEEN_U)
+SELECT coalesce(sum(CASE WHEN coalesce(cf_seen(s.base, s.delta, e.item), false) THEN 0 ELSE 1 END), 0) AS lost
+  FROM seen s JOIN seen_exact e ON e.user_id = s.user_id
+ WHERE s.user_id = :user AND e.user_id = :user AND e.seen \gset
+\if :lost > 0
+INSERT INTO seen_violations VALUES (:user, :lost, 'cf_seen');
+\endif
+SELECT coalesce(max(cardinality(cf_unseen(s.base, s.delta, a.items))), 0) AS lost
+  FROM seen s, (SELECT array_agg(item) AS items FROM seen_exact WHERE user_id = :user AND seen) a
+ WHERE s.user_id = :user \gset
+\if :lost > 0
+INSERT INTO seen_violations VALUES (:user, :lost, 'cf_unseen');
+\endif
+EOF
+chown "$OWNER" "$TMP"/*.sql
+as_owner env PGCONNECT_TIMEOUT=10 timeout $((SEEN_S + 120)) "$PGBIN/pgbench" -n -h 127.0.0.1 -p "${PORT[coord]}" -U postgres \
+	-c "$SEEN_C" -j 2 -T "$SEEN_S" -f "$TMP/mark.sql@4" -f "$TMP/page.sql@2" -f "$TMP/unsee.sql@2" -f "$TMP/check.sql@2" \
+	postgres >"$TMP/seen_pgbench.log" 2>&1
+rc=$?
+tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$TMP/seen_pgbench.log")
+nf=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$TMP/seen_pgbench.log")
+if [ "$rc" -eq 0 ] && [ "${tx:-0}" -gt 0 ]; then
+	per=$(awk '/^SQL script [0-9]+:/ { n = $4; sub(/.*\//, "", n); sub(/\.sql$/, "", n) }
+		/^ - [0-9]+ transactions/ && n != "" { printf "%s%s %s", sep, $2, n; sep = ", "; n = "" }' "$TMP/seen_pgbench.log")
+	ok "seen recipe on Citus: $SEEN_C pgbench clients on the coordinator for ${SEEN_S}s, $tx transactions ($per), ${nf:-0} failed"
+else
+	bad "seen recipe on Citus: pgbench exited $rc"; grep -i -m 10 'error\|abort' "$TMP/seen_pgbench.log"
+fi
+v=$(val coord "SELECT count(*) || ' ' || coalesce(sum(lost), 0) FROM seen_violations")
+if [ "$v" = "0 0" ]; then
+	ok "seen recipe on Citus: the readers found no marked item reported unseen (cf_seen and cf_unseen, one snapshot per check)"
+else
+	bad "seen recipe on Citus: readers found violations (checks, items): $v"
+fi
+r=$(val coord "SELECT count(*) FILTER (WHERE e.seen) || ' ' || count(*) FILTER (WHERE NOT e.seen) || ' ' ||
+	count(*) FILTER (WHERE NOT e.seen AND cf_seen(s.base, s.delta, e.item)) || ' ' ||
+	count(*) FILTER (WHERE e.seen AND NOT coalesce(cf_seen(s.base, s.delta, e.item), false))
+	FROM seen_exact e LEFT JOIN seen s USING (user_id)")
+r="$r $(val coord "SELECT count(*) || ' ' || count(base) FROM seen")"
+read -r nseen nunseen nstill nlost nusers nbase <<<"$r"
+u=$(val coord "SELECT coalesce(sum(cardinality(cf_unseen(s.base, s.delta, a.items))), 0)
+	FROM seen s JOIN (SELECT user_id, array_agg(item) AS items FROM seen_exact WHERE seen GROUP BY user_id) a USING (user_id)")
+if [ "${nlost:-x}" = 0 ] && [ "$u" = 0 ] && [ "${nseen:-0}" -gt 0 ]; then
+	ok "seen recipe on Citus: 0 false negatives: $nseen (user, item) marked, each reported seen by cf_seen and dropped by cf_unseen; $nunseen unseen, $nstill of them still reported (an item marked twice keeps a mark after one unsee, or a false positive); $nusers users, $nbase with a folded base"
+else
+	bad "seen recipe on Citus: $nlost marked items not reported by cf_seen, $u kept by cf_unseen ($r)"
+fi
 
 # CITUS_MEASURE=N: per type, N interleaved timings of the distributed and the
 # local cf_agg (client side, psql's \timing), and the bytes shipped
