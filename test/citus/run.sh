@@ -10,7 +10,8 @@
 #
 # Run as root (the clusters run as "postgres") or as the user who owns them.
 # Knobs: CITUS_ROWS (200000), PG_CONFIG, CITUS_SEEN_SECONDS / _CLIENTS / _USERS (the
-# seen recipe below: 15, 4, 40); CITUS_MEASURE=N (0) times each
+# seen recipe below: 15, 4, 40), CITUS_PREFILTER_ROWS / _REPS (the join pre-filter
+# below: 200000, 0), CITUS_PREFILTER_ONLY=1 (only the pre-filter part); CITUS_MEASURE=N (0) times each
 # type's cf_agg N times, distributed (split), pulled to the coordinator (what
 # 1.1 did for the types it had no overload for: cf_agg(anyelement) without a
 # combine, under another name) and local, interleaved, and prints a table:
@@ -95,7 +96,7 @@ start_node() {
 		port = $p
 		listen_addresses = '127.0.0.1'
 		unix_socket_directories = '$TMP'
-		shared_preload_libraries = 'citus'
+		shared_preload_libraries = 'citus,cuckoo'	# Citus first: it refuses to load after another
 		fsync = off
 		synchronous_commit = off
 		full_page_writes = off
@@ -114,6 +115,7 @@ psql_on coord -c "SELECT citus_set_coordinator_host('127.0.0.1', ${PORT[coord]})
 	-c "SELECT citus_add_node('127.0.0.1', ${PORT[worker2]})" >/dev/null || { bad "add workers"; finish; }
 echo "citus: $(val coord "SELECT citus_version()" | cut -d' ' -f1-2), cuckoo $(val coord "SELECT extversion FROM pg_extension WHERE extname = 'cuckoo'")"
 
+if [ "${CITUS_PREFILTER_ONLY:-0}" = 0 ]; then
 psql_on coord >/dev/null <<-EOF || { bad "load tables"; finish; }
 	SET citus.shard_count = 32;
 	SET TimeZone = 'UTC';
@@ -322,6 +324,8 @@ else
 	bad "seen recipe on Citus: $nlost marked items not reported by cf_seen, $u kept by cf_unseen ($r)"
 fi
 
+fi # CITUS_PREFILTER_ONLY
+
 # CITUS_MEASURE=N: per type, N interleaved timings of the distributed and the
 # local cf_agg (client side, psql's \timing), and the bytes shipped
 ms() {	# ms QUERY: the query's time in ms, as psql's \timing reports it
@@ -332,7 +336,109 @@ stats() {	# stats VALUES...: "median (min-max)"
 	local s; s=$(printf '%s\n' "$@" | sort -g)
 	printf '%.0f (%.0f-%.0f)' "$(median "$@")" "$(head -n 1 <<<"$s")" "$(tail -n 1 <<<"$s")"
 }
-if [ "$MEASURE" -gt 0 ]; then
+# The join pre-filter on Citus (issue 40): pf_big, CITUS_PREFILTER_ROWS rows
+# (200,000; the bench: 10,000,000) distributed by id over 32 shards, key = id *
+# 7919 mod K (K = rows / 10, each key ten times), joined on key to a small side
+# of K keys filtered to 1% (grp = 0), in two shapes:
+#   repartition  the small side distributed by key, not co-located: Citus cannot
+#                push the join down and, with citus.enable_repartition_joins,
+#                repartitions both tables by key between the workers
+#   local        the small side a coordinator-local table: Citus ships its rows
+#                (the 1%) to the workers and joins there
+# off: the plain query; on: SET cuckoo.join_prefilter = on where the library has
+# it, else the hand-written pre-filter (the repartition shape needs it in a
+# derived table: Citus refuses a subquery in the WHERE of a repartition join,
+# "complex joins are only supported when all distributed tables are co-located").
+# Checks: both sides give the same answer; with the filter, EXPLAIN VERBOSE shows
+# it in the worker tasks' queries.  CITUS_PREFILTER_REPS=N (0): N interleaved
+# timings of each side in one session (psql's \timing), median (min-max).
+PF_ROWS=${CITUS_PREFILTER_ROWS:-200000} PF_REPS=${CITUS_PREFILTER_REPS:-0}
+PF_K=$((PF_ROWS / 10))
+psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
+	SET citus.shard_count = 32;
+	CREATE TABLE pf_big (id bigint, key bigint, payload text);
+	SELECT create_distributed_table('pf_big', 'id');
+	INSERT INTO pf_big SELECT g, (g * 7919) % $PF_K, 'payload ' || g FROM generate_series(1, $PF_ROWS) g;
+	CREATE TABLE pf_small (key bigint, grp int);
+	INSERT INTO pf_small SELECT g, g % 100 FROM generate_series(0, $PF_K - 1) g;
+	CREATE TABLE pf_small_d (key bigint, grp int);
+	SELECT create_distributed_table('pf_small_d', 'key', colocate_with => 'none');
+	INSERT INTO pf_small_d SELECT * FROM pf_small;
+	VACUUM ANALYZE pf_big; VACUUM ANALYZE pf_small; VACUUM ANALYZE pf_small_d;
+EOF
+PF_REAL=$(val coord "SELECT current_setting('cuckoo.join_prefilter', true) IS NOT NULL")
+PF_SEL="SELECT count(*), sum(length(b.payload)) FROM"
+declare -A PF_OFF PF_ON PF_SET PF_ONSET PF_SHAPE PF_T_OFF PF_T_ON PF_RATIO
+PF_SET[repartition]="SET citus.enable_repartition_joins = on;"
+PF_SET[local]=""
+PF_OFF[repartition]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+PF_OFF[local]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key WHERE s.grp = 0"
+if [ "$PF_REAL" = t ]; then
+	PF_LABEL="cuckoo.join_prefilter = on"
+	for k in repartition local; do PF_ON[$k]=${PF_OFF[$k]}; PF_ONSET[$k]="SET cuckoo.join_prefilter = on;"; done
+else
+	PF_LABEL="hand-written pre-filter (cuckoo.join_prefilter is not in the loaded library)"
+	PF_ON[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
+		JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+	PF_ON[local]="${PF_OFF[local]} AND (SELECT cf_agg(s2.key) FROM pf_small s2 WHERE s2.grp = 0) @> b.key"
+fi
+for k in repartition local; do
+	a=$(psql_on coord -c "${PF_SET[$k]} ${PF_OFF[$k]}" 2>&1 | tail -n 1)
+	b=$(psql_on coord -c "${PF_SET[$k]} ${PF_ONSET[$k]:-} ${PF_ON[$k]}" 2>&1 | tail -n 1)
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "pre-filter on Citus ($k, $PF_ROWS rows): off and on give the same answer ($a)"
+	else bad "pre-filter on Citus ($k): off $a, on $b"; fi
+	plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_ONSET[$k]:-} EXPLAIN (VERBOSE, COSTS OFF) ${PF_ON[$k]}" 2>&1)
+	echo "$plan" >"$TMP/pf_plan_$k.txt"
+	ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
+	nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
+	PF_SHAPE[$k]="in $nfilt of $ntasks worker task queries on pf_big shards"
+	if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
+		ok "pre-filter on Citus ($k): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
+	else
+		bad "pre-filter on Citus ($k): the filter is in $nfilt of $ntasks worker tasks that scan pf_big"
+		grep -m 3 -E 'ERROR|Query: .*pf_big_' <<<"$plan" | cut -c 1-400 | sed 's/^/  /'
+	fi
+done
+if [ "$PF_REPS" -gt 0 ]; then
+	# one session, the sides interleaved (off-on, on-off, ...) after a warm-up of each
+	for k in repartition local; do
+		{
+			echo '\set QUIET on'
+			for ((r = 0; r <= PF_REPS; r++)); do
+				if ((r % 2)); then order="on off"; else order="off on"; fi
+				for sd in $order; do
+					echo "RESET ALL; ${PF_SET[$k]}"
+					[ "$sd" = on ] && echo "${PF_ONSET[$k]:-}"
+					echo "\\echo @@ $sd $r"
+					echo '\timing on'
+					if [ "$sd" = on ]; then echo "${PF_ON[$k]};"; else echo "${PF_OFF[$k]};"; fi
+					echo '\timing off'
+				done
+			done
+		} >"$TMP/pf_$k.sql"
+		chown "$OWNER" "$TMP/pf_$k.sql"
+		# (no 300 s limit here: at 10M rows the repartition join takes minutes a run)
+		as_owner env PGCONNECT_TIMEOUT=10 "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${PORT[coord]}" \
+			-U postgres -d postgres -f "$TMP/pf_$k.sql" >"$TMP/pf_$k.out" 2>&1 ||
+			{ bad "pre-filter timing ($k)"; tail -n 3 "$TMP/pf_$k.out"; }
+		toff=() ton=()
+		while read -r sd r t; do
+			[ "$r" -eq 0 ] && continue
+			if [ "$sd" = off ]; then toff+=("$t"); else ton+=("$t"); fi
+		done < <(awk '/^@@ / { sd = $2; r = $3 } /^Time: / { print sd, r, $2 }' "$TMP/pf_$k.out")
+		PF_T_OFF[$k]=$(stats "${toff[@]}") PF_T_ON[$k]=$(stats "${ton[@]}")
+		PF_RATIO[$k]=$(awk -v a="$(median "${ton[@]}")" -v b="$(median "${toff[@]}")" 'BEGIN { printf "%.3f", a / b }')
+	done
+	echo
+	echo "pre-filter on Citus: pf_big $PF_ROWS rows, 32 shards, 2 workers, small side $PF_K keys filtered to 1%;"
+	echo "on = $PF_LABEL; times in ms, median of $PF_REPS interleaved runs (min-max), psql's \\timing"
+	echo "| small side | off | on | on/off | where the filter went (on) |"
+	echo "|---|---|---|---|---|"
+	echo "| distributed by key, not co-located (repartition join) | ${PF_T_OFF[repartition]} | ${PF_T_ON[repartition]} | ${PF_RATIO[repartition]}x | ${PF_SHAPE[repartition]} |"
+	echo "| coordinator-local table | ${PF_T_OFF[local]} | ${PF_T_ON[local]} | ${PF_RATIO[local]}x | ${PF_SHAPE[local]} |"
+fi
+
+if [ "$MEASURE" -gt 0 ] && [ "${CITUS_PREFILTER_ONLY:-0}" = 0 ]; then
 	echo
 	echo "$ROWS rows, 32 shards, 2 workers; times in ms: median of $MEASURE interleaved runs (min-max)"
 	echo "| column | type | distinct | split | bytes identical | distributed (split) | rows pulled | local | split / local | states v2 (base64) | states v1 (base64) | key text |"
