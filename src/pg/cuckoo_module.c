@@ -1,6 +1,7 @@
 /*
  * cuckoo_module.c - what loading cuckoo.so sets up: the module's magic
- * block, the core's interrupt hook and the extension's settings.
+ * block, the core's interrupt hook, the extension's settings and the join
+ * pre-filter's planner hooks (cuckoo_prefilter.c).
  */
 #include "postgres.h"
 
@@ -8,6 +9,7 @@
 #include "utils/guc.h"
 
 #include "cuckoo_hashset.h"
+#include "cuckoo_prefilter.h"
 
 PG_MODULE_MAGIC;
 
@@ -29,5 +31,6 @@ _PG_init(void)
 							"A testing aid: 0 sends every cf_agg through the array.",
 							&cfpg_agg_probe_limit, 64, 0, 1024, PGC_USERSET,
 							GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	cfpg_prefilter_init();
 	MarkGUCPrefixReserved("cuckoo");
 }

@@ -1,0 +1,187 @@
+-- cuckoo.join_prefilter: the planner adds the hand-made join pre-filter
+-- (SELECT cf_agg(s.k) FROM small s WHERE ...) @> b.k where it cannot change
+-- the result (docs/prefilter.md).  Plans with COSTS OFF on analyzed tables;
+-- each decision shows as a DEBUG1 message; every query's rows are compared
+-- with the setting off and on.
+LOAD 'cuckoo';
+SET max_parallel_workers_per_gather = 0;
+SET jit = off;
+CREATE TABLE pf_big (k int8, v int4, t text COLLATE "C", n numeric, d date);
+INSERT INTO pf_big
+SELECT g % 5000, g, 't' || (g % 5000), g % 5000, DATE '2026-01-01' + g % 5000
+  FROM generate_series(1, 20000) g;
+INSERT INTO pf_big VALUES (NULL, 0, NULL, NULL, NULL);
+CREATE TABLE pf_small (k int8, k4 int4, region text, t text COLLATE "C", n numeric, ts timestamp);
+INSERT INTO pf_small
+SELECT g, g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END, 't' || g, g,
+       TIMESTAMP '2026-01-01' + g * INTERVAL '1 day'
+  FROM generate_series(1, 10000) g;
+INSERT INTO pf_small VALUES (NULL, NULL, 'eu', NULL, NULL, NULL);
+ANALYZE pf_big, pf_small;
+
+-- the rows of a query with the setting off and on, as multisets
+CREATE FUNCTION pf_same(q text) RETURNS text LANGUAGE plpgsql
+SET cuckoo.join_prefilter_messages = debug1 AS $$
+DECLARE
+	r record;
+	off_rows text[] := '{}';
+	on_rows text[] := '{}';
+BEGIN
+	PERFORM set_config('cuckoo.join_prefilter', 'off', true);
+	FOR r IN EXECUTE q LOOP off_rows := off_rows || r::text; END LOOP;
+	PERFORM set_config('cuckoo.join_prefilter', 'on', true);
+	FOR r IN EXECUTE q LOOP on_rows := on_rows || r::text; END LOOP;
+	IF (SELECT array_agg(x ORDER BY x) FROM unnest(off_rows) x) IS NOT DISTINCT FROM
+	   (SELECT array_agg(x ORDER BY x) FROM unnest(on_rows) x) THEN
+		RETURN format('same %s rows', cardinality(on_rows));
+	END IF;
+	RETURN format('DIFFERENT: %s rows off, %s on', cardinality(off_rows), cardinality(on_rows));
+END $$;
+
+-- the thresholds at their extremes: the rule applies wherever it is allowed
+SET cuckoo.join_prefilter_min_big_rows = 0;
+SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_min_removed = 0;
+SET cuckoo.join_prefilter = on;
+SET cuckoo.join_prefilter_messages = notice;
+
+-- an inner join: a filter of the 'eu' keys in pf_big's scan (and one of
+-- pf_big's keys in pf_small's, as the thresholds allow it)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT b.k, b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
+-- the same join written in WHERE, across int8 = int4, and on text and numeric keys
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b, pf_small s WHERE b.k = s.k4 AND s.region = 'eu';
+SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.k = s.k4 AND s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.t = s.t AND s.region = 'eu'$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.n = s.n AND s.region = 'eu'$$);
+-- a small side with no row: the filter is NULL, NULL @> k drops every row
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'none'$$);
+
+-- semi joins: IN and EXISTS
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu');
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu');
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
+-- a correlated condition of the subquery is left out of the filter (its keys: a superset)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b
+ WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.k4 < b.v AND s.region = 'eu');
+SELECT pf_same($$SELECT b.v FROM pf_big b
+ WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.k4 < b.v AND s.region = 'eu')$$);
+
+-- outer joins: the nullable side gets the filter in its ON clause; never the preserved side
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT s.k, b.v FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k WHERE s.region = 'eu'$$);
+SELECT pf_same($$SELECT s.k, b.v FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k AND s.region = 'eu'$$);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b RIGHT JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT s.k, b.v FROM pf_big b RIGHT JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
+-- FULL: neither side
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b FULL JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT s.k, b.v FROM pf_big b FULL JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
+-- anti joins: never the outer side
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b WHERE NOT EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu');
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE NOT EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k NOT IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
+
+-- declined: a volatile function in the conditions
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND random() >= 0;
+-- declined: key types the filter does not hash alike (date = timestamp)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu';
+-- no candidate: a key that is an expression (numeric = int8 casts the int8)
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu';
+-- declined: a nondeterministic collation
+CREATE COLLATION pf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE pf_ci_small (t text COLLATE pf_ci);
+INSERT INTO pf_ci_small VALUES ('T1'), ('t2');
+ANALYZE pf_ci_small;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_ci_small s ON b.t = s.t COLLATE pf_ci;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_ci_small s1 JOIN pf_ci_small s2 ON s1.t = s2.t;
+SELECT pf_same($$SELECT s1.t, s2.t FROM pf_ci_small s1 JOIN pf_ci_small s2 ON s1.t = s2.t$$);
+-- declined: data-modifying statements and FOR UPDATE
+BEGIN;
+EXPLAIN (COSTS OFF)
+UPDATE pf_big b SET v = b.v FROM pf_small s WHERE b.k = s.k AND s.region = 'eu';
+EXPLAIN (COSTS OFF)
+SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' FOR UPDATE OF b;
+ROLLBACK;
+
+-- a prepared statement's generic plan: the filter's parameter is the statement's
+PREPARE pf_q(text) AS
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE pf_q('eu');
+EXECUTE pf_q('eu');
+EXECUTE pf_q('none');
+SET cuckoo.join_prefilter = off;
+EXECUTE pf_q('eu');
+SET cuckoo.join_prefilter = on;
+RESET plan_cache_mode;
+DEALLOCATE pf_q;
+
+-- a parallel plan: the InitPlan's value goes to the workers
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu');
+SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
+-- a partitioned table: the filter in every partition's scan
+CREATE TABLE pf_part (k int8, v int4) PARTITION BY RANGE (k);
+CREATE TABLE pf_part_1 PARTITION OF pf_part FOR VALUES FROM (MINVALUE) TO (2500);
+CREATE TABLE pf_part_2 PARTITION OF pf_part FOR VALUES FROM (2500) TO (MAXVALUE);
+CREATE TABLE pf_part_null PARTITION OF pf_part DEFAULT;
+INSERT INTO pf_part SELECT k, v FROM pf_big;
+ANALYZE pf_part;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu';
+SELECT pf_same($$SELECT p.v FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu'$$);
+
+-- EXPLAIN ANALYZE: the rows the filter removed (about 1% of the others pass)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND s.k4 < 0;
+
+-- the thresholds: at their defaults this small join is declined
+RESET cuckoo.join_prefilter_min_big_rows;
+RESET cuckoo.join_prefilter_max_small_rows;
+RESET cuckoo.join_prefilter_min_removed;
+SHOW cuckoo.join_prefilter_min_big_rows;
+SHOW cuckoo.join_prefilter_max_small_rows;
+SHOW cuckoo.join_prefilter_min_removed;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SET cuckoo.join_prefilter_min_big_rows = 1000;
+SET cuckoo.join_prefilter_max_small_rows = 1000;
+-- pf_big is filtered; pf_small is too big to build a filter from, and an
+-- unfiltered pf_small removes too little
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+-- off: nothing
+SET cuckoo.join_prefilter = off;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+RESET cuckoo.join_prefilter_messages;
+DROP TABLE pf_big, pf_small, pf_ci_small, pf_part;
+DROP COLLATION pf_ci;
+DROP FUNCTION pf_same(text);

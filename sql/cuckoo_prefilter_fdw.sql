@@ -1,0 +1,60 @@
+-- cuckoo.join_prefilter with foreign tables: a postgres_fdw foreign table
+-- (a loopback server listing cuckoo in its extensions) gets the filter in its
+-- remote SQL; a small side of another wrapper (file_fdw) is declined, as a
+-- second scan of it might not see the same rows.
+LOAD 'cuckoo';
+CREATE EXTENSION postgres_fdw;
+CREATE EXTENSION file_fdw;
+SET max_parallel_workers_per_gather = 0;
+DO $$
+BEGIN
+	EXECUTE format('CREATE SERVER pf_loop FOREIGN DATA WRAPPER postgres_fdw
+	                OPTIONS (dbname %L, port %L, host %L, extensions ''cuckoo'')',
+	               current_database(), current_setting('port'),
+	               split_part(current_setting('unix_socket_directories'), ',', 1));
+END $$;
+CREATE USER MAPPING FOR CURRENT_USER SERVER pf_loop;
+CREATE TABLE pf_remote (k int8, v int4);
+INSERT INTO pf_remote SELECT g % 5000, g FROM generate_series(1, 20000) g;
+CREATE FOREIGN TABLE pf_ft (k int8, v int4) SERVER pf_loop OPTIONS (table_name 'pf_remote');
+CREATE TABLE pf_local (k int8, region text);
+INSERT INTO pf_local SELECT g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END
+  FROM generate_series(1, 10000) g;
+ANALYZE pf_remote, pf_ft, pf_local;
+
+SET cuckoo.join_prefilter_min_big_rows = 0;
+SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_min_removed = 0;
+SET cuckoo.join_prefilter_messages = notice;
+SET cuckoo.join_prefilter = on;
+
+-- the filter goes to the remote server: Remote SQL has the condition
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+-- fewer rows come back: the foreign scan returns about 1/50 of them
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SET cuckoo.join_prefilter = off;
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SET cuckoo.join_prefilter = on;
+
+-- a semi join into a foreign table
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu');
+SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu');
+
+-- a small side of file_fdw: declined
+CREATE SERVER pf_files FOREIGN DATA WRAPPER file_fdw;
+CREATE FOREIGN TABLE pf_file (k int8) SERVER pf_files OPTIONS (program 'seq 100 100 1000');
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
+SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
+
+RESET cuckoo.join_prefilter_messages;
+DROP FOREIGN TABLE pf_ft, pf_file;
+DROP TABLE pf_remote, pf_local;
+DROP SERVER pf_loop CASCADE;
+DROP SERVER pf_files;
+DROP EXTENSION postgres_fdw;
+DROP EXTENSION file_fdw;
