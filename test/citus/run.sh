@@ -345,13 +345,17 @@ stats() {	# stats VALUES...: "median (min-max)"
 #                repartitions both tables by key between the workers
 #   local        the small side a coordinator-local table: Citus ships its rows
 #                (the 1%) to the workers and joins there
-# off: the plain query; on: SET cuckoo.join_prefilter = on where the library has
-# it, else the hand-written pre-filter (the repartition shape needs it in a
-# derived table: Citus refuses a subquery in the WHERE of a repartition join,
-# "complex joins are only supported when all distributed tables are co-located").
-# Checks: both sides give the same answer; with the filter, EXPLAIN VERBOSE shows
-# it in the worker tasks' queries.  CITUS_PREFILTER_REPS=N (0): N interleaved
-# timings of each side in one session (psql's \timing), median (min-max).
+# The sides: off (the plain query); on (SET cuckoo.join_prefilter = on) and
+# forced (on, with the thresholds cuckoo.join_prefilter_min_big_rows and
+# _min_removed at 0) where the loaded library has the setting; hand-written (the
+# README's pre-filter; the repartition shape needs it in a derived table: Citus
+# refuses a subquery in the WHERE of a repartition join, "complex joins are only
+# supported when all distributed tables are co-located").
+# Checks: every side gives the plain query's answer (an error is a failure: the
+# setting must add none); on and hand-written show the filter in the worker
+# tasks (EXPLAIN VERBOSE, citus.explain_all_tasks).  CITUS_PREFILTER_REPS=N (0):
+# N timings of each side in one session (psql's \timing), the order rotated
+# every repetition after a warm-up round; median (min-max).
 PF_ROWS=${CITUS_PREFILTER_ROWS:-200000} PF_REPS=${CITUS_PREFILTER_REPS:-0}
 PF_K=$((PF_ROWS / 10))
 psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
@@ -368,74 +372,83 @@ psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
 EOF
 PF_REAL=$(val coord "SELECT current_setting('cuckoo.join_prefilter', true) IS NOT NULL")
 PF_SEL="SELECT count(*), sum(length(b.payload)) FROM"
-declare -A PF_OFF PF_ON PF_SET PF_ONSET PF_SHAPE PF_T_OFF PF_T_ON PF_RATIO
+declare -A PF_Q PF_HAND PF_SET PF_SG PF_SHAPE PF_T PF_R
 PF_SET[repartition]="SET citus.enable_repartition_joins = on;"
 PF_SET[local]=""
-PF_OFF[repartition]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
-PF_OFF[local]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key WHERE s.grp = 0"
-if [ "$PF_REAL" = t ]; then
-	PF_LABEL="cuckoo.join_prefilter = on"
-	for k in repartition local; do PF_ON[$k]=${PF_OFF[$k]}; PF_ONSET[$k]="SET cuckoo.join_prefilter = on;"; done
-else
-	PF_LABEL="hand-written pre-filter (cuckoo.join_prefilter is not in the loaded library)"
-	PF_ON[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
-		JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
-	PF_ON[local]="${PF_OFF[local]} AND (SELECT cf_agg(s2.key) FROM pf_small s2 WHERE s2.grp = 0) @> b.key"
-fi
+PF_Q[repartition]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+PF_Q[local]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key WHERE s.grp = 0"
+PF_HAND[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
+	JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+PF_HAND[local]="${PF_Q[local]} AND (SELECT cf_agg(s2.key) FROM pf_small s2 WHERE s2.grp = 0) @> b.key"
+if [ "$PF_REAL" = t ]; then PF_SIDES=(off on forced hand-written); else PF_SIDES=(off hand-written); fi
+PF_SG=([off]="" [hand-written]="" [on]="SET cuckoo.join_prefilter = on;"
+	[forced]="SET cuckoo.join_prefilter = on; SET cuckoo.join_prefilter_min_big_rows = 0; SET cuckoo.join_prefilter_min_removed = 0;")
+pf_query() { if [ "$2" = hand-written ]; then echo "${PF_HAND[$1]}"; else echo "${PF_Q[$1]}"; fi; }
 for k in repartition local; do
-	a=$(psql_on coord -c "${PF_SET[$k]} ${PF_OFF[$k]}" 2>&1 | tail -n 1)
-	b=$(psql_on coord -c "${PF_SET[$k]} ${PF_ONSET[$k]:-} ${PF_ON[$k]}" 2>&1 | tail -n 1)
-	if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "pre-filter on Citus ($k, $PF_ROWS rows): off and on give the same answer ($a)"
-	else bad "pre-filter on Citus ($k): off $a, on $b"; fi
-	plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_ONSET[$k]:-} EXPLAIN (VERBOSE, COSTS OFF) ${PF_ON[$k]}" 2>&1)
-	echo "$plan" >"$TMP/pf_plan_$k.txt"
-	ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
-	nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
-	PF_SHAPE[$k]="in $nfilt of $ntasks worker task queries on pf_big shards"
-	if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
-		ok "pre-filter on Citus ($k): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
-	else
-		bad "pre-filter on Citus ($k): the filter is in $nfilt of $ntasks worker tasks that scan pf_big"
-		grep -m 3 -E 'ERROR|Query: .*pf_big_' <<<"$plan" | cut -c 1-400 | sed 's/^/  /'
-	fi
+	a=""
+	for sd in "${PF_SIDES[@]}"; do
+		b=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} $(pf_query $k $sd)" 2>&1 | tail -n 1)
+		[ "$sd" = off ] && a=$b
+		if [ -n "$b" ] && [ "$a" = "$b" ]; then ok "pre-filter on Citus ($k, $PF_ROWS rows): $sd gives the plain query's answer ($b)"
+		else bad "pre-filter on Citus ($k): $sd answered: $b (off: $a)"; fi
+		[ "$sd" = off ] && continue
+		plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_SG[$sd]} EXPLAIN (VERBOSE, COSTS OFF) $(pf_query $k $sd)" 2>&1)
+		echo "$plan" >"$TMP/pf_plan_${k}_$sd.txt"
+		ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
+		nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
+		if grep -q ERROR <<<"$plan"; then PF_SHAPE[$k.$sd]="error: $(grep -m 1 ERROR <<<"$plan" | cut -c 1-120)"
+		elif grep -q 'MapMergeJob' <<<"$plan"; then PF_SHAPE[$k.$sd]="repartition join, no task queries shown"
+		else PF_SHAPE[$k.$sd]="in $nfilt of $ntasks worker task queries on pf_big shards"; fi
+		[ "$sd" = forced ] && continue	# forced: only that it answers alike
+		if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
+			ok "pre-filter on Citus ($k, $sd): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
+		else
+			bad "pre-filter on Citus ($k, $sd): the filter is in $nfilt of $ntasks worker tasks that scan pf_big (${PF_SHAPE[$k.$sd]})"
+			grep -m 2 -E 'NOTICE|ERROR' <<<"$plan" | cut -c 1-300 | sed 's/^/  /'
+		fi
+	done
 done
 if [ "$PF_REPS" -gt 0 ]; then
-	# one session, the sides interleaved (off-on, on-off, ...) after a warm-up of each
+	ns=${#PF_SIDES[@]}
 	for k in repartition local; do
 		{
 			echo '\set QUIET on'
 			for ((r = 0; r <= PF_REPS; r++)); do
-				if ((r % 2)); then order="on off"; else order="off on"; fi
-				for sd in $order; do
-					echo "RESET ALL; ${PF_SET[$k]}"
-					[ "$sd" = on ] && echo "${PF_ONSET[$k]:-}"
+				for ((j = 0; j < ns; j++)); do
+					sd=${PF_SIDES[$(((r + j) % ns))]}
+					echo "RESET ALL; ${PF_SET[$k]} ${PF_SG[$sd]}"
 					echo "\\echo @@ $sd $r"
 					echo '\timing on'
-					if [ "$sd" = on ]; then echo "${PF_ON[$k]};"; else echo "${PF_OFF[$k]};"; fi
+					echo "$(pf_query $k $sd);"
 					echo '\timing off'
 				done
 			done
 		} >"$TMP/pf_$k.sql"
 		chown "$OWNER" "$TMP/pf_$k.sql"
 		# (no 300 s limit here: at 10M rows the repartition join takes minutes a run)
-		as_owner env PGCONNECT_TIMEOUT=10 "$PGBIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${PORT[coord]}" \
-			-U postgres -d postgres -f "$TMP/pf_$k.sql" >"$TMP/pf_$k.out" 2>&1 ||
-			{ bad "pre-filter timing ($k)"; tail -n 3 "$TMP/pf_$k.out"; }
-		toff=() ton=()
-		while read -r sd r t; do
-			[ "$r" -eq 0 ] && continue
-			if [ "$sd" = off ]; then toff+=("$t"); else ton+=("$t"); fi
-		done < <(awk '/^@@ / { sd = $2; r = $3 } /^Time: / { print sd, r, $2 }' "$TMP/pf_$k.out")
-		PF_T_OFF[$k]=$(stats "${toff[@]}") PF_T_ON[$k]=$(stats "${ton[@]}")
-		PF_RATIO[$k]=$(awk -v a="$(median "${ton[@]}")" -v b="$(median "${toff[@]}")" 'BEGIN { printf "%.3f", a / b }')
+		as_owner env PGCONNECT_TIMEOUT=10 "$PGBIN/psql" -X -q -At -h 127.0.0.1 -p "${PORT[coord]}" \
+			-U postgres -d postgres -f "$TMP/pf_$k.sql" >"$TMP/pf_$k.out" 2>&1
+		for sd in "${PF_SIDES[@]}"; do
+			mapfile -t ts < <(awk -v want="$sd" '/^@@ / { sd = $2; r = $3 } /^Time: / && sd == want && r > 0 { print $2 }' "$TMP/pf_$k.out")
+			nerr=$(awk -v want="$sd" '/^@@ / { sd = $2 } /ERROR/ && sd == want { n++ } END { print n + 0 }' "$TMP/pf_$k.out")
+			if [ "$nerr" -gt 0 ]; then PF_T[$k.$sd]="error ($nerr runs)"; PF_R[$k.$sd]=""
+			elif [ "${#ts[@]}" -gt 0 ]; then PF_T[$k.$sd]=$(stats "${ts[@]}"); PF_R[$k.$sd]=$(median "${ts[@]}")
+			else PF_T[$k.$sd]="error"; PF_R[$k.$sd]=""; fi
+		done
 	done
 	echo
 	echo "pre-filter on Citus: pf_big $PF_ROWS rows, 32 shards, 2 workers, small side $PF_K keys filtered to 1%;"
-	echo "on = $PF_LABEL; times in ms, median of $PF_REPS interleaved runs (min-max), psql's \\timing"
-	echo "| small side | off | on | on/off | where the filter went (on) |"
+	echo "times in ms, median of $PF_REPS runs (min-max), psql's \\timing, sides in turn (order rotated)"
+	echo "| small side | side | time ms | time / off | where the filter went |"
 	echo "|---|---|---|---|---|"
-	echo "| distributed by key, not co-located (repartition join) | ${PF_T_OFF[repartition]} | ${PF_T_ON[repartition]} | ${PF_RATIO[repartition]}x | ${PF_SHAPE[repartition]} |"
-	echo "| coordinator-local table | ${PF_T_OFF[local]} | ${PF_T_ON[local]} | ${PF_RATIO[local]}x | ${PF_SHAPE[local]} |"
+	for k in repartition local; do
+		for sd in "${PF_SIDES[@]}"; do
+			ratio=$(awk -v a="${PF_R[$k.$sd]}" -v b="${PF_R[$k.off]}" 'BEGIN { if (a != "" && b > 0) printf "%.3fx", a / b; else print "-" }')
+			title=""
+			[ "$sd" = off ] && title=$([ "$k" = repartition ] && echo "distributed by key, not co-located (repartition join)" || echo "coordinator-local table")
+			echo "| $title | $sd | ${PF_T[$k.$sd]} | $([ "$sd" = off ] || echo "$ratio") | ${PF_SHAPE[$k.$sd]:-} |"
+		done
+	done
 fi
 
 if [ "$MEASURE" -gt 0 ] && [ "${CITUS_PREFILTER_ONLY:-0}" = 0 ]; then
