@@ -22,6 +22,18 @@ INSERT INTO pf_local SELECT g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END
   FROM generate_series(1, 10000) g;
 ANALYZE pf_remote, pf_ft, pf_local;
 
+-- EXPLAIN ANALYZE, its "(actual rows=...)" written alike for every major
+CREATE FUNCTION pf_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		IF line !~ '^ *(Buckets|Memory|Buffers|Planning)' THEN
+			RETURN NEXT regexp_replace(line, '\(actual rows=([0-9]+)(\.[0-9]+)? loops=[0-9]+\)', '(rows=\1)');
+		END IF;
+	END LOOP;
+END $$;
+
 SET cuckoo.join_prefilter_min_big_rows = 0;
 SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
@@ -33,8 +45,7 @@ EXPLAIN (VERBOSE, COSTS OFF)
 SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 -- fewer rows come back: the foreign scan returns about 1/50 of them
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_analyze($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$);
 SET cuckoo.join_prefilter = off;
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 SET cuckoo.join_prefilter = on;
@@ -50,11 +61,21 @@ CREATE FOREIGN TABLE pf_file (k int8) SERVER pf_files OPTIONS (program 'seq 100 
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
 SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
+-- also as one partition of a partitioned table
+CREATE TABLE pf_mixed (k int8) PARTITION BY RANGE (k);
+CREATE TABLE pf_mixed_1 PARTITION OF pf_mixed FOR VALUES FROM (MINVALUE) TO (500);
+CREATE FOREIGN TABLE pf_mixed_2 PARTITION OF pf_mixed FOR VALUES FROM (500) TO (MAXVALUE)
+  SERVER pf_files OPTIONS (program 'seq 600 100 1000');
+INSERT INTO pf_mixed_1 VALUES (100), (200);
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
+SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
 
 RESET cuckoo.join_prefilter_messages;
 DROP FOREIGN TABLE pf_ft, pf_file;
-DROP TABLE pf_remote, pf_local;
+DROP TABLE pf_remote, pf_local, pf_mixed;
 DROP SERVER pf_loop CASCADE;
 DROP SERVER pf_files;
 DROP EXTENSION postgres_fdw;
 DROP EXTENSION file_fdw;
+DROP FUNCTION pf_analyze(text);

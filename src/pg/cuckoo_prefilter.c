@@ -44,17 +44,18 @@
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_foreign_table.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "catalog/pg_inherits.h"
 #include "commands/extension.h"
-#include "foreign/fdwapi.h"
 #include "foreign/foreign.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
+#include "optimizer/plancat.h"
 #include "optimizer/planner.h"
 #include "parser/parse_func.h"
 #include "parser/parse_oper.h"
@@ -343,8 +344,9 @@ pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	}
 	if (pf_type_class(bv->vartype) == 0 ||
 		pf_type_class(bv->vartype) != pf_type_class(sv->vartype) ||
-		!cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
-						   (uint32) cfpg_type_value_kind(getBaseType(bv->vartype))))
+		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
+		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
+							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
 	{
 		*why = "key types the filter does not hash alike";
 		return false;
@@ -410,8 +412,11 @@ pf_side(PfSide *sd, Query *q, Index rti, Var *v, bool exact_rte)
 static bool
 pf_rescan_same(Oid relid, bool inh)
 {
-	List	   *rels = inh ? find_all_inheritors(relid, AccessShareLock, NULL) : list_make1_oid(relid);
+	List	   *rels;
 	ListCell   *lc;
+
+	/* the relations are locked: the first planning expanded them */
+	rels = inh ? find_all_inheritors(relid, NoLock, NULL) : list_make1_oid(relid);
 
 	foreach(lc, rels)
 	{
@@ -419,14 +424,44 @@ pf_rescan_same(Oid relid, bool inh)
 
 		if (get_rel_relkind(r) == RELKIND_FOREIGN_TABLE)
 		{
-			ForeignServer *srv = GetForeignServer(GetForeignServerIdByRelId(r));
-			ForeignDataWrapper *fdw = GetForeignDataWrapper(srv->fdwid);
+			HeapTuple	tup = SearchSysCache1(FOREIGNTABLEREL, ObjectIdGetDatum(r));
+			Oid			server;
+			ForeignDataWrapper *fdw;
 
+			if (!HeapTupleIsValid(tup))
+				return false;	/* dropped meanwhile: decline */
+			server = ((Form_pg_foreign_table) GETSTRUCT(tup))->ftserver;
+			ReleaseSysCache(tup);
+			fdw = GetForeignDataWrapper(GetForeignServer(server)->fdwid);
 			if (strcmp(fdw->fdwname, "postgres_fdw") != 0)
 				return false;
 		}
 	}
 	return true;
+}
+
+/*
+ * Is the filtered side a table whose size alone is below the threshold?
+ * (Its rows after its conditions cannot be more.)  Decided before the first
+ * planning, so that the joins of small tables pay no copy and no capture.
+ */
+static bool
+pf_too_small(Oid relid)
+{
+	char		relkind = get_rel_relkind(relid);
+	Relation	rel;
+	BlockNumber pages;
+	double		tuples;
+	double		allvisfrac;
+
+	if (cfpg_prefilter_min_big_rows <= 0 ||
+		(relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW) ||
+		has_subclass(relid))
+		return false;
+	rel = table_open(relid, NoLock);	/* locked by the parser */
+	estimate_rel_size(rel, NULL, &pages, &tuples, &allvisfrac);
+	table_close(rel, NoLock);
+	return tuples < cfpg_prefilter_min_big_rows;
 }
 
 /* a candidate: filter b (of the top query) by s (of query sq) */
@@ -438,16 +473,18 @@ pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
 	const char *why = NULL;
 	RangeTblEntry *srte = rt_fetch(sv->varno, sq->rtable);
 
-	if (pf_pair_ok(op, bv, sv, &why) && !pf_rescan_same(srte->relid, srte->inh))
-		why = "the filter's side is a foreign table of another wrapper than postgres_fdw";
+	if (pf_pair_ok(op, bv, sv, &why) &&
+		pf_too_small(rt_fetch(bv->varno, sc->q->rtable)->relid))
+		why = "the filtered side is estimated below cuckoo.join_prefilter_min_big_rows";
 	if (why != NULL)
 	{
 		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s: %s",
+				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
 								 pf_relname(sc->q, bv->varno),
 								 get_attname(rt_fetch(bv->varno, sc->q->rtable)->relid, bv->varattno, false),
 								 srte->eref->aliasname,
-								 get_attname(srte->relid, sv->varattno, false), why)));
+								 get_attname(srte->relid, sv->varattno, false),
+								 pf_kind_names[kind], why)));
 		return;
 	}
 	c = palloc0(sizeof(PfCand));
@@ -716,6 +753,16 @@ pf_decide(PfCand *c, const char **why)
 	return true;
 }
 
+static void
+pf_declined(PfCand *c, const char *why)
+{
+	ereport(cfpg_prefilter_msglevel,
+			(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
+							 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
+							 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
+							 pf_kind_names[c->kind], why)));
+}
+
 /* ---- the filter's condition ---- */
 
 /* the schema of the installed extension, or InvalidOid */
@@ -971,11 +1018,12 @@ pf_planner(Query *parse, const char *query_string, int cursorOptions,
 
 		if (!pf_decide(c, &why))
 		{
-			ereport(cfpg_prefilter_msglevel,
-					(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
-									 c->b.alias, get_attname(c->b.relid, c->b.attno, false),
-									 c->s.alias, get_attname(c->s.relid, c->s.attno, false),
-									 pf_kind_names[c->kind], why)));
+			pf_declined(c, why);
+			continue;
+		}
+		if (!pf_rescan_same(c->s.relid, c->s_rte->inh))
+		{
+			pf_declined(c, "the filter's side is a foreign table of another wrapper than postgres_fdw");
 			continue;
 		}
 		c->apply = true;

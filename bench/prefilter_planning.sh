@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# prefilter_planning.sh - what cuckoo.join_prefilter costs the planner: the
+# planning time of EXPLAIN (no execution) of three queries with the setting
+# off and on, alternated in rounds in one session of a throw-away cluster:
+#   declined_size      a join the rule declines before planning: pf_big's
+#              size is below cuckoo.join_prefilter_min_big_rows
+#   declined_estimate  a join the rule declines from the first planning's
+#              estimates (pf_small unfiltered removes nothing): the copy
+#              of the query and the capture of the estimates
+#   none       a one-table query: no candidate, one walk of the join tree
+#   applied    a join that gets a filter (the thresholds at their extremes):
+#              planned twice
+# Prints the median of the rounds' on/off ratios.
+# Usage: PG_CONFIG=... bash bench/prefilter_planning.sh [ROUNDS] [PLANS_PER_ROUND]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-7}
+per=${2:-2000}
+sql=$(mktemp -t pf-planning.XXXXXX.sql)
+trap 'rm -f "$sql"' EXIT
+cat > "$sql" <<SQL
+\set QUIET on
+CREATE EXTENSION cuckoo;
+LOAD 'cuckoo';
+CREATE TABLE pf_big (k int8, v int4, region text);
+INSERT INTO pf_big SELECT g % 5000, g, 'r' || g % 7 FROM generate_series(1, 50000) g;
+CREATE TABLE pf_small (k int8, region text);
+INSERT INTO pf_small SELECT g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END FROM generate_series(1, 10000) g;
+ANALYZE pf_big, pf_small;
+CREATE FUNCTION plan_ms(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; i int;
+BEGIN
+  PERFORM set_config('cuckoo.join_prefilter', setting, true);
+  t0 := clock_timestamp();
+  FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
+  RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
+END \$\$;
+CREATE TEMP TABLE runs (scenario text, round int, off_ms float8, on_ms float8);
+DO \$\$
+DECLARE
+  qs text[] := ARRAY[
+    'declined_size', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''',
+    'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k',
+    'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''',
+    'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu'''];
+  r int; i int; a float8; b float8;
+BEGIN
+  FOR r IN 1..$rounds LOOP
+    FOR i IN 1..4 LOOP
+      IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
+        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
+      ELSE
+        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
+      END IF;
+      IF r % 2 = 0 THEN
+        a := plan_ms(qs[2*i], $per, 'off'); b := plan_ms(qs[2*i], $per, 'on');
+      ELSE
+        b := plan_ms(qs[2*i], $per, 'on'); a := plan_ms(qs[2*i], $per, 'off');
+      END IF;
+      INSERT INTO runs VALUES (qs[2*i-1], r, a, b);
+    END LOOP;
+  END LOOP;
+END \$\$;
+\set QUIET off
+SELECT scenario, count(*) AS rounds,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY off_ms))::numeric / $per * 1000, 1) AS off_us_per_plan,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms))::numeric / $per * 1000, 1) AS on_us_per_plan,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms / off_ms))::numeric, 3) AS median_on_off
+  FROM runs GROUP BY scenario ORDER BY scenario;
+SQL
+chmod 644 "$sql"
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} \
+	bash "$top/test/pg/tmpcluster.sh" psql -X -v ON_ERROR_STOP=1 -f "$sql"
