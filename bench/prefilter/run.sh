@@ -154,7 +154,7 @@ echo "prefilter: $("$PG_CONFIG" --version), cuckoo $(val coord "SELECT extversio
 T0=$SECONDS
 psql_on remote <<-EOF || die "load"
 	CREATE TABLE big (id bigint NOT NULL, key bigint NOT NULL, payload text);
-	INSERT INTO big SELECT g, (g * 7919) % $K, 'payload ' || g FROM generate_series(1, $B) g;
+	INSERT INTO big SELECT g, (g::bigint * 7919) % $K, 'payload ' || g FROM generate_series(1, $B) g;
 	CREATE TABLE small (key bigint NOT NULL, grp int NOT NULL);
 	INSERT INTO small SELECT g, g % 100 FROM generate_series(0, $K - 1) g;
 	-- 1% of the keys are big's (the multiples of 100), the others are not

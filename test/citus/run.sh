@@ -362,7 +362,7 @@ psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
 	SET citus.shard_count = 32;
 	CREATE TABLE pf_big (id bigint, key bigint, payload text);
 	SELECT create_distributed_table('pf_big', 'id');
-	INSERT INTO pf_big SELECT g, (g * 7919) % $PF_K, 'payload ' || g FROM generate_series(1, $PF_ROWS) g;
+	INSERT INTO pf_big SELECT g, (g::bigint * 7919) % $PF_K, 'payload ' || g FROM generate_series(1, $PF_ROWS) g;
 	CREATE TABLE pf_small (key bigint, grp int);
 	INSERT INTO pf_small SELECT g, g % 100 FROM generate_series(0, $PF_K - 1) g;
 	CREATE TABLE pf_small_d (key bigint, grp int);
