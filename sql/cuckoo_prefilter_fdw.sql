@@ -36,6 +36,7 @@ END $$;
 
 SET cuckoo.join_prefilter_min_big_rows = 0;
 SET cuckoo.join_prefilter_max_small_rows = -1;
+SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
 SET cuckoo.join_prefilter = on;

@@ -1,0 +1,92 @@
+/*
+ * cuckoo_prefilter_int.h - what the join pre-filter's two files share: a
+ * candidate join (found in the query tree by cuckoo_prefilter_find.c, with
+ * the estimates and the decision of cuckoo_prefilter.c) and the settings the
+ * search reads.
+ */
+#ifndef CUCKOO_PREFILTER_INT_H
+#define CUCKOO_PREFILTER_INT_H
+
+#include "nodes/parsenodes.h"
+
+#include "cuckoo_compat.h"
+
+CFPG_HIDDEN_BEGIN
+
+/* the settings (docs/prefilter.md) the search reads; cuckoo_prefilter.c defines them */
+extern double cfpg_prefilter_min_big_rows;
+extern int	cfpg_prefilter_msglevel;
+
+#define PF_MSG "cuckoo.join_prefilter"
+
+typedef enum PfKind
+{
+	PF_INNER,					/* an inner join's clause */
+	PF_SEMI,					/* IN (SELECT ...) or EXISTS (...) */
+	PF_NULLABLE					/* the nullable side of a LEFT / RIGHT join */
+} PfKind;
+
+/* "inner join", "semi join", ...: for the messages */
+extern const char *const cfpg_pf_kind_names[];
+
+/* one side of a candidate, and what the first planning estimated for it */
+typedef struct PfSide
+{
+	RangeTblEntry *rte;			/* the RTE of the query planned first, or NULL
+								 * (a sublink's relation: matched by name) */
+	Oid			relid;
+	char	   *alias;
+	Index		rti;			/* in its own query's range table */
+	AttrNumber	attno;			/* the key column */
+	Oid			type;
+	int32		typmod;
+	Oid			coll;
+	bool		seen;			/* estimates captured */
+	bool		exact;			/* ... from the RTE itself */
+	double		rows;			/* rows after its own conditions */
+	double		tuples;			/* rows in the relation */
+	double		nd;				/* distinct keys in the relation */
+	bool		nd_default;		/* nd is a guess: no statistics */
+} PfSide;
+
+typedef struct PfCand
+{
+	PfKind		kind;
+	PfSide		b;				/* the side filtered */
+	PfSide		s;				/* the side the filter is built from */
+	RangeTblEntry *s_rte;		/* a copy of S's RTE, for the subquery */
+#if PG_VERSION_NUM >= 160000
+	RTEPermissionInfo *s_perm;	/* a copy of its permissions, or NULL */
+#endif
+	List	   *s_quals;		/* S's usable conditions (copies, S = s.rti) */
+	int			s_dropped;		/* conditions of S left out */
+	int			qlevel;			/* the query level (cfpg_pf_levels' index) */
+	int			join_rtindex;	/* PF_NULLABLE: the JoinExpr's rtindex */
+	double		removed;		/* expected fraction of B's rows removed */
+	bool		apply;
+} PfCand;
+
+/*
+ * The query levels the rule looks into, in a fixed order (the same for a
+ * query and its copy): q, then each subquery of its range table (FROM,
+ * views but security-barrier ones, UNION branches) and each non-recursive
+ * WITH query, each followed by its own.
+ */
+extern void cfpg_pf_levels(Query *q, List **levels);
+/*
+ * The candidate joins of a plain SELECT q and the SELECTs of its levels
+ * (PfCand *), each checked for what makes its filter safe (types,
+ * collations, conditions, sides, no volatile function at its level); the
+ * others are reported (cfpg_prefilter_msglevel) and left out.
+ */
+extern List *cfpg_pf_find(Query *q);
+/* Does any query level lock rows (FOR UPDATE / SHARE in a subquery too)? */
+extern bool cfpg_pf_locks_rows(Node *n, void *context);
+/* Does a second scan of relid (and its inheritors) see the rows the first saw? */
+extern bool cfpg_pf_rescan_same(Oid relid, bool inh);
+/* a column's name for the messages ("?" for none: a whole-row reference) */
+extern const char *cfpg_pf_attname(Oid relid, AttrNumber attno);
+
+CFPG_HIDDEN_END
+
+#endif							/* CUCKOO_PREFILTER_INT_H */
