@@ -39,16 +39,40 @@ BEGIN
 END $$;
 
 -- the thresholds at their extremes: the rule applies wherever it is allowed
--- EXPLAIN ANALYZE, its "(actual rows=...)" written alike for every major
-CREATE FUNCTION pf_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- the plan's scans, each with its Filter (or Remote SQL) and rows, sorted, and
+-- the number of InitPlans: where each filter went, whatever join shape a
+-- PostgreSQL major picks (15 writes $0, 17 and later (InitPlan 1).col1)
+CREATE FUNCTION pf_plan(q text, opts text DEFAULT 'COSTS OFF') RETURNS SETOF text
+LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
+	cur text;
+	scans text[] := '{}';
+	n int := 0;
 BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line !~ '^ *(Buckets|Memory|Buffers|Planning)' THEN
-			RETURN NEXT regexp_replace(line, '\(actual rows=([0-9]+)(\.[0-9]+)? loops=[0-9]+\)', '(rows=\1)');
+	FOR line IN EXECUTE 'EXPLAIN (' || opts || ') ' || q LOOP
+		line := regexp_replace(line, '^\s*(->\s*)?', '');
+		line := regexp_replace(line, '(\(InitPlan \d+\)\.col1|\$\d+) (@>|OPERATOR\(public\.@>\))',
+							   '$f \2', 'g');
+		line := regexp_replace(line, '\(actual rows=([0-9]+)(\.[0-9]+)? loops=[0-9]+\)', '(rows=\1)');
+		IF line ~ '^InitPlan' THEN
+			n := n + 1;
+		ELSIF line ~ '^(Filter|Remote SQL|Rows Removed by Filter):' THEN
+			IF cur IS NOT NULL THEN
+				cur := cur || ' | ' || line;
+			END IF;
+		ELSIF line ~ 'Scan' THEN
+			IF cur IS NOT NULL THEN
+				scans := scans || cur;
+			END IF;
+			cur := line;
 		END IF;
 	END LOOP;
+	IF cur IS NOT NULL THEN
+		scans := scans || cur;
+	END IF;
+	RETURN NEXT n || ' InitPlan(s)';
+	RETURN QUERY SELECT s FROM unnest(scans) s ORDER BY s;
 END $$;
 
 SET cuckoo.join_prefilter_min_big_rows = 0;
@@ -57,15 +81,15 @@ SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_messages = notice;
+-- the messages without their DETAIL (the estimates, which may differ between majors)
+\set VERBOSITY terse
 
 -- an inner join: a filter of the 'eu' keys in pf_big's scan (and one of
 -- pf_big's keys in pf_small's, as the thresholds allow it)
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.k, b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 -- the same join written in WHERE, across int8 = int4, and on text and numeric keys
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b, pf_small s WHERE b.k = s.k4 AND s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b, pf_small s WHERE b.k = s.k4 AND s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.k = s.k4 AND s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.t = s.t AND s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.n = s.n AND s.region = 'eu'$$);
@@ -73,57 +97,45 @@ SELECT pf_same($$SELECT b.v FROM pf_big b, pf_small s WHERE b.n = s.n AND s.regi
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'none'$$);
 
 -- semi joins: IN and EXISTS
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
 -- EXISTS (... LIMIT 1) is EXISTS (...); LIMIT 0 is not
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 1);
+SELECT pf_plan($$SELECT count(*) FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 1)$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 1)$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE EXISTS (SELECT 1 FROM pf_small s WHERE s.k = b.k AND s.region = 'eu' LIMIT 0)$$);
 -- a correlated condition of the subquery is left out of the filter (its keys: a superset)
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b
- WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.k4 < b.v AND s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_big b
+ WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.k4 < b.v AND s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b
  WHERE EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.k4 < b.v AND s.region = 'eu')$$);
 
 -- a condition that could raise an error (%: division by zero) is left out of
 -- the filter: its subquery may read rows the join never evaluates it on
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.k4 % 100 = 0 AND s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.k4 % 100 = 0 AND s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.k4 % 100 = 0 AND s.region = 'eu'$$);
 
 -- outer joins: the nullable side gets the filter in its ON clause; never the preserved side
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT s.k, b.v FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT s.k, b.v FROM pf_small s LEFT JOIN pf_big b ON b.k = s.k AND s.region = 'eu'$$);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b RIGHT JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b RIGHT JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT s.k, b.v FROM pf_big b RIGHT JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 -- FULL: neither side
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b FULL JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b FULL JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT s.k, b.v FROM pf_big b FULL JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 -- anti joins: never the outer side
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b WHERE NOT EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_big b WHERE NOT EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE NOT EXISTS (SELECT FROM pf_small s WHERE s.k = b.k AND s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k NOT IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
 
 -- declined: a volatile function in the conditions
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND random() >= 0;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND random() >= 0$$);
 -- date = timestamp: a date hashes as the timestamp of its midnight
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.d = s.ts WHERE s.region = 'eu'$$);
 -- numeric = int8 casts the int8 to numeric: the filter takes the integer column
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.n = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.n WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.v IN (SELECT s.n FROM pf_small s WHERE s.region = 'eu')$$);
@@ -132,13 +144,11 @@ ANALYZE pf_frac;
 SELECT pf_same($$SELECT b.v, s.n FROM pf_big b JOIN pf_frac s ON b.k = s.n$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.n IN (SELECT s.n FROM pf_frac s)$$);
 -- int4 = float8 casts the int4 to float8 (exactly): the filter takes the int4 column
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.v = s.f;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.v = s.f$$);
 SELECT pf_same($$SELECT b.v, s.f FROM pf_big b JOIN pf_frac s ON b.v = s.f$$);
 SELECT pf_same($$SELECT s.f FROM pf_frac s WHERE s.f IN (SELECT b.v FROM pf_big b WHERE b.v < 100)$$);
 -- no candidate: int8 = float8 (the cast of int8 to float8 rounds)
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.k = s.f;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_frac s ON b.k = s.f$$);
 -- char(n) against text and varchar (trailing blanks ignored), timestamp against date
 CREATE TABLE pf_chars (ch char(6), vc varchar(8), t text, d date, ts timestamp, tz timestamptz);
 INSERT INTO pf_chars SELECT 't' || g, 't' || g || CASE WHEN g % 2 = 0 THEN ' ' ELSE '' END,
@@ -146,8 +156,7 @@ INSERT INTO pf_chars SELECT 't' || g, 't' || g || CASE WHEN g % 2 = 0 THEN ' ' E
        TIMESTAMPTZ '2026-01-01 00:00+00' + g * INTERVAL '12 hours'
   FROM generate_series(1, 300) g;
 ANALYZE pf_chars;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_chars s ON b.t = s.ch;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_chars s ON b.t = s.ch$$);
 SELECT pf_same($$SELECT b.v, s.ch FROM pf_big b JOIN pf_chars s ON b.t = s.ch$$);
 SELECT pf_same($$SELECT x.vc, y.ch FROM pf_chars x JOIN pf_chars y ON x.vc = y.ch$$);
 SELECT pf_same($$SELECT x.ch, y.vc FROM pf_chars x JOIN pf_chars y ON x.ch = y.vc$$);
@@ -156,53 +165,41 @@ SELECT pf_same($$SELECT x.ts, y.d FROM pf_chars x JOIN pf_chars y ON x.ts = y.d$
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_chars s ON b.d = s.ts$$);
 -- declined: key types the filter does not hash alike (timestamp = timestamptz
 -- compares under the session's TimeZone)
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_chars x JOIN pf_chars y ON x.ts = y.tz;
+SELECT pf_plan($$SELECT count(*) FROM pf_chars x JOIN pf_chars y ON x.ts = y.tz$$);
 -- declined: keys that are not columns (whole rows, system columns)
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_big c ON b = c;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_big c ON b.ctid = c.ctid;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_big c ON b = c$$);
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_big c ON b.ctid = c.ctid$$);
 -- no candidate: a key that is an expression
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k4 + 0 WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k4 + 0 WHERE s.region = 'eu'$$);
 -- declined: a nondeterministic collation
 CREATE COLLATION pf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE TABLE pf_ci_small (t text COLLATE pf_ci);
 INSERT INTO pf_ci_small VALUES ('T1'), ('t2');
 ANALYZE pf_ci_small;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_ci_small s ON b.t = s.t COLLATE pf_ci;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_ci_small s1 JOIN pf_ci_small s2 ON s1.t = s2.t;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_ci_small s ON b.t = s.t COLLATE pf_ci$$);
+SELECT pf_plan($$SELECT count(*) FROM pf_ci_small s1 JOIN pf_ci_small s2 ON s1.t = s2.t$$);
 SELECT pf_same($$SELECT s1.t, s2.t FROM pf_ci_small s1 JOIN pf_ci_small s2 ON s1.t = s2.t$$);
 -- declined: data-modifying statements and FOR UPDATE
 BEGIN;
-EXPLAIN (COSTS OFF)
-UPDATE pf_big b SET v = b.v FROM pf_small s WHERE b.k = s.k AND s.region = 'eu';
-EXPLAIN (COSTS OFF)
-SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' FOR UPDATE OF b;
-EXPLAIN (COSTS OFF)
-SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
- WHERE s.region = 'eu' AND b.v IN (SELECT v FROM pf_big FOR SHARE);
+SELECT pf_plan($$UPDATE pf_big b SET v = b.v FROM pf_small s WHERE b.k = s.k AND s.region = 'eu'$$);
+SELECT pf_plan($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' FOR UPDATE OF b$$);
+SELECT pf_plan($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
+ WHERE s.region = 'eu' AND b.v IN (SELECT v FROM pf_big FOR SHARE)$$);
 ROLLBACK;
 
 -- joins inside a view, a subquery in FROM, UNION ALL branches and WITH queries
 CREATE VIEW pf_eu AS
 SELECT b.k, b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_eu;
+SELECT pf_plan($$SELECT count(*) FROM pf_eu$$);
 SELECT pf_same($$SELECT * FROM pf_eu$$);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM (SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
-                       WHERE s.region = 'eu' OFFSET 0) sub;
+SELECT pf_plan($$SELECT count(*) FROM (SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
+                       WHERE s.region = 'eu' OFFSET 0) sub$$);
 SELECT pf_same($$SELECT sub.v, sub.n FROM (SELECT b.v, count(*) OVER () AS n FROM pf_big b
   JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu') sub$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'
   UNION ALL SELECT b.v FROM pf_big b WHERE b.k IN (SELECT k FROM pf_small WHERE region = 'us' AND k4 < 50)$$);
-EXPLAIN (COSTS OFF)
-WITH w AS MATERIALIZED (SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu')
-SELECT count(*) FROM w;
+SELECT pf_plan($$WITH w AS MATERIALIZED (SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu')
+SELECT count(*) FROM w$$);
 SELECT pf_same($$WITH w AS MATERIALIZED (SELECT b.v FROM pf_big b JOIN pf_small s ON b.k = s.k
   WHERE s.region = 'eu') SELECT * FROM w$$);
 -- a view's own levels only: a volatile function declines that level, not the other
@@ -210,8 +207,7 @@ SELECT pf_same($$SELECT w.v FROM pf_eu w JOIN pf_big x ON x.v = w.v WHERE random
 -- not looked into: a security-barrier view, a recursive WITH
 CREATE VIEW pf_eu_sb WITH (security_barrier) AS
 SELECT b.k, b.v FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_eu_sb;
+SELECT pf_plan($$SELECT count(*) FROM pf_eu_sb$$);
 SELECT pf_same($$WITH RECURSIVE r(k, d) AS (SELECT s.k, 0 FROM pf_small s WHERE s.region = 'eu'
   UNION ALL SELECT b.k + 1, r.d + 1 FROM r JOIN pf_big b ON b.k = r.k WHERE r.d < 2)
   SELECT k, d FROM r$$);
@@ -221,7 +217,7 @@ DROP VIEW pf_eu, pf_eu_sb;
 PREPARE pf_q(text) AS
 SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = $1;
 SET plan_cache_mode = force_generic_plan;
-EXPLAIN (COSTS OFF) EXECUTE pf_q('eu');
+SELECT pf_plan($$EXECUTE pf_q('eu')$$);
 EXECUTE pf_q('eu');
 EXECUTE pf_q('none');
 SET cuckoo.join_prefilter = off;
@@ -235,8 +231,7 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
 SELECT pf_same($$SELECT b.v FROM pf_big b WHERE b.k IN (SELECT s.k FROM pf_small s WHERE s.region = 'eu')$$);
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
@@ -251,12 +246,11 @@ CREATE TABLE pf_part_2 PARTITION OF pf_part FOR VALUES FROM (2500) TO (MAXVALUE)
 CREATE TABLE pf_part_null PARTITION OF pf_part DEFAULT;
 INSERT INTO pf_part SELECT k, v FROM pf_big;
 ANALYZE pf_part;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu'$$);
 SELECT pf_same($$SELECT p.v FROM pf_part p JOIN pf_small s ON p.k = s.k WHERE s.region = 'eu'$$);
 
 -- EXPLAIN ANALYZE: the rows the filter removed (about 1% of the others pass)
-SELECT pf_analyze($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu' AND s.k4 < 0$$);
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$, 'ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF');
 
 -- the thresholds: at their defaults this small join is declined
 RESET cuckoo.join_prefilter_min_big_rows;
@@ -267,29 +261,24 @@ SHOW cuckoo.join_prefilter_min_big_rows;
 SHOW cuckoo.join_prefilter_max_small_rows;
 SHOW cuckoo.join_prefilter_max_small_ratio;
 SHOW cuckoo.join_prefilter_min_removed;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 SET cuckoo.join_prefilter_min_big_rows = 1000;
 SET cuckoo.join_prefilter_max_small_rows = 1000;
 -- pf_big is filtered; pf_small is too big to build a filter from, and an
 -- unfiltered pf_small removes too little
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k$$);
 -- a filter's side with more rows than a quarter of the filtered side's: declined
 SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_max_small_ratio = 0.25;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k$$);
 RESET cuckoo.join_prefilter_max_small_ratio;
 -- off: nothing
 SET cuckoo.join_prefilter = off;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);
 RESET cuckoo.join_prefilter_messages;
 DROP TABLE pf_big, pf_small, pf_ci_small, pf_part, pf_frac, pf_chars;
 DROP COLLATION pf_ci;
 DROP FUNCTION pf_same(text);
-DROP FUNCTION pf_analyze(text);
+DROP FUNCTION pf_plan(text, text);

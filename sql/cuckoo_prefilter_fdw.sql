@@ -22,16 +22,40 @@ INSERT INTO pf_local SELECT g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END
   FROM generate_series(1, 10000) g;
 ANALYZE pf_remote, pf_ft, pf_local;
 
--- EXPLAIN ANALYZE, its "(actual rows=...)" written alike for every major
-CREATE FUNCTION pf_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- the plan's scans, each with its Filter (or Remote SQL) and rows, sorted, and
+-- the number of InitPlans: where each filter went, whatever join shape a
+-- PostgreSQL major picks (15 writes $0, 17 and later (InitPlan 1).col1)
+CREATE FUNCTION pf_plan(q text, opts text DEFAULT 'COSTS OFF') RETURNS SETOF text
+LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
+	cur text;
+	scans text[] := '{}';
+	n int := 0;
 BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line !~ '^ *(Buckets|Memory|Buffers|Planning)' THEN
-			RETURN NEXT regexp_replace(line, '\(actual rows=([0-9]+)(\.[0-9]+)? loops=[0-9]+\)', '(rows=\1)');
+	FOR line IN EXECUTE 'EXPLAIN (' || opts || ') ' || q LOOP
+		line := regexp_replace(line, '^\s*(->\s*)?', '');
+		line := regexp_replace(line, '(\(InitPlan \d+\)\.col1|\$\d+) (@>|OPERATOR\(public\.@>\))',
+							   '$f \2', 'g');
+		line := regexp_replace(line, '\(actual rows=([0-9]+)(\.[0-9]+)? loops=[0-9]+\)', '(rows=\1)');
+		IF line ~ '^InitPlan' THEN
+			n := n + 1;
+		ELSIF line ~ '^(Filter|Remote SQL|Rows Removed by Filter):' THEN
+			IF cur IS NOT NULL THEN
+				cur := cur || ' | ' || line;
+			END IF;
+		ELSIF line ~ 'Scan' THEN
+			IF cur IS NOT NULL THEN
+				scans := scans || cur;
+			END IF;
+			cur := line;
 		END IF;
 	END LOOP;
+	IF cur IS NOT NULL THEN
+		scans := scans || cur;
+	END IF;
+	RETURN NEXT n || ' InitPlan(s)';
+	RETURN QUERY SELECT s FROM unnest(scans) s ORDER BY s;
 END $$;
 
 SET cuckoo.join_prefilter_min_big_rows = 0;
@@ -39,28 +63,27 @@ SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
+-- the messages without their DETAIL (the estimates, which may differ between majors)
+\set VERBOSITY terse
 SET cuckoo.join_prefilter = on;
 
 -- the filter goes to the remote server: Remote SQL has the condition
-EXPLAIN (VERBOSE, COSTS OFF)
-SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'VERBOSE, COSTS OFF');
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 -- fewer rows come back: the foreign scan returns about 1/50 of them
-SELECT pf_analyze($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$);
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF');
 SET cuckoo.join_prefilter = off;
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
 SET cuckoo.join_prefilter = on;
 
 -- a semi join into a foreign table
-EXPLAIN (VERBOSE, COSTS OFF)
-SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu');
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu')$$, 'VERBOSE, COSTS OFF');
 SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu');
 
 -- a small side of file_fdw: declined
 CREATE SERVER pf_files FOREIGN DATA WRAPPER file_fdw;
 CREATE FOREIGN TABLE pf_file (k int8) SERVER pf_files OPTIONS (program 'seq 100 100 1000');
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
+SELECT pf_plan($$SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k$$);
 SELECT count(*) FROM pf_remote b JOIN pf_file s ON b.k = s.k;
 -- also as one partition of a partitioned table
 CREATE TABLE pf_mixed (k int8) PARTITION BY RANGE (k);
@@ -68,8 +91,7 @@ CREATE TABLE pf_mixed_1 PARTITION OF pf_mixed FOR VALUES FROM (MINVALUE) TO (500
 CREATE FOREIGN TABLE pf_mixed_2 PARTITION OF pf_mixed FOR VALUES FROM (500) TO (MAXVALUE)
   SERVER pf_files OPTIONS (program 'seq 600 100 1000');
 INSERT INTO pf_mixed_1 VALUES (100), (200);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
+SELECT pf_plan($$SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k$$);
 SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
 
 RESET cuckoo.join_prefilter_messages;
@@ -79,4 +101,4 @@ DROP SERVER pf_loop CASCADE;
 DROP SERVER pf_files;
 DROP EXTENSION postgres_fdw;
 DROP EXTENSION file_fdw;
-DROP FUNCTION pf_analyze(text);
+DROP FUNCTION pf_plan(text, text);
