@@ -397,7 +397,14 @@ for k in repartition local; do
 		ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
 		nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
 		if grep -q ERROR <<<"$plan"; then PF_SHAPE[$k.$sd]="error: $(grep -m 1 ERROR <<<"$plan" | cut -c 1-120)"
-		elif grep -q 'MapMergeJob' <<<"$plan"; then PF_SHAPE[$k.$sd]="repartition join, no task queries shown"
+		elif grep -q 'MapMergeJob' <<<"$plan"; then
+			# EXPLAIN shows no task of a repartition join: run it with the commands
+			# Citus sends logged, and count the map tasks' queries on pf_big shards
+			log=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} SET citus.log_remote_commands = on;
+				SET client_min_messages = notice; $(pf_query $k $sd)" 2>&1)
+			ntasks=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9]' <<<"$log")
+			nfilt=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9].*@>' <<<"$log")
+			PF_SHAPE[$k.$sd]="repartition join: in $nfilt of $ntasks commands on pf_big shards (citus.log_remote_commands)"
 		else PF_SHAPE[$k.$sd]="in $nfilt of $ntasks worker task queries on pf_big shards"; fi
 		[ "$sd" = forced ] && continue	# forced: only that it answers alike
 		if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
