@@ -9,7 +9,9 @@
 #   test/citus/run.sh --keep  leave the clusters running
 #
 # Run as root (the clusters run as "postgres") or as the user who owns them.
-# Knobs: CITUS_ROWS (200000), PG_CONFIG; CITUS_MEASURE=N (0) times each
+# Knobs: CITUS_ROWS (200000), PG_CONFIG, CITUS_SEEN_SECONDS / _CLIENTS / _USERS (the
+# seen recipe below: 15, 4, 40), CITUS_PREFILTER_ROWS / _REPS (the join pre-filter
+# below: 200000, 0), CITUS_PREFILTER_ONLY=1 (only the pre-filter part); CITUS_MEASURE=N (0) times each
 # type's cf_agg N times, distributed (split), pulled to the coordinator (what
 # 1.1 did for the types it had no overload for: cf_agg(anyelement) without a
 # combine, under another name) and local, interleaved, and prints a table:
@@ -94,7 +96,7 @@ start_node() {
 		port = $p
 		listen_addresses = '127.0.0.1'
 		unix_socket_directories = '$TMP'
-		shared_preload_libraries = 'citus'
+		shared_preload_libraries = 'citus,cuckoo'	# Citus first: it refuses to load after another
 		fsync = off
 		synchronous_commit = off
 		full_page_writes = off
@@ -113,6 +115,7 @@ psql_on coord -c "SELECT citus_set_coordinator_host('127.0.0.1', ${PORT[coord]})
 	-c "SELECT citus_add_node('127.0.0.1', ${PORT[worker2]})" >/dev/null || { bad "add workers"; finish; }
 echo "citus: $(val coord "SELECT citus_version()" | cut -d' ' -f1-2), cuckoo $(val coord "SELECT extversion FROM pg_extension WHERE extname = 'cuckoo'")"
 
+if [ "${CITUS_PREFILTER_ONLY:-0}" = 0 ]; then
 psql_on coord >/dev/null <<-EOF || { bad "load tables"; finish; }
 	SET citus.shard_count = 32;
 	SET TimeZone = 'UTC';
@@ -215,6 +218,114 @@ if [ "$miss" = 0 ] && [ "$subs" = 1 ] && [ "$same" = t ]; then
 	ok "cf_union_agg of 20,000 default per-user filters on Citus: the one-backend filter, nothing missing ($fp of 200,000 absent values found; one backend: $l)"
 else bad "per-user union on Citus: $r (missing, false positives of 200,000, sub-filters), same as one backend: $same ($l)"; fi
 
+# The seen recipe of docs/seen.md on a table distributed by user_id (issue 43):
+# pgbench clients on the coordinator mark items, mark pages of 5, unsee, and read
+# cf_seen / cf_unseen, each user's operations routed to its shard; an exact
+# (user_id, item, seen) table, co-located, is written in the same transaction.
+# Readers check, in one statement (one snapshot on the user's shard), that no
+# item the exact table holds as seen is reported unseen; at the end every user
+# is checked again through cf_seen and cf_unseen.  Items 1-600 per user, so
+# that unsees often hit a marked item and users fold delta into base.  CITUS_SEEN_SECONDS (15),
+# CITUS_SEEN_CLIENTS (4), CITUS_SEEN_USERS (40).
+SEEN_S=${CITUS_SEEN_SECONDS:-15} SEEN_C=${CITUS_SEEN_CLIENTS:-4} SEEN_U=${CITUS_SEEN_USERS:-40}
+psql_on coord >/dev/null <<-EOF || bad "seen recipe: tables"
+	SET citus.shard_count = 32;
+	CREATE TABLE seen (user_id bigint PRIMARY KEY, base cuckoofilter, delta bigint[]);
+	SELECT create_distributed_table('seen', 'user_id');
+	CREATE TABLE seen_exact (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
+	SELECT create_distributed_table('seen_exact', 'user_id', colocate_with => 'seen');
+	CREATE TABLE seen_violations (user_id bigint, lost bigint, how text);
+	SELECT create_distributed_table('seen_violations', 'user_id', colocate_with => 'seen');
+EOF
+cat >"$TMP/mark.sql" <<EOF
+\set item random(1, 600)
+\set user random(1, $SEEN_U)
+BEGIN;
+INSERT INTO seen AS s VALUES (:user, NULL, ARRAY[:item::bigint])
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_base(s.base, s.delta, :item::bigint), delta = cf_mark_delta(s.base, s.delta, :item::bigint);
+INSERT INTO seen_exact VALUES (:user, :item, true) ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF
+cat >"$TMP/page.sql" <<EOF
+\set i0 random(1, 596)
+\set user random(1, $SEEN_U)
+\set i1 :i0 + 1
+\set i2 :i0 + 2
+\set i3 :i0 + 3
+\set i4 :i0 + 4
+BEGIN;
+INSERT INTO seen AS s VALUES (:user, cf_mark_all_base(NULL, NULL, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]),
+                                     cf_mark_all_delta(NULL, NULL, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]))
+ON CONFLICT (user_id) DO UPDATE
+SET base = cf_mark_all_base(s.base, s.delta, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]),
+    delta = cf_mark_all_delta(s.base, s.delta, ARRAY[:i0, :i1, :i2, :i3, :i4]::bigint[]);
+INSERT INTO seen_exact VALUES (:user, :i0, true), (:user, :i1, true), (:user, :i2, true), (:user, :i3, true), (:user, :i4, true)
+ON CONFLICT (user_id, item) DO UPDATE SET seen = true;
+COMMIT;
+EOF
+cat >"$TMP/unsee.sql" <<EOF
+\set item random(1, 600)
+\set user random(1, $SEEN_U)
+BEGIN;
+SELECT 1 FROM seen WHERE user_id = :user FOR UPDATE;
+UPDATE seen SET base = cf_unsee_base(base, delta, :item::bigint), delta = cf_unsee_delta(base, delta, :item::bigint)
+ WHERE user_id = :user
+   AND EXISTS (SELECT 1 FROM seen_exact e WHERE e.user_id = :user AND e.item = :item AND e.seen);
+UPDATE seen_exact SET seen = false WHERE user_id = :user AND item = :item;
+COMMIT;
+EOF
+cat >"$TMP/check.sql" <<EOF
+\set user random(1, $SEEN_U)
+SELECT coalesce(sum(CASE WHEN coalesce(cf_seen(s.base, s.delta, e.item), false) THEN 0 ELSE 1 END), 0) AS lost
+  FROM seen s JOIN seen_exact e ON e.user_id = s.user_id
+ WHERE s.user_id = :user AND e.user_id = :user AND e.seen \gset
+\if :lost > 0
+INSERT INTO seen_violations VALUES (:user, :lost, 'cf_seen');
+\endif
+SELECT coalesce(max(cardinality(cf_unseen(s.base, s.delta, a.items))), 0) AS lost
+  FROM seen s, (SELECT array_agg(item) AS items FROM seen_exact WHERE user_id = :user AND seen) a
+ WHERE s.user_id = :user \gset
+\if :lost > 0
+INSERT INTO seen_violations VALUES (:user, :lost, 'cf_unseen');
+\endif
+EOF
+chown "$OWNER" "$TMP"/*.sql
+as_owner env PGCONNECT_TIMEOUT=10 timeout $((SEEN_S + 120)) "$PGBIN/pgbench" -n -h 127.0.0.1 -p "${PORT[coord]}" -U postgres \
+	-c "$SEEN_C" -j 2 -T "$SEEN_S" -f "$TMP/mark.sql@4" -f "$TMP/page.sql@2" -f "$TMP/unsee.sql@2" -f "$TMP/check.sql@2" \
+	postgres >"$TMP/seen_pgbench.log" 2>&1
+rc=$?
+tx=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$TMP/seen_pgbench.log")
+nf=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$TMP/seen_pgbench.log")
+if [ "$rc" -eq 0 ] && [ "${tx:-0}" -gt 0 ]; then
+	per=$(awk '/^SQL script [0-9]+:/ { n = $4; sub(/.*\//, "", n); sub(/\.sql$/, "", n) }
+		/^ - [0-9]+ transactions/ && n != "" { printf "%s%s %s", sep, $2, n; sep = ", "; n = "" }' "$TMP/seen_pgbench.log")
+	ok "seen recipe on Citus: $SEEN_C pgbench clients on the coordinator for ${SEEN_S}s, $tx transactions ($per), ${nf:-0} failed"
+else
+	bad "seen recipe on Citus: pgbench exited $rc"; grep -i -m 10 'error\|abort' "$TMP/seen_pgbench.log"
+fi
+v=$(val coord "SELECT count(*) || ' ' || coalesce(sum(lost), 0) FROM seen_violations")
+if [ "$v" = "0 0" ]; then
+	ok "seen recipe on Citus: the readers found no marked item reported unseen (cf_seen and cf_unseen, one snapshot per check)"
+else
+	bad "seen recipe on Citus: readers found violations (checks, items): $v"
+fi
+r=$(val coord "SELECT count(*) FILTER (WHERE e.seen) || ' ' || count(*) FILTER (WHERE NOT e.seen) || ' ' ||
+	count(*) FILTER (WHERE NOT e.seen AND cf_seen(s.base, s.delta, e.item)) || ' ' ||
+	count(*) FILTER (WHERE e.seen AND NOT coalesce(cf_seen(s.base, s.delta, e.item), false))
+	FROM seen_exact e LEFT JOIN seen s USING (user_id)")
+r="$r $(val coord "SELECT count(*) || ' ' || count(base) FROM seen")"
+read -r nseen nunseen nstill nlost nusers nbase <<<"$r"
+u=$(val coord "SELECT coalesce(sum(cardinality(cf_unseen(s.base, s.delta, a.items))), 0)
+	FROM seen s JOIN (SELECT user_id, array_agg(item) AS items FROM seen_exact WHERE seen GROUP BY user_id) a USING (user_id)")
+if [ "${nlost:-x}" = 0 ] && [ "$u" = 0 ] && [ "${nseen:-0}" -gt 0 ]; then
+	ok "seen recipe on Citus: 0 false negatives: $nseen (user, item) marked, each reported seen by cf_seen and dropped by cf_unseen; $nunseen unseen, $nstill of them still reported (an item marked twice keeps a mark after one unsee, or a false positive); $nusers users, $nbase with a folded base"
+else
+	bad "seen recipe on Citus: $nlost marked items not reported by cf_seen, $u kept by cf_unseen ($r)"
+fi
+
+fi # CITUS_PREFILTER_ONLY
+
 # CITUS_MEASURE=N: per type, N interleaved timings of the distributed and the
 # local cf_agg (client side, psql's \timing), and the bytes shipped
 ms() {	# ms QUERY: the query's time in ms, as psql's \timing reports it
@@ -225,7 +336,129 @@ stats() {	# stats VALUES...: "median (min-max)"
 	local s; s=$(printf '%s\n' "$@" | sort -g)
 	printf '%.0f (%.0f-%.0f)' "$(median "$@")" "$(head -n 1 <<<"$s")" "$(tail -n 1 <<<"$s")"
 }
-if [ "$MEASURE" -gt 0 ]; then
+# The join pre-filter on Citus (issue 40): pf_big, CITUS_PREFILTER_ROWS rows
+# (200,000; the bench: 10,000,000) distributed by id over 32 shards, key = id *
+# 7919 mod K (K = rows / 10, each key ten times), joined on key to a small side
+# of K keys filtered to 1% (grp = 0), in two shapes:
+#   repartition  the small side distributed by key, not co-located: Citus cannot
+#                push the join down and, with citus.enable_repartition_joins,
+#                repartitions both tables by key between the workers
+#   local        the small side a coordinator-local table: Citus ships its rows
+#                (the 1%) to the workers and joins there
+# The sides: off (the plain query); on (SET cuckoo.join_prefilter = on) and
+# forced (on, with the thresholds cuckoo.join_prefilter_min_big_rows and
+# _min_removed at 0) where the loaded library has the setting; hand-written (the
+# README's pre-filter; the repartition shape needs it in a derived table: Citus
+# refuses a subquery in the WHERE of a repartition join, "complex joins are only
+# supported when all distributed tables are co-located").
+# Checks: every side gives the plain query's answer (an error is a failure: the
+# setting must add none); on and hand-written show the filter in the worker
+# tasks (EXPLAIN VERBOSE, citus.explain_all_tasks).  CITUS_PREFILTER_REPS=N (0):
+# N timings of each side in one session (psql's \timing), the order rotated
+# every repetition after a warm-up round; median (min-max).
+PF_ROWS=${CITUS_PREFILTER_ROWS:-200000} PF_REPS=${CITUS_PREFILTER_REPS:-0}
+PF_K=$((PF_ROWS / 10))
+psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
+	SET citus.shard_count = 32;
+	CREATE TABLE pf_big (id bigint, key bigint, payload text);
+	SELECT create_distributed_table('pf_big', 'id');
+	INSERT INTO pf_big SELECT g, (g::bigint * 7919) % $PF_K, 'payload ' || g FROM generate_series(1, $PF_ROWS) g;
+	CREATE TABLE pf_small (key bigint, grp int);
+	INSERT INTO pf_small SELECT g, g % 100 FROM generate_series(0, $PF_K - 1) g;
+	CREATE TABLE pf_small_d (key bigint, grp int);
+	SELECT create_distributed_table('pf_small_d', 'key', colocate_with => 'none');
+	INSERT INTO pf_small_d SELECT * FROM pf_small;
+	VACUUM ANALYZE pf_big; VACUUM ANALYZE pf_small; VACUUM ANALYZE pf_small_d;
+EOF
+PF_REAL=$(val coord "SELECT current_setting('cuckoo.join_prefilter', true) IS NOT NULL")
+PF_SEL="SELECT count(*), sum(length(b.payload)) FROM"
+declare -A PF_Q PF_HAND PF_SET PF_SG PF_SHAPE PF_T PF_R
+PF_SET[repartition]="SET citus.enable_repartition_joins = on;"
+PF_SET[local]=""
+PF_Q[repartition]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+PF_Q[local]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key WHERE s.grp = 0"
+PF_HAND[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
+	JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
+PF_HAND[local]="${PF_Q[local]} AND (SELECT cf_agg(s2.key) FROM pf_small s2 WHERE s2.grp = 0) @> b.key"
+if [ "$PF_REAL" = t ]; then PF_SIDES=(off on forced hand-written); else PF_SIDES=(off hand-written); fi
+PF_SG=([off]="" [hand-written]="" [on]="SET cuckoo.join_prefilter = on;"
+	[forced]="SET cuckoo.join_prefilter = on; SET cuckoo.join_prefilter_min_big_rows = 0; SET cuckoo.join_prefilter_min_removed = 0;")
+pf_query() { if [ "$2" = hand-written ]; then echo "${PF_HAND[$1]}"; else echo "${PF_Q[$1]}"; fi; }
+for k in repartition local; do
+	a=""
+	for sd in "${PF_SIDES[@]}"; do
+		b=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} $(pf_query $k $sd)" 2>&1 | tail -n 1)
+		[ "$sd" = off ] && a=$b
+		if [ -n "$b" ] && [ "$a" = "$b" ]; then ok "pre-filter on Citus ($k, $PF_ROWS rows): $sd gives the plain query's answer ($b)"
+		else bad "pre-filter on Citus ($k): $sd answered: $b (off: $a)"; fi
+		[ "$sd" = off ] && continue
+		plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_SG[$sd]} EXPLAIN (VERBOSE, COSTS OFF) $(pf_query $k $sd)" 2>&1)
+		echo "$plan" >"$TMP/pf_plan_${k}_$sd.txt"
+		ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
+		nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
+		if grep -q ERROR <<<"$plan"; then PF_SHAPE[$k.$sd]="error: $(grep -m 1 ERROR <<<"$plan" | cut -c 1-120)"
+		elif grep -q 'MapMergeJob' <<<"$plan"; then
+			# EXPLAIN shows no task of a repartition join: run it with the commands
+			# Citus sends logged, and count the map tasks' queries on pf_big shards
+			log=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} SET citus.log_remote_commands = on;
+				SET client_min_messages = notice; $(pf_query $k $sd)" 2>&1)
+			ntasks=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9]' <<<"$log")
+			nfilt=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9].*@>' <<<"$log")
+			PF_SHAPE[$k.$sd]="repartition join: in $nfilt of $ntasks commands on pf_big shards (citus.log_remote_commands)"
+		else PF_SHAPE[$k.$sd]="in $nfilt of $ntasks worker task queries on pf_big shards"; fi
+		[ "$sd" = forced ] && continue	# forced: only that it answers alike
+		if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
+			ok "pre-filter on Citus ($k, $sd): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
+		else
+			bad "pre-filter on Citus ($k, $sd): the filter is in $nfilt of $ntasks worker tasks that scan pf_big (${PF_SHAPE[$k.$sd]})"
+			grep -m 2 -E 'NOTICE|ERROR' <<<"$plan" | cut -c 1-300 | sed 's/^/  /'
+		fi
+	done
+done
+if [ "$PF_REPS" -gt 0 ]; then
+	ns=${#PF_SIDES[@]}
+	for k in repartition local; do
+		{
+			echo '\set QUIET on'
+			for ((r = 0; r <= PF_REPS; r++)); do
+				for ((j = 0; j < ns; j++)); do
+					sd=${PF_SIDES[$(((r + j) % ns))]}
+					echo "RESET ALL; ${PF_SET[$k]} ${PF_SG[$sd]}"
+					echo "\\echo @@ $sd $r"
+					echo '\timing on'
+					echo "$(pf_query $k $sd);"
+					echo '\timing off'
+				done
+			done
+		} >"$TMP/pf_$k.sql"
+		chown "$OWNER" "$TMP/pf_$k.sql"
+		# (no 300 s limit here: at 10M rows the repartition join takes minutes a run)
+		as_owner env PGCONNECT_TIMEOUT=10 "$PGBIN/psql" -X -q -At -h 127.0.0.1 -p "${PORT[coord]}" \
+			-U postgres -d postgres -f "$TMP/pf_$k.sql" >"$TMP/pf_$k.out" 2>&1
+		for sd in "${PF_SIDES[@]}"; do
+			mapfile -t ts < <(awk -v want="$sd" '/^@@ / { sd = $2; r = $3 } /^Time: / && sd == want && r > 0 { print $2 }' "$TMP/pf_$k.out")
+			nerr=$(awk -v want="$sd" '/^@@ / { sd = $2 } /ERROR/ && sd == want { n++ } END { print n + 0 }' "$TMP/pf_$k.out")
+			if [ "$nerr" -gt 0 ]; then PF_T[$k.$sd]="error ($nerr runs)"; PF_R[$k.$sd]=""
+			elif [ "${#ts[@]}" -gt 0 ]; then PF_T[$k.$sd]=$(stats "${ts[@]}"); PF_R[$k.$sd]=$(median "${ts[@]}")
+			else PF_T[$k.$sd]="error"; PF_R[$k.$sd]=""; fi
+		done
+	done
+	echo
+	echo "pre-filter on Citus: pf_big $PF_ROWS rows, 32 shards, 2 workers, small side $PF_K keys filtered to 1%;"
+	echo "times in ms, median of $PF_REPS runs (min-max), psql's \\timing, sides in turn (order rotated)"
+	echo "| small side | side | time ms | time / off | where the filter went |"
+	echo "|---|---|---|---|---|"
+	for k in repartition local; do
+		for sd in "${PF_SIDES[@]}"; do
+			ratio=$(awk -v a="${PF_R[$k.$sd]}" -v b="${PF_R[$k.off]}" 'BEGIN { if (a != "" && b > 0) printf "%.3fx", a / b; else print "-" }')
+			title=""
+			[ "$sd" = off ] && title=$([ "$k" = repartition ] && echo "distributed by key, not co-located (repartition join)" || echo "coordinator-local table")
+			echo "| $title | $sd | ${PF_T[$k.$sd]} | $([ "$sd" = off ] || echo "$ratio") | ${PF_SHAPE[$k.$sd]:-} |"
+		done
+	done
+fi
+
+if [ "$MEASURE" -gt 0 ] && [ "${CITUS_PREFILTER_ONLY:-0}" = 0 ]; then
 	echo
 	echo "$ROWS rows, 32 shards, 2 workers; times in ms: median of $MEASURE interleaved runs (min-max)"
 	echo "| column | type | distinct | split | bytes identical | distributed (split) | rows pulled | local | split / local | states v2 (base64) | states v1 (base64) | key text |"
