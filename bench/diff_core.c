@@ -6,9 +6,16 @@
  *
  *   bash bench/diff_core.sh BASE [HEAD]    (builds this against each side's src/core)
  *
- * Plain C99 over the core's API (cuckoo.h) alone.
+ * Plain C99 over the core's API (cuckoo.h) and, where a side has it, the
+ * filter view's layout (cuckoo_view.h: cf_filter's fields, cf_open), which
+ * older cores kept in cuckoo.h.
  */
 #include "cuckoo.h"
+#if defined(__has_include)
+#if __has_include("cuckoo_view.h")
+#include "cuckoo_view.h"
+#endif
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -183,6 +183,29 @@ def glue_reads():
     return n
 
 
+
+# the split geometry is one module on one floor (7.): its objects adjacent in
+# CORE_OBJS, so that nothing between or below them calls into it (the order
+# check above), and its private header included by its files alone (tests
+# and benches aside)
+SPLIT_OBJS = ['cuckoo_split', 'cuckoo_geom_split']
+SPLIT_HEADER = 'src/core/cuckoo_split.h'
+
+
+def split_module(objs, graph):
+    idx = [objs.index(o) for o in SPLIT_OBJS if o in objs]
+    if len(idx) != len(SPLIT_OBJS) or idx != list(range(idx[0], idx[0] + len(SPLIT_OBJS))):
+        fail('the split module (%s) is not adjacent in CORE_OBJS' % ', '.join(o + '.o' for o in SPLIT_OBJS))
+    own = {'src/core/%s.c' % o for o in SPLIT_OBJS} | {SPLIT_HEADER}
+    others = sorted(p for p, incs in graph.items() if SPLIT_HEADER in incs and p not in own)
+    for path in sorted(glob.glob(os.path.join(TOP, 'python', '**', '*.[ch]'), recursive=True)):
+        if re.search(r'^\s*#\s*include\s+"cuckoo_split\.h"', open(path).read(), re.M):
+            others.append(os.path.relpath(path, TOP))
+    for path in others:
+        fail('%s includes %s, the split module\'s private header' % (path, SPLIT_HEADER))
+    return not others and len(idx) == len(SPLIT_OBJS)
+
+
 def main():
     objs = core_objs()
     print('core objects, in the Makefile\'s order (CORE_OBJS): ' + ' '.join(objs))
@@ -262,6 +285,11 @@ def main():
     if len(failures) == before:
         print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h'
               % len(outside))
+    before = len(failures)
+    split_module(objs, graph)
+    if len(failures) == before:
+        print('split module: %s adjacent in CORE_OBJS; %s included only by its files'
+              % (', '.join(SPLIT_OBJS), os.path.basename(SPLIT_HEADER)))
     before = len(failures)
     ncore = variants()
     if len(failures) == before:

@@ -5,7 +5,7 @@
 #ifndef CUCKOO_BUILD_H
 #define CUCKOO_BUILD_H
 
-#include "cuckoo_split.h"
+#include "cuckoo_table.h"
 
 /*
  * Builds f's only sub-filter, an empty chain or legacy table, from the n

@@ -57,4 +57,29 @@ extern const cf_geom_ops cfi_geom_list;
  */
 extern const cf_geom_ops *const cfi_geom_top;
 
+/*
+ * What the split module (cuckoo_split.c, cuckoo_geom_split.c) gives the
+ * geometries above it: a list's conversion into a split table builds one
+ * with these, and a union checks that two filters' split tables agree.
+ *
+ * cfi_stage_setup of a split table: and its extension width R = w - 1 - F0
+ */
+static inline void
+split_stage_setup(cf_stage *st, uint32_t bucket_size)
+{
+	cfi_stage_setup(st, bucket_size);
+	st->extbits = st->fpbits - 1 - st->basebits;
+}
+
+/* Do a and b's rates give split tables the same widths at every level? */
+bool		cfi_split_same_schedule(const cf_filter *a, const cf_filter *b);
+/* Inserts h's full entry; false (st unchanged) if the walk fails. */
+bool		cfi_split_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks, uint64_t h);
+/* Writes stash record k (journaled); all zero frees it. */
+void		cfi_split_stash_put(cf_stage *st, uint32_t k, uint32_t x, uint32_t lev, uint32_t e);
+/* The stash record of h: its primary bucket at st's level and its full entry (32-bit form). */
+void		cfi_split_stash_entry(const cf_stage *st, uint64_t h, uint32_t *x, uint32_t *e);
+/* stash records a conversion of hashes hs[0..n) into t (level 0, empty) needs */
+uint32_t	cfi_split_group_excess(const cf_stage *t, uint32_t b, const uint64_t *hs, uint32_t n);
+
 #endif							/* CUCKOO_GEOM_H */

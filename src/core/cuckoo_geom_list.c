@@ -102,35 +102,6 @@ static void list_view(const cf_filter *l, uint32_t L, uint32_t W, cf_filter *v);
 #define LIST_DRY_RUN_MAX	16384
 
 /*
- * Stash records a conversion of the n hashes hs into split table t (level
- * 0, empty) needs at least: the members of a group of more than 2b hashes
- * with one base key and one bucket pair (copies of a value) beyond 2b.
- */
-static uint32_t
-list_group_excess(const cf_stage *t, uint32_t b, const uint64_t *hs, uint32_t n)
-{
-	uint32_t	need = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-	{
-		split_probe pi;
-		uint32_t	same = 0;
-
-		split_probe_at(t->base_nbuckets, 0, t->basebits, t->extbits, hs[i], &pi);
-		for (uint32_t j = 0; j < i; j++)
-		{
-			split_probe pj;
-
-			split_probe_at(t->base_nbuckets, 0, t->basebits, t->extbits, hs[j], &pj);
-			same += pj.q1 >> (t->extbits + 1) == pi.q1 >> (t->extbits + 1) &&
-				((pj.i1 == pi.i1 && pj.i2 == pi.i2) || (pj.i1 == pi.i2 && pj.i2 == pi.i1));
-		}
-		need += same >= 2 * b;
-	}
-	return need;
-}
-
-/*
  * cf_insert into a full list: a list twice as large (up to its bound), or
  * at the bound the level-0 split table of its header with every hash of
  * the list, then h, inserted in order (the split insert, kick-out walks of
@@ -181,7 +152,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 
 		/* the view of the table, for its probes: no data read */
 		list_view(f, 0, f->fpbits, &t);
-		nstash = list_group_excess(&t.stages[0], f->bucket_size, hs, n);
+		nstash = cfi_split_group_excess(&t.stages[0], f->bucket_size, hs, n);
 		out = alloc(tl + (size_t) nstash * CF_SPLIT_STASH_REC, ctx);
 		cfi_list_table(f, out, &r, &cfi_geom_list);
 		for (uint32_t i = 0; i < n; i++)

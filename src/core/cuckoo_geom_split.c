@@ -6,7 +6,7 @@
  * cuckoo_split.c's; this file decides when a filter with a split table
  * grows, by how much, and lays the grown filter out.  Plain C99.
  */
-#include "cuckoo_geom.h"
+#include "cuckoo_split.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
 #ifndef CUCKOO_SPLIT_H
 #define CUCKOO_SPLIT_H
 
-#include "cuckoo_table.h"
+#include "cuckoo_geom.h"
 
 /*
  * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
@@ -22,14 +22,6 @@
  * so an entry can trade its first extension bit for an address digit: the
  * table doubles in place and never needs a kick to do it.
  */
-
-/* cfi_stage_setup of a split table: and its extension width R = w - 1 - F0 */
-static inline void
-split_stage_setup(cf_stage *st, uint32_t bucket_size)
-{
-	cfi_stage_setup(st, bucket_size);
-	st->extbits = st->fpbits - 1 - st->basebits;
-}
 
 /* kk(f0) = mix64(f0 + CF_HASH_SEED) for f0 < 64 (test_unit checks the formula) */
 extern const uint64_t cfi_split_keys[64];
@@ -162,14 +154,10 @@ split_alt(const cf_stage *st, uint32_t x, uint32_t v, uint32_t *v2)
 	return (a0 << L) | ((x ^ (uint32_t) ((kk >> 1) >> (63 - L))) & ENG(st)->lowmask);
 }
 
-/* ---- split tables (cuckoo_split.c) ---- */
-/* Do a and b's rates give split tables the same widths at every level? */
-bool		cfi_split_same_schedule(const cf_filter *a, const cf_filter *b);
+/* ---- split tables (cuckoo_split.c; what the list and union use: cuckoo_geom.h) ---- */
 /* Kick-out insertion of entry v1 (as it reads in bucket i1); undone on failure. */
 bool		cfi_split_place(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks,
 							uint32_t i1, uint32_t v1, uint64_t seed);
-/* Inserts h's full entry; false (st unchanged) if the walk fails. */
-bool		cfi_split_insert(cf_stage *st, uint32_t bucket_size, uint32_t max_kicks, uint64_t h);
 /* The virtual level (level + extension length) of h's finest match (slots and stash), or -1. */
 int			cfi_split_finest(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* Removes h's match of the highest virtual level (slots and stash); false if none. */
@@ -178,10 +166,6 @@ bool		cfi_split_delete(cf_stage *st, uint32_t bucket_size, uint64_t h);
 uint32_t	cfi_split_count(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* A free stash record, or -1. */
 int			cfi_split_stash_free(const cf_stage *st);
-/* Writes stash record k (journaled); all zero frees it. */
-void		cfi_split_stash_put(cf_stage *st, uint32_t k, uint32_t x, uint32_t lev, uint32_t e);
-/* The stash record of h: its primary bucket at st's level and its full entry (32-bit form). */
-void		cfi_split_stash_entry(const cf_stage *st, uint64_t h, uint32_t *x, uint32_t *e);
 /* Writes src doubled into dst (set up by the caller: level + 1, zeroed table, stash room). */
 void		cfi_split_double(const cf_stage *src, cf_stage *dst, uint32_t bucket_size);
 /* Places a 32-bit entry of bucket x at st's level; false (st unchanged) if it does not fit. */
