@@ -1,7 +1,8 @@
 -- cuckoo.join_prefilter with foreign tables: a postgres_fdw foreign table
 -- (a loopback server listing cuckoo in its extensions) gets the filter in its
--- remote SQL; a small side of another wrapper (file_fdw) is declined, as a
--- second scan of it might not see the same rows.
+-- remote SQL, or = ANY (the keys) for a few keys; a small side of another
+-- wrapper (file_fdw) is declined, as a second scan of it might not see the
+-- same rows.
 LOAD 'cuckoo';
 CREATE EXTENSION postgres_fdw;
 CREATE EXTENSION file_fdw;
@@ -63,6 +64,8 @@ SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
+-- the filter first (a few keys get = ANY: below)
+SET cuckoo.join_prefilter_max_array_keys = 0;
 -- the messages without their DETAIL (the estimates, which may differ between majors)
 \set VERBOSITY terse
 SET cuckoo.join_prefilter = on;
@@ -94,9 +97,39 @@ INSERT INTO pf_mixed_1 VALUES (100), (200);
 SELECT pf_plan($$SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k$$);
 SELECT count(*) FROM pf_remote b JOIN pf_mixed s ON b.k = s.k;
 
+-- a few keys (estimated at most cuckoo.join_prefilter_max_array_keys): the
+-- keys themselves go to the remote server, = ANY, compared by the join's
+-- own operator; the EXISTS lets every row pass should there be more keys
+RESET cuckoo.join_prefilter_max_array_keys;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'VERBOSE, COSTS OFF');
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF');
+SELECT count(*) FROM pf_ft b WHERE b.k IN (SELECT s.k FROM pf_local s WHERE s.region = 'eu');
+SELECT count(*) FROM pf_ft b WHERE EXISTS (SELECT FROM pf_local s WHERE s.k = b.k AND s.region = 'eu');
+-- an int4 key against the int8 column: the cross-type operator, commuted
+CREATE TABLE pf_local4 (k int4, region text);
+INSERT INTO pf_local4 SELECT k, region FROM pf_local;
+ANALYZE pf_local4;
+SELECT pf_plan($$SELECT count(*) FROM pf_local4 s JOIN pf_ft b ON s.k = b.k WHERE s.region = 'eu'$$, 'VERBOSE, COSTS OFF');
+SELECT count(*), sum(b.v) FROM pf_local4 s JOIN pf_ft b ON s.k = b.k WHERE s.region = 'eu';
+-- the small side estimated at a few rows but holding more than the limit:
+-- every row passes, the same rows as without the setting
+CREATE TABLE pf_few (k int8);
+INSERT INTO pf_few VALUES (1), (2), (3);
+ANALYZE pf_few;
+INSERT INTO pf_few SELECT g FROM generate_series(10, 400) g;
+SET cuckoo.join_prefilter_max_array_keys = 20;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_few s ON b.k = s.k$$, 'VERBOSE, COSTS OFF');
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_few s ON b.k = s.k$$, 'ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF');
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_few s ON b.k = s.k;
+SET cuckoo.join_prefilter = off;
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_few s ON b.k = s.k;
+SET cuckoo.join_prefilter = on;
+RESET cuckoo.join_prefilter_max_array_keys;
+
 RESET cuckoo.join_prefilter_messages;
 DROP FOREIGN TABLE pf_ft, pf_file;
-DROP TABLE pf_remote, pf_local, pf_mixed;
+DROP TABLE pf_remote, pf_local, pf_local4, pf_few, pf_mixed;
 DROP SERVER pf_loop CASCADE;
 DROP SERVER pf_files;
 DROP EXTENSION postgres_fdw;

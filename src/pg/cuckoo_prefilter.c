@@ -76,6 +76,7 @@ static double cfpg_prefilter_max_small_rows = 10000000.0;
 static double cfpg_prefilter_min_removed = 0.5;
 static double cfpg_prefilter_max_small_ratio = 0.5;
 int			cfpg_prefilter_msglevel = DEBUG1;
+int			cfpg_prefilter_max_array_keys = 1000;
 
 static const struct config_enum_entry cfpg_prefilter_msglevels[] = {
 	{"debug1", DEBUG1, false},
@@ -553,7 +554,10 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			continue;
 		if (!OidIsValid(nsp))
 			nsp = cfpg_pf_ext_schema();
-		qual = OidIsValid(nsp) ? cfpg_pf_filter_qual(c, nsp, &why) : NULL;
+		if (cfpg_pf_any_fits(c))
+			qual = cfpg_pf_any_qual(c);
+		else
+			qual = OidIsValid(nsp) ? cfpg_pf_filter_qual(c, nsp, &why) : NULL;
 		if (qual == NULL)
 		{
 			ereport(cfpg_prefilter_msglevel,
@@ -577,7 +581,8 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		target->hasSubLinks = true;
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",
+				(errmsg_internal(PF_MSG ": %s on %s.%s from %s.%s (%s)%s",
+								 IsA(qual, BoolExpr) ? "= ANY (keys)" : "filter",
 								 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
 								 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
 								 cfpg_pf_kind_names[c->kind],
@@ -615,6 +620,10 @@ cfpg_prefilter_init(void)
 							 "Most estimated rows of the side a join pre-filter is built from, as a fraction of the filtered side's.",
 							 "-1: no limit.", &cfpg_prefilter_max_small_ratio, 0.5, -1.0, 1e15,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("cuckoo.join_prefilter_max_array_keys",
+							"Most estimated rows of the side a join pre-filter is built from for which a foreign table gets = ANY (its keys) instead of a filter.",
+							"0: always a filter.", &cfpg_prefilter_max_array_keys, 1000, 0, 100000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("cuckoo.join_prefilter_messages",
 							 "Level of the messages that say which joins got a pre-filter and why others did not.",
 							 NULL, &cfpg_prefilter_msglevel, DEBUG1, cfpg_prefilter_msglevels,

@@ -424,6 +424,31 @@ cfpg_pf_too_small(Oid relid)
 	return tuples < cfpg_prefilter_min_big_rows;
 }
 
+/*
+ * The join's equality as an operator of (B's key type, S's): the clause's
+ * own or its commutator, where its inputs are the two columns themselves
+ * (no cast looked through); else none, and the = ANY form is not used.
+ */
+static void
+cfpg_pf_eqop(PfCand *c, OpExpr *op, Var *bv, Var *sv)
+{
+	Oid			lt;
+	Oid			rt;
+	Node	   *first = cfpg_pf_strip(linitial(op->args));
+	bool		b_first = first != NULL && IsA(first, Var) && equal(first, bv);
+	Oid			eqop = b_first ? op->opno : get_commutator(op->opno);
+
+	c->eqop = InvalidOid;
+	c->eqcoll = op->inputcollid;
+	if (!OidIsValid(eqop) || !op_strict(eqop))
+		return;
+	op_input_types(eqop, &lt, &rt);
+	if (lt == bv->vartype && rt == sv->vartype &&
+		exprType(linitial(op->args)) == (b_first ? bv->vartype : sv->vartype) &&
+		exprType(lsecond(op->args)) == (b_first ? sv->vartype : bv->vartype))
+		c->eqop = eqop;
+}
+
 /* a candidate: filter b (of the top query) by s (of query sq) */
 static void
 cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *sv,
@@ -460,6 +485,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	c->s_quals = cfpg_pf_usable_quals(s_conj, sv->varno, &c->s_dropped);
 	c->join_rtindex = join_rtindex;
 	c->qlevel = sc->qlevel;
+	cfpg_pf_eqop(c, op, bv, sv);
 	sc->cands = lappend(sc->cands, c);
 }
 

@@ -16,6 +16,7 @@ CFPG_HIDDEN_BEGIN
 /* the settings (docs/prefilter.md) the search reads; cuckoo_prefilter.c defines them */
 extern double cfpg_prefilter_min_big_rows;
 extern int	cfpg_prefilter_msglevel;
+extern int	cfpg_prefilter_max_array_keys;
 
 #define PF_MSG "cuckoo.join_prefilter"
 
@@ -62,6 +63,9 @@ typedef struct PfCand
 	int			s_dropped;		/* conditions of S left out */
 	int			qlevel;			/* the query level (cfpg_pf_levels' index) */
 	int			join_rtindex;	/* PF_NULLABLE: the JoinExpr's rtindex */
+	Oid			eqop;			/* the join's equality as (B's key type, S's), or
+								 * InvalidOid: no = ANY form */
+	Oid			eqcoll;			/* its input collation */
 	double		removed;		/* expected fraction of B's rows removed */
 	bool		apply;
 } PfCand;
@@ -86,6 +90,13 @@ extern bool cfpg_pf_locks_rows(Node *n, void *context);
 extern bool cfpg_pf_rescan_same(Oid relid, bool inh);
 /* a column's name for the messages ("?" for none: a whole-row reference) */
 extern const char *cfpg_pf_attname(Oid relid, AttrNumber attno);
+
+/*
+ * The form for a few keys (cuckoo_prefilter_any.c): does c take it, and its
+ * condition, b.k = ANY (ARRAY(<S's keys>)) OR <S has more of them>.
+ */
+extern bool cfpg_pf_any_fits(const PfCand *c);
+extern Node *cfpg_pf_any_qual(const PfCand *c);
 
 CFPG_HIDDEN_END
 

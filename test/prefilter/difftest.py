@@ -48,6 +48,7 @@ cuckoo.join_prefilter does not exist in this build (nothing to test).
 import hashlib
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -496,13 +497,32 @@ def digest(rows):
     return len(rows), hashlib.md5("\n".join(rows).encode()).hexdigest()
 
 
+# the few-keys form: b.k = ANY (an InitPlan's array) OR EXISTS (...)
+# (15 writes $n, 17 and later (InitPlan n).col1)
+ANY_FORM = re.compile(r"= ANY \((\$\d+|\(InitPlan \d+\)\.col1)")
+# its setting, drawn for each query: 0 (always a filter), the default, and a
+# limit small enough that a side often holds more keys than it (every row passes)
+ANY_KNOB = "cuckoo.join_prefilter_max_array_keys"
+ANY_LIMITS = ("0", "1000", "3")
+
+
+def any_form(plan_lines):
+    return any(ANY_FORM.search(line) for line in plan_lines)
+
+
 def fired(plan_lines):
-    return any("cf_agg" in line for line in plan_lines)
+    """a filter or the few-keys form in the plan"""
+    return any("cf_agg" in line for line in plan_lines) or any_form(plan_lines)
 
 
 def shipped(plan_lines):
     """a filter in a foreign scan's remote SQL"""
     return any("Remote SQL" in line and "@>" in line for line in plan_lines)
+
+
+def shipped_keys(plan_lines):
+    """the keys (= ANY) in a foreign scan's remote SQL"""
+    return any("Remote SQL" in line and "= ANY ($" in line for line in plan_lines)
 
 
 def gathered(plan_lines):
@@ -541,6 +561,10 @@ def main():
     sys.stdout.flush()
 
     r = random.Random(seed)
+    # the few-keys limit from a stream of its own: a seed's queries stay those it gave before
+    r_any = random.Random(seed + 1) if ANY_KNOB in have else None
+    nkeys = 0
+    nshipped_keys = 0
     stats = {}          # category -> [queries, fired, errors only off]
     fstats = {}         # key family -> [queries, fired]
     n = nfired = 0
@@ -576,6 +600,8 @@ def main():
         if shape:
             label += " [" + shape.replace("SET ", "").replace(";", "") + "]"
         pre = (PARALLEL if parallel else SERIAL) + " " + RESET_KNOBS + " " + shape + " "
+        if r_any:
+            pre += "SET %s = %s; " % (ANY_KNOB, r_any.choice(ANY_LIMITS))
         tq0 = time.time()
         res = {}
         plan = []
@@ -627,6 +653,8 @@ def main():
         st[1] += f
         nfired += f
         nshipped += shipped(plan)
+        nkeys += any_form(plan)
+        nshipped_keys += shipped_keys(plan)
         ngather += gathered(plan)
         if verbose:
             print("[%d] %s%s, %s rows: %s" % (n, label, " (filter)" if f else "",
@@ -680,6 +708,8 @@ def main():
     print("  parallel plans forced: %d (a Gather in %d plans); prepared (generic plans): %d; "
           "through a scroll cursor: %d" % (nparallel, ngather, nprepared, ncursor))
     print("  a filter shipped in a postgres_fdw scan's remote SQL: %d" % nshipped)
+    print("  the few-keys form (= ANY) in the plan: %d; in a postgres_fdw scan's remote SQL: %d" % (
+        nkeys, nshipped_keys))
     print("  a filter in the plan: %d of %d (%.1f%%, at least %.0f%% required)" % (
         nfired, n, 100 * frac, 100 * min_fired))
     print("  errors both off and on: %d; only off (the filter spared a row that raises): %d" % (
