@@ -253,14 +253,11 @@ cfpg_pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	Oid			opno;
 	Oid			argtype;
 	Query	   *sq;
-	RangeTblEntry *rte;
 	Var		   *sv;
 	Var		   *bv;
 	Aggref	   *agg;
 	SubLink    *sl;
-	List	   *quals;
 	Oid			probetype;
-	RangeTblRef *ref;
 	Expr	   *probe;
 	OpExpr	   *op;
 
@@ -287,32 +284,8 @@ cfpg_pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	}
 
 	/* the subquery, S renumbered 1 */
-	rte = copyObject(c->s_rte);
-	quals = copyObject(c->s_quals);
 	sv = makeVar((int) c->s.rti, c->s.attno, c->s.type, c->s.typmod, c->s.coll, 0);
-	ChangeVarNodes((Node *) quals, (int) c->s.rti, 1, 0);
-	ChangeVarNodes((Node *) rte->securityQuals, (int) c->s.rti, 1, 0);
-	ChangeVarNodes((Node *) sv, (int) c->s.rti, 1, 0);
-
-	sq = makeNode(Query);
-	sq->commandType = CMD_SELECT;
-	sq->querySource = QSRC_ORIGINAL;
-	sq->canSetTag = true;
-	sq->rtable = list_make1(rte);
-#if PG_VERSION_NUM >= 160000
-	if (c->s_perm)
-	{
-		sq->rteperminfos = list_make1(copyObject(c->s_perm));
-		rte->perminfoindex = 1;
-	}
-	else
-		rte->perminfoindex = 0;
-#endif
-	ref = makeNode(RangeTblRef);
-	ref->rtindex = 1;
-	sq->jointree = makeFromExpr(list_make1(ref),
-								quals ? (Node *) make_ands_explicit(quals) : NULL);
-	sq->hasSubLinks = checkExprHasSubLink((Node *) rte->securityQuals);
+	sq = cfpg_pf_s_query(c, (Expr *) sv, "cf_agg");
 
 	agg = makeNode(Aggref);
 	agg->aggfnoid = aggfn;
@@ -334,17 +307,10 @@ cfpg_pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	agg->aggno = -1;
 	agg->aggtransno = -1;
 	agg->location = -1;
-	sq->targetList = list_make1(makeTargetEntry((Expr *) agg, 1,
-												pstrdup("cf_agg"), false));
+	linitial_node(TargetEntry, sq->targetList)->expr = (Expr *) agg;
 	sq->hasAggs = true;
 
-	sl = makeNode(SubLink);
-	sl->subLinkType = EXPR_SUBLINK;
-	sl->subLinkId = 0;
-	sl->testexpr = NULL;
-	sl->operName = NIL;
-	sl->subselect = (Node *) sq;
-	sl->location = -1;
+	sl = cfpg_pf_make_sublink(EXPR_SUBLINK, sq);
 
 	bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
 	probe = (Expr *) bv;

@@ -67,9 +67,12 @@ cfpg_pf_any_fits(const PfCand *c)
 		cfpg_pf_any_type_ok(c->s.type);
 }
 
-/* SELECT <tlist> FROM S s WHERE <S's conditions>, S renumbered 1 */
-static Query *
-cfpg_pf_any_subquery(const PfCand *c, Expr *tlexpr)
+/*
+ * SELECT <tlexpr> AS <name> (no column for NULL) FROM S s WHERE <S's usable
+ * conditions>, S renumbered 1 (tlexpr, a Var of S, renumbered in place)
+ */
+Query *
+cfpg_pf_s_query(const PfCand *c, Expr *tlexpr, const char *name)
 {
 	Query	   *sq = makeNode(Query);
 	RangeTblEntry *rte = copyObject(c->s_rte);
@@ -98,12 +101,13 @@ cfpg_pf_any_subquery(const PfCand *c, Expr *tlexpr)
 								quals ? (Node *) make_ands_explicit(quals) : NULL);
 	sq->hasSubLinks = checkExprHasSubLink((Node *) rte->securityQuals);
 	if (tlexpr)
-		sq->targetList = list_make1(makeTargetEntry(tlexpr, 1, pstrdup("k"), false));
+		sq->targetList = list_make1(makeTargetEntry(tlexpr, 1, pstrdup(name ? name : "k"), false));
 	return sq;
 }
 
-static SubLink *
-cfpg_pf_any_sublink(SubLinkType type, Query *sq)
+/* a sublink of type over sq */
+SubLink *
+cfpg_pf_make_sublink(SubLinkType type, Query *sq)
 {
 	SubLink    *sl = makeNode(SubLink);
 
@@ -122,8 +126,8 @@ cfpg_pf_any_qual(const PfCand *c)
 	int64		n = (int64) cfpg_prefilter_max_array_keys;
 	Var		   *sv = makeVar((int) c->s.rti, c->s.attno, c->s.type, c->s.typmod, c->s.coll, 0);
 	Var		   *bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
-	Query	   *keys = cfpg_pf_any_subquery(c, (Expr *) sv);
-	Query	   *more = cfpg_pf_any_subquery(c, NULL);
+	Query	   *keys = cfpg_pf_s_query(c, (Expr *) sv, NULL);
+	Query	   *more = cfpg_pf_s_query(c, NULL, NULL);
 	SubLink    *arr;
 	ScalarArrayOpExpr *saop;
 	OpExpr	   *self;
@@ -133,7 +137,7 @@ cfpg_pf_any_qual(const PfCand *c)
 	keys->limitOption = LIMIT_OPTION_COUNT;
 	more->limitOffset = (Node *) makeConst(INT8OID, -1, InvalidOid, sizeof(int64),
 										   Int64GetDatum(n), false, FLOAT8PASSBYVAL);
-	arr = cfpg_pf_any_sublink(ARRAY_SUBLINK, keys);
+	arr = cfpg_pf_make_sublink(ARRAY_SUBLINK, keys);
 
 	saop = makeNode(ScalarArrayOpExpr);
 	saop->opno = c->eqop;
@@ -147,6 +151,6 @@ cfpg_pf_any_qual(const PfCand *c)
 									InvalidOid, c->b.coll);
 	self->opfuncid = get_opcode(self->opno);
 	return (Node *) make_orclause(list_make2(saop,
-											 make_andclause(list_make2(cfpg_pf_any_sublink(EXISTS_SUBLINK, more),
+											 make_andclause(list_make2(cfpg_pf_make_sublink(EXISTS_SUBLINK, more),
 																	   self))));
 }

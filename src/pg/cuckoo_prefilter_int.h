@@ -96,6 +96,10 @@ extern const char *cfpg_pf_attname(Oid relid, AttrNumber attno);
  * condition, b.k = ANY (ARRAY(<S's keys>)) OR <S has more of them>.
  */
 extern bool cfpg_pf_any_fits(const PfCand *c);
+/* SELECT <tlexpr> FROM S s WHERE <S's usable conditions>, S renumbered 1 */
+extern Query *cfpg_pf_s_query(const PfCand *c, Expr *tlexpr, const char *name);
+/* an uncorrelated sublink of type over sq */
+extern SubLink *cfpg_pf_make_sublink(SubLinkType type, Query *sq);
 extern Node *cfpg_pf_any_qual(const PfCand *c);
 
 CFPG_HIDDEN_END
