@@ -26,7 +26,7 @@ SELECT cf_mark_delta(NULL, NULL, ARRAY['a'], 'b') AS text_items;
 SELECT cf_mark_delta(NULL, ARRAY[7]::bigint[], 8::bigint) AS two_columns;
 
 -- the table of the recipe
-CREATE TABLE seen3 (user_id bigint PRIMARY KEY, base cuckoofilter, mid bigint[], delta bigint[]);
+CREATE TABLE seen3 (user_id bigint PRIMARY KEY, base cuckoofilter, mid bigint[], delta bigint[]) WITH (fillfactor = 70);
 PREPARE mark(bigint, bigint) AS
 INSERT INTO seen3 AS s VALUES ($1, NULL, NULL, ARRAY[$2])
 ON CONFLICT (user_id) DO UPDATE

@@ -364,25 +364,68 @@ cuckoo_unsee3_delta(PG_FUNCTION_ARGS)
 	return seen3_unsee(fcinfo, 2);
 }
 
-/* the hashes of delta's and mid's items, sorted; *n gets how many */
-static uint64 *
-seen3_hashes(FunctionCallInfo fcinfo, Seen3Args *s, int *n)
+/*
+ * The candidates' distinct hashes in an open-addressing set (slot: an index
+ * into hs, -1 for empty; at most half full), so that each element of mid
+ * (thousands of items) costs one hash and about one probe.
+ */
+typedef struct Seen3Set
 {
-	SeenArgs   *a = &s->a;
-	uint64	   *hs;
-	int			k = 0;
+	const uint64 *hs;
+	int		   *slot;
+	uint32		mask;
+} Seen3Set;
 
-	seen3_read_mid(fcinfo, s);
-	hs = palloc(sizeof(uint64) * Max(a->n + s->mn, 1));
-	for (int i = 0; i < a->n; i++)
-		if (!a->enulls[i])
-			hs[k++] = seen3_hash(a, a->elems[i]);
-	for (int i = 0; i < s->mn; i++)
-		if (!s->mnulls[i])
-			hs[k++] = seen3_hash(a, s->melems[i]);
-	qsort(hs, k, sizeof(uint64), cfpg_seen_cmp_u64);
-	*n = k;
-	return hs;
+static void
+seen3_set_init(Seen3Set *set, const uint64 *hs, int n)
+{
+	uint32		size = 16;
+
+	while (size < (uint32) n * 2)
+		size <<= 1;
+	set->hs = hs;
+	set->mask = size - 1;
+	set->slot = palloc(sizeof(int) * size);
+	memset(set->slot, -1, sizeof(int) * size);
+	for (int i = 0; i < n; i++)
+	{
+		uint32		j = (uint32) (hs[i] >> 32) & set->mask;
+
+		while (set->slot[j] >= 0 && hs[set->slot[j]] != hs[i])
+			j = (j + 1) & set->mask;
+		set->slot[j] = i;
+	}
+}
+
+/* the index in hs of h, or -1 */
+static int
+seen3_set_find(const Seen3Set *set, uint64 h)
+{
+	uint32		j = (uint32) (h >> 32) & set->mask;
+
+	while (set->slot[j] >= 0)
+	{
+		if (set->hs[set->slot[j]] == h)
+			return set->slot[j];
+		j = (j + 1) & set->mask;
+	}
+	return -1;
+}
+
+/* marks in held[] the hashes of set that one of elems[0 .. ne) has */
+static void
+seen3_mark_held(SeenArgs *a, Datum *elems, bool *nulls, int ne, const Seen3Set *set, bool *held)
+{
+	for (int i = 0; i < ne; i++)
+	{
+		int			k;
+
+		if (nulls[i])
+			continue;
+		k = seen3_set_find(set, seen3_hash(a, elems[i]));
+		if (k >= 0)
+			held[k] = true;
+	}
 }
 
 /* cf_seen(base, mid, delta, item): whether item is reported seen (NULL item: NULL) */
@@ -430,9 +473,14 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 	Datum	   *el;
 	bool	   *nulls;
 	int			m,
-				nd,
+				nh = 0,
+				nu = 0,
 				nout = 0;
-	uint64	   *dh;
+	uint64	   *ch;				/* the candidates' hashes, in their order */
+	int		   *ci;				/* their index in set */
+	Seen3Set	set;			/* the distinct ones */
+	uint64	   *uh;
+	bool	   *held;			/* uh[i] is in delta or mid */
 	Datum	   *out;
 	int			dims[1];
 	int			lbs[1] = {1};
@@ -442,7 +490,26 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 	seen3_args(fcinfo, &s, true);
 	arr = PG_GETARG_ARRAYTYPE_P(S3_ITEM);
 	deconstruct_array(arr, a->elemtype, a->elmlen, a->elmbyval, a->elmalign, &el, &nulls, &m);
-	dh = seen3_hashes(fcinfo, &s, &nd);
+	ch = palloc(sizeof(uint64) * Max(m, 1));
+	ci = palloc(sizeof(int) * Max(m, 1));
+	uh = palloc(sizeof(uint64) * Max(m, 1));
+	for (int i = 0; i < m; i++)
+		if (!nulls[i])
+			uh[nh++] = ch[i] = seen3_hash(a, el[i]);
+	qsort(uh, nh, sizeof(uint64), cfpg_seen_cmp_u64);
+	for (int i = 0; i < nh; i++)
+		if (nu == 0 || uh[nu - 1] != uh[i])
+			uh[nu++] = uh[i];
+	seen3_set_init(&set, uh, nu);
+	for (int i = 0; i < m; i++)
+		ci[i] = nulls[i] ? -1 : seen3_set_find(&set, ch[i]);
+	held = palloc0(sizeof(bool) * Max(nu, 1));
+	seen3_mark_held(a, a->elems, a->enulls, a->n, &set, held);
+	if (nu > 0)
+	{
+		seen3_read_mid(fcinfo, &s);
+		seen3_mark_held(a, s.melems, s.mnulls, s.mn, &set, held);
+	}
 	if (!a->basenull)
 	{
 		f = cfpg_read_filter(fcinfo, a->c, a->base);
@@ -459,15 +526,12 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		for (int i = i0; i < m && i < i0 + SEEN3_BLOCK; i++)
 		{
-			uint64		h2;
-
 			if (nulls[i])
 				continue;
-			h2 = seen3_hash(a, el[i]);
-			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), cfpg_seen_cmp_u64) != NULL)
+			if (held[ci[i]])
 				continue;		/* in delta or mid: seen */
 			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
-			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a->hi, el[i]);
+			hs[nb] = f == NULL ? ch[i] : cfpg_value_hash(f, a->hi, el[i]);
 			pos[nb++] = i;
 		}
 		if (f != NULL && nb > 0)

@@ -160,7 +160,7 @@ UPDATE seen3 SET base = cf_unsee_base(base, mid, delta, :item::bigint), mid = cf
 COMMIT;
 EOF3
 psql -X -q -v ON_ERROR_STOP=1 <<'EOF3' || exit 1
-CREATE TABLE seen3 (user_id bigint PRIMARY KEY, base cuckoofilter, mid bigint[], delta bigint[]);
+CREATE TABLE seen3 (user_id bigint PRIMARY KEY, base cuckoofilter, mid bigint[], delta bigint[]) WITH (fillfactor = 70);
 CREATE TABLE state3 (user_id bigint, item bigint, seen boolean, PRIMARY KEY (user_id, item));
 INSERT INTO seen3 SELECT u, cf_add_all(NULL, ARRAY(SELECT 100000 + generate_series(1, 3000::bigint))), NULL, NULL
   FROM generate_series(1, 3) u;
