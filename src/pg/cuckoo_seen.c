@@ -38,6 +38,7 @@
 
 #include "cuckoo_args.h"
 #include "cuckoo_hashval_hash.h"
+#include "cuckoo_seen.h"
 
 /*
  * When delta is folded: when the array would take more bytes than
@@ -54,22 +55,6 @@
 #define CF_SEEN_FOLD_MIN	256
 #define CF_SEEN_FOLD_MAX	1600
 
-/* what a call knows about its arguments */
-typedef struct SeenArgs
-{
-	CfCallCache *c;
-	Datum		base;			/* argument 0, untouched (maybe a toast pointer) */
-	bool		basenull;
-	Oid			elemtype;		/* the items' type */
-	int16		elmlen;
-	bool		elmbyval;
-	char		elmalign;
-	CfHashInfo *hi;
-	/* delta's elements, newest first (NULL elements are never stored) */
-	Datum	   *elems;
-	bool	   *enulls;
-	int			n;
-} SeenArgs;
 
 /*
  * Reads base (untouched) and delta (argument 1, deconstructed); elemtype is
@@ -77,6 +62,14 @@ typedef struct SeenArgs
  */
 static void
 cfpg_seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
+{
+	cfpg_seen_args_at(fcinfo, a, elemtype, isarray, 1, 2);
+}
+
+/* cfpg_seen_args with delta in argument deltaarg and the item(s) in itemarg */
+void
+cfpg_seen_args_at(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray,
+				  int deltaarg, int itemarg)
 {
 	a->c = cfpg_call_cache(fcinfo);
 	a->basenull = PG_ARGISNULL(0);
@@ -89,28 +82,40 @@ cfpg_seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
 	get_typlenbyvalalign(elemtype, &a->elmlen, &a->elmbyval, &a->elmalign);
 	/* one item: refused if it reached the call through a relabeling cast */
 	if (!isarray && fcinfo->flinfo->fn_expr != NULL)
-		a->hi = cfpg_arg_hashinfo(fcinfo, a->c, 2);
+		a->hi = cfpg_arg_hashinfo(fcinfo, a->c, itemarg);
 	else
 		a->hi = cfpg_type_hashinfo(fcinfo, a->c, elemtype);
-	a->elems = NULL;
-	a->enulls = NULL;
-	a->n = 0;
-	if (!PG_ARGISNULL(1))
-	{
-		ArrayType  *d = PG_GETARG_ARRAYTYPE_P(1);
+	cfpg_seen_deconstruct(fcinfo, a, deltaarg, "delta", &a->elems, &a->enulls, &a->n);
+}
 
-		if (ARR_ELEMTYPE(d) != elemtype)
+/*
+ * Array argument argno (named what in errors) deconstructed into *elems,
+ * *nulls, *n: none for NULL; refused if of another element type or of
+ * more than one dimension.
+ */
+void
+cfpg_seen_deconstruct(FunctionCallInfo fcinfo, SeenArgs *a, int argno, const char *what,
+					  Datum **elems, bool **nulls, int *n)
+{
+	*elems = NULL;
+	*nulls = NULL;
+	*n = 0;
+	if (!PG_ARGISNULL(argno))
+	{
+		ArrayType  *d = PG_GETARG_ARRAYTYPE_P(argno);
+
+		if (ARR_ELEMTYPE(d) != a->elemtype)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("delta holds %s values, not %s", format_type_be(ARR_ELEMTYPE(d)),
-							format_type_be(elemtype))));
+					 errmsg("%s holds %s values, not %s", what, format_type_be(ARR_ELEMTYPE(d)),
+							format_type_be(a->elemtype))));
 		if (ARR_NDIM(d) > 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-					 errmsg("delta must be a one-dimensional array"),
+					 errmsg("%s must be a one-dimensional array", what),
 					 errdetail("It has %d dimensions.", ARR_NDIM(d))));
-		deconstruct_array(d, elemtype, a->elmlen, a->elmbyval, a->elmalign,
-						  &a->elems, &a->enulls, &a->n);
+		deconstruct_array(d, a->elemtype, a->elmlen, a->elmbyval, a->elmalign,
+						  elems, nulls, n);
 	}
 }
 
@@ -119,7 +124,7 @@ cfpg_seen_args(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray)
  * same pointer, so nothing of it is written again), but an expanded object
  * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
  */
-static Datum
+Datum
 cfpg_seen_same_base(SeenArgs *a)
 {
 	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
@@ -131,6 +136,13 @@ cfpg_seen_same_base(SeenArgs *a)
 static Oid
 cfpg_seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
 {
+	return cfpg_seen_item_type_at(fcinfo, argno, isarray, 1);
+}
+
+/* the same, with delta (whose element type is the fallback) in deltaarg */
+Oid
+cfpg_seen_item_type_at(FunctionCallInfo fcinfo, int argno, bool isarray, int deltaarg)
+{
 	Oid			t = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
 	if (isarray && OidIsValid(t))
@@ -138,7 +150,7 @@ cfpg_seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
 	if (!OidIsValid(t))
 	{
 		/* no call expression: delta's own element type */
-		t = get_fn_expr_argtype(fcinfo->flinfo, 1);
+		t = get_fn_expr_argtype(fcinfo->flinfo, deltaarg);
 		if (OidIsValid(t))
 			t = get_element_type(t);
 	}
@@ -149,7 +161,7 @@ cfpg_seen_item_type(FunctionCallInfo fcinfo, int argno, bool isarray)
  * A one-dimensional array of the n elements (nulls[i]: the separator; nulls
  * may be NULL for none), or NULL when it would hold no item.
  */
-static ArrayType *
+ArrayType *
 cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 {
 	int			dims[1];
@@ -173,20 +185,28 @@ cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 static int
 cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
 {
+	return cfpg_seen_new_items_at(fcinfo, a, isarray, 2, items);
+}
+
+/* the same, with the item(s) in argument argno */
+int
+cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+					   Datum **items)
+{
 	int			n = 0;
 
 	*items = NULL;
-	if (PG_ARGISNULL(2))
+	if (PG_ARGISNULL(argno))
 		return 0;
 	if (!isarray)
 	{
 		*items = palloc(sizeof(Datum));
-		(*items)[0] = PG_GETARG_DATUM(2);
+		(*items)[0] = PG_GETARG_DATUM(argno);
 		return 1;
 	}
 	else
 	{
-		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(2);
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
 		Datum	   *el;
 		bool	   *nulls;
 		int			m;
@@ -206,7 +226,7 @@ cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **
  * reverse, then the old elements as they are (the separator included);
  * *nout gets its length, *nulls its separator flags.
  */
-static Datum *
+Datum *
 cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 {
 	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
@@ -229,7 +249,7 @@ cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 }
 
 /* how many elements come before the separator (all, if there is none) */
-static int
+int
 cfpg_seen_fresh(const bool *nulls, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -239,18 +259,31 @@ cfpg_seen_fresh(const bool *nulls, int n)
 }
 
 /*
- * Whether a delta of deltabytes bytes is folded into base.  Reads base's
- * size from its toast pointer (or header) without fetching its data.
+ * The bytes delta may take before it is folded.  Reads base's size from
+ * its toast pointer (or header) without fetching its data.
  */
-static bool
-cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
+Size
+cfpg_seen_delta_limit(SeenArgs *a)
 {
-	Size		b = a->basenull ? 0 : toast_raw_datum_size(a->base);
-	Size		limit = b / CF_SEEN_FOLD_RATIO;
+	Size		limit = cfpg_seen_base_bytes(a) / CF_SEEN_FOLD_RATIO;
 
 	limit = Max(limit, CF_SEEN_FOLD_MIN);
 	limit = Min(limit, CF_SEEN_FOLD_MAX);
-	return deltabytes > limit;
+	return limit;
+}
+
+/* base's size (0 for NULL), from its toast pointer or header */
+Size
+cfpg_seen_base_bytes(SeenArgs *a)
+{
+	return a->basenull ? 0 : toast_raw_datum_size(a->base);
+}
+
+/* Whether a delta of deltabytes bytes is folded into base. */
+static bool
+cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
+{
+	return deltabytes > cfpg_seen_delta_limit(a);
 }
 
 /*
@@ -265,7 +298,7 @@ cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
  */
 #define CF_SEEN_MAX_COPIES	2
 
-static struct varlena *
+struct varlena *
 cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 {
 	struct varlena *v;
@@ -514,7 +547,7 @@ cuckoo_unsee_delta(PG_FUNCTION_ARGS)
 }
 
 /* ascending uint64, for bsearch */
-static int
+int
 cfpg_seen_cmp_u64(const void *x, const void *y)
 {
 	uint64		a = *(const uint64 *) x,

@@ -1,0 +1,63 @@
+/*
+ * cuckoo_seen.h - what the seen recipes share: the two-column one
+ * (cuckoo_seen.c) and the three-column one (cuckoo_seen3.c) read their
+ * arguments, build delta and fold into base with the same code.
+ */
+#ifndef CUCKOO_SEEN_H
+#define CUCKOO_SEEN_H
+
+#include "fmgr.h"
+#include "utils/array.h"
+
+#include "cuckoo_args.h"
+
+CFPG_HIDDEN_BEGIN
+
+/* what a call knows about its arguments */
+typedef struct SeenArgs
+{
+	CfCallCache *c;
+	Datum		base;			/* argument 0, untouched (maybe a toast pointer) */
+	bool		basenull;
+	Oid			elemtype;		/* the items' type */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	CfHashInfo *hi;
+	/* delta's elements, newest first (NULL elements are never stored) */
+	Datum	   *elems;
+	bool	   *enulls;
+	int			n;
+} SeenArgs;
+
+/* reads base (argument 0), delta (deltaarg) and the item(s)' hash info (itemarg) */
+extern void cfpg_seen_args_at(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray,
+							  int deltaarg, int itemarg);
+/* array argument argno deconstructed (none for NULL), checked as "what" */
+extern void cfpg_seen_deconstruct(FunctionCallInfo fcinfo, SeenArgs *a, int argno,
+								  const char *what, Datum **elems, bool **nulls, int *n);
+/* the item type of argument argno (element or array), else delta's element type */
+extern Oid	cfpg_seen_item_type_at(FunctionCallInfo fcinfo, int argno, bool isarray, int deltaarg);
+/* base unchanged: the argument itself (an expanded one flattened) */
+extern Datum cfpg_seen_same_base(SeenArgs *a);
+/* a one-dimensional array of elems (nulls: the separator), NULL if no item */
+extern ArrayType *cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n);
+/* the non-NULL marks of argument argno, in order */
+extern int	cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+								   Datum **items);
+/* delta after marks items[0 .. k): newest first */
+extern Datum *cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls);
+/* how many elements come before the separator */
+extern int	cfpg_seen_fresh(const bool *nulls, int n);
+/* base's raw size (0 for NULL), without fetching it */
+extern Size cfpg_seen_base_bytes(SeenArgs *a);
+/* the bytes delta may take before it is folded */
+extern Size cfpg_seen_delta_limit(SeenArgs *a);
+/* base with elems (newest first) added oldest first; left[i]: kept back */
+extern struct varlena *cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left);
+/* ascending uint64, for qsort and bsearch */
+extern int	cfpg_seen_cmp_u64(const void *x, const void *y);
+
+CFPG_HIDDEN_END
+
+#endif							/* CUCKOO_SEEN_H */

@@ -1,0 +1,548 @@
+/*
+ * cuckoo_seen3.c - the "seen" recipe in three columns (1.4): a large filter
+ * (base), a middle array of items (mid) and the small array of the newest
+ * marks (delta).  A mark prepends to delta (as in two columns, whose code
+ * in cuckoo_seen.c this file shares); when delta outgrows its limit (the
+ * same limit, cfpg_seen_delta_limit) its items move to mid, a plain array
+ * of items, newest first, that only a delta fold writes; when mid would
+ * take more bytes than base's / CF_SEEN3_MID_RATIO, mid and delta are
+ * folded into base with cf_add, oldest first (the two-column fold, the same
+ * code: base is byte for byte what one cf_add per mark gives, and items base
+ * already reports twice stay in delta after the separator).  base is thus
+ * written once per (base's bytes / CF_SEEN3_MID_RATIO / item size) marks
+ * instead of once per (delta's limit / item size) marks.
+ *
+ * Every function takes (base, mid, delta, ...): the old values of all three
+ * columns, so that one UPDATE sets all three.  A column a mark does not
+ * change is returned as its argument itself (a toast pointer stays the same
+ * pointer: PostgreSQL writes none of it again).
+ *
+ * mid holds items, not a filter: folding a filter into base could not keep
+ * base's precision (a union of tables is never better than its parts) nor
+ * its bytes; an array folds exactly and is not a source of false positives.
+ * docs/seen.md, "Three columns", has the model behind CF_SEEN3_MID_RATIO.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "cuckoo_args.h"
+#include "cuckoo_hashval_hash.h"
+#include "cuckoo_seen.h"
+
+/*
+ * mid is folded into base when it would take more bytes than base's bytes
+ * / CF_SEEN3_MID_RATIO.  Per mark, with items of s bytes, base of B bytes,
+ * delta's limit D and mid's limit B / R: base is written every B / (R s)
+ * marks (s R bytes a mark) and mid, B / (2 R) bytes on average, every D / s
+ * marks (B s / (2 R D) bytes a mark); the sum is least at R = sqrt(2 D / B)^-1,
+ * about 4 for the 55 kB base of a user of 20,000 bigint items (D = 1,600):
+ * 32 + 34 bytes a mark, against 275 for two columns.
+ */
+#define CF_SEEN3_MID_RATIO	4
+
+/* the arguments: base 0, mid 1, delta 2, the item(s) 3 */
+#define S3_MID		1
+#define S3_DELTA	2
+#define S3_ITEM		3
+
+typedef struct Seen3Args
+{
+	SeenArgs	a;				/* base, delta, the items' type and hashing */
+	bool		midread;		/* mid deconstructed (on first need) */
+	Datum	   *melems;			/* mid's items, newest first */
+	bool	   *mnulls;
+	int			mn;
+} Seen3Args;
+
+static void
+seen3_args(FunctionCallInfo fcinfo, Seen3Args *s, bool isarray)
+{
+	Oid			t = cfpg_seen_item_type_at(fcinfo, S3_ITEM, isarray, S3_DELTA);
+
+	if (!OidIsValid(t))
+	{
+		t = get_fn_expr_argtype(fcinfo->flinfo, S3_MID);
+		if (OidIsValid(t))
+			t = get_element_type(t);
+	}
+	cfpg_seen_args_at(fcinfo, &s->a, t, isarray, S3_DELTA, S3_ITEM);
+	s->midread = false;
+	s->melems = NULL;
+	s->mnulls = NULL;
+	s->mn = 0;
+}
+
+/* mid's elements (it is read only when a call needs them) */
+static void
+seen3_read_mid(FunctionCallInfo fcinfo, Seen3Args *s)
+{
+	if (s->midread)
+		return;
+	cfpg_seen_deconstruct(fcinfo, &s->a, S3_MID, "mid", &s->melems, &s->mnulls, &s->mn);
+	s->midread = true;
+}
+
+/* column which (0 base, 1 mid, 2 delta) as the call got it */
+static Datum
+seen3_same(FunctionCallInfo fcinfo, Seen3Args *s, int which)
+{
+	if (PG_ARGISNULL(which))
+		PG_RETURN_NULL();
+	if (which == 0)
+		return cfpg_seen_same_base(&s->a);
+	return PG_GETARG_DATUM(which);
+}
+
+/* an array for column which, or NULL when it holds no item */
+static Datum
+seen3_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
+{
+	if (r == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(r);
+}
+
+/*
+ * A mark (isarray: of a page of items) for column which (0: base, 1: mid,
+ * 2: delta): the new value of that column.
+ */
+static Datum
+seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
+{
+	Seen3Args	s;
+	SeenArgs   *a = &s.a;
+	Datum	   *items;
+	Datum	   *nd;
+	bool	   *nulls;
+	int			k,
+				nn,
+				nf,
+				nm = 0;
+	ArrayType  *fresh;
+	Datum	   *seq;
+	bool	   *seqnulls;
+	ArrayType  *newmid;
+	bool	   *left;
+	struct varlena *nb;
+	int			nl = 0;
+
+	seen3_args(fcinfo, &s, isarray);
+	k = cfpg_seen_new_items_at(fcinfo, a, isarray, S3_ITEM, &items);
+	if (k == 0)
+		return seen3_same(fcinfo, &s, which);	/* nothing to mark */
+	nd = cfpg_seen_prepend(a, items, k, &nn, &nulls);
+	nf = cfpg_seen_fresh(nulls, nn);
+	/* the limit applies to the items marked since the last fold */
+	fresh = cfpg_seen_array(a, nd, NULL, nf);
+	if (VARSIZE(fresh) <= cfpg_seen_delta_limit(a))
+	{
+		if (which == 2)
+			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nn));
+		return seen3_same(fcinfo, &s, which);	/* mid is not even read */
+	}
+
+	/*
+	 * delta is folded into mid: the sequence, newest first, of the fresh
+	 * marks, mid's items, then delta's separator and the items kept back
+	 */
+	seen3_read_mid(fcinfo, &s);
+	seq = palloc(sizeof(Datum) * (nn + s.mn + 1));
+	seqnulls = palloc(sizeof(bool) * (nn + s.mn + 1));
+	for (int i = 0; i < nf; i++)
+	{
+		seq[nm] = nd[i];
+		seqnulls[nm++] = false;
+	}
+	for (int i = 0; i < s.mn; i++)
+		if (!s.mnulls[i])
+		{
+			seq[nm] = s.melems[i];
+			seqnulls[nm++] = false;
+		}
+	newmid = cfpg_seen_array(a, seq, NULL, nm);
+	if (VARSIZE(newmid) <= cfpg_seen_base_bytes(a) / CF_SEEN3_MID_RATIO)
+	{
+		if (which == 0)
+			return seen3_same(fcinfo, &s, 0);
+		if (which == 1)
+			PG_RETURN_ARRAYTYPE_P(newmid);
+		/* delta keeps its separator and the items kept back, if any */
+		return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd + nf, nulls + nf, nn - nf));
+	}
+
+	/* mid is folded into base, with delta: the two-column fold */
+	if (which == 1)
+		PG_RETURN_NULL();
+	for (int i = nf; i < nn; i++)
+	{
+		seq[nm] = nd[i];
+		seqnulls[nm++] = nulls[i];
+	}
+	left = palloc(sizeof(bool) * nm);
+	nb = cfpg_seen_fold(a, seq, seqnulls, nm, left);
+	if (which == 0)
+	{
+		if (nb != NULL)
+			PG_RETURN_POINTER(nb);
+		return seen3_same(fcinfo, &s, 0);
+	}
+	/* delta keeps what the fold did not add, after the separator, in its order */
+	nd = palloc(sizeof(Datum) * (nm + 1));
+	nulls = palloc(sizeof(bool) * (nm + 1));
+	nd[0] = (Datum) 0;
+	nulls[0] = true;
+	for (int i = 0; i < nm; i++)
+		if (left[i])
+		{
+			nd[++nl] = seq[i];
+			nulls[nl] = false;
+		}
+	if (nl == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nl + 1));
+}
+
+/* cf_mark_base(base, mid, delta, item): base after marking item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_base);
+Datum
+cuckoo_mark3_base(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, false, 0);
+}
+
+/* cf_mark_mid(base, mid, delta, item): mid after marking item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_mid);
+Datum
+cuckoo_mark3_mid(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, false, 1);
+}
+
+/* cf_mark_delta(base, mid, delta, item): delta after marking item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_delta);
+Datum
+cuckoo_mark3_delta(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, false, 2);
+}
+
+/* cf_mark_all_base(base, mid, delta, items): base after marking every item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_all_base);
+Datum
+cuckoo_mark3_all_base(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, true, 0);
+}
+
+/* cf_mark_all_mid(base, mid, delta, items): mid after marking every item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_all_mid);
+Datum
+cuckoo_mark3_all_mid(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, true, 1);
+}
+
+/* cf_mark_all_delta(base, mid, delta, items): delta after marking every item */
+PG_FUNCTION_INFO_V1(cuckoo_mark3_all_delta);
+Datum
+cuckoo_mark3_all_delta(PG_FUNCTION_ARGS)
+{
+	return seen3_mark(fcinfo, true, 2);
+}
+
+/* an item's hash, as the arrays compare items (value hashing 2) */
+static uint64
+seen3_hash(SeenArgs *a, Datum v)
+{
+	return cfpg_hash_datum(a->hi, v, CF_HASHING_V2);
+}
+
+/* the position of the first (newest) element of elems equal to h, or -1 */
+static int
+seen3_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h)
+{
+	for (int i = 0; i < n; i++)
+		if (!nulls[i] && seen3_hash(a, elems[i]) == h)
+			return i;
+	return -1;
+}
+
+/* elems without element pos, as an array (NULL when no item is left) */
+static Datum
+seen3_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n, int pos)
+{
+	Datum	   *nd = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nn = palloc(sizeof(bool) * Max(n, 1));
+	int			m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (i != pos)
+		{
+			nd[m] = elems[i];
+			nn[m++] = nulls[i];
+		}
+	return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd, nn, m));
+}
+
+/*
+ * An unsee of argument 3 for column which: one copy less, the newest: from
+ * delta if it holds the item, else from mid, else from base.
+ */
+static Datum
+seen3_unsee(FunctionCallInfo fcinfo, int which)
+{
+	Seen3Args	s;
+	SeenArgs   *a = &s.a;
+	int			pos;
+	uint64		h;
+	Datum		d;
+	cf_filter	f;
+	struct varlena *v;
+
+	seen3_args(fcinfo, &s, false);
+	if (PG_ARGISNULL(S3_ITEM))
+		return seen3_same(fcinfo, &s, which);
+	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	pos = seen3_find(a, a->elems, a->enulls, a->n, h);
+	if (pos >= 0)
+	{
+		if (which == 2)
+			return seen3_without(fcinfo, a, a->elems, a->enulls, a->n, pos);
+		return seen3_same(fcinfo, &s, which);
+	}
+	if (which == 2)
+		return seen3_same(fcinfo, &s, 2);
+	seen3_read_mid(fcinfo, &s);
+	pos = seen3_find(a, s.melems, s.mnulls, s.mn, h);
+	if (pos >= 0)
+	{
+		if (which == 1)
+			return seen3_without(fcinfo, a, s.melems, s.mnulls, s.mn, pos);
+		return seen3_same(fcinfo, &s, 0);
+	}
+	/* base: changed only when it reports the item */
+	if (which == 1 || a->basenull)
+		return seen3_same(fcinfo, &s, which);
+	d = a->base;
+	cfpg_open_datum(&d, &f);
+	cfpg_check_kind(&f, a->hi);
+	if (!cfpg_find_value(&f, a->hi, PG_GETARG_DATUM(S3_ITEM), &h))
+		return seen3_same(fcinfo, &s, 0);
+	v = cfpg_writable_copy(a->base);
+	cfpg_open(&f, v);
+	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
+	PG_RETURN_POINTER(v);
+}
+
+/* cf_unsee_base(base, mid, delta, item): base after one unsee of item */
+PG_FUNCTION_INFO_V1(cuckoo_unsee3_base);
+Datum
+cuckoo_unsee3_base(PG_FUNCTION_ARGS)
+{
+	return seen3_unsee(fcinfo, 0);
+}
+
+/* cf_unsee_mid(base, mid, delta, item): mid after one unsee of item */
+PG_FUNCTION_INFO_V1(cuckoo_unsee3_mid);
+Datum
+cuckoo_unsee3_mid(PG_FUNCTION_ARGS)
+{
+	return seen3_unsee(fcinfo, 1);
+}
+
+/* cf_unsee_delta(base, mid, delta, item): delta after one unsee of item */
+PG_FUNCTION_INFO_V1(cuckoo_unsee3_delta);
+Datum
+cuckoo_unsee3_delta(PG_FUNCTION_ARGS)
+{
+	return seen3_unsee(fcinfo, 2);
+}
+
+/*
+ * The candidates' distinct hashes in an open-addressing set (slot: an index
+ * into hs, -1 for empty; at most half full), so that each element of mid
+ * (thousands of items) costs one hash and about one probe.
+ */
+typedef struct Seen3Set
+{
+	const uint64 *hs;
+	int		   *slot;
+	uint32		mask;
+} Seen3Set;
+
+static void
+seen3_set_init(Seen3Set *set, const uint64 *hs, int n)
+{
+	uint32		size = 16;
+
+	while (size < (uint32) n * 2)
+		size <<= 1;
+	set->hs = hs;
+	set->mask = size - 1;
+	set->slot = palloc(sizeof(int) * size);
+	memset(set->slot, -1, sizeof(int) * size);
+	for (int i = 0; i < n; i++)
+	{
+		uint32		j = (uint32) (hs[i] >> 32) & set->mask;
+
+		while (set->slot[j] >= 0 && hs[set->slot[j]] != hs[i])
+			j = (j + 1) & set->mask;
+		set->slot[j] = i;
+	}
+}
+
+/* the index in hs of h, or -1 */
+static int
+seen3_set_find(const Seen3Set *set, uint64 h)
+{
+	uint32		j = (uint32) (h >> 32) & set->mask;
+
+	while (set->slot[j] >= 0)
+	{
+		if (set->hs[set->slot[j]] == h)
+			return set->slot[j];
+		j = (j + 1) & set->mask;
+	}
+	return -1;
+}
+
+/* marks in held[] the hashes of set that one of elems[0 .. ne) has */
+static void
+seen3_mark_held(SeenArgs *a, Datum *elems, bool *nulls, int ne, const Seen3Set *set, bool *held)
+{
+	for (int i = 0; i < ne; i++)
+	{
+		int			k;
+
+		if (nulls[i])
+			continue;
+		k = seen3_set_find(set, seen3_hash(a, elems[i]));
+		if (k >= 0)
+			held[k] = true;
+	}
+}
+
+/* cf_seen(base, mid, delta, item): whether item is reported seen (NULL item: NULL) */
+PG_FUNCTION_INFO_V1(cuckoo_seen3);
+Datum
+cuckoo_seen3(PG_FUNCTION_ARGS)
+{
+	Seen3Args	s;
+	SeenArgs   *a = &s.a;
+	const cf_filter *f;
+	uint64		h;
+
+	if (PG_ARGISNULL(S3_ITEM))
+		PG_RETURN_NULL();
+	seen3_args(fcinfo, &s, false);
+	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	if (seen3_find(a, a->elems, a->enulls, a->n, h) >= 0)
+		PG_RETURN_BOOL(true);
+	seen3_read_mid(fcinfo, &s);
+	if (seen3_find(a, s.melems, s.mnulls, s.mn, h) >= 0)
+		PG_RETURN_BOOL(true);
+	if (a->basenull)
+		PG_RETURN_BOOL(false);
+	f = cfpg_read_filter(fcinfo, a->c, a->base);
+	cfpg_check_kind(f, a->hi);
+	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
+	PG_RETURN_BOOL(cfpg_find_value(f, a->hi, PG_GETARG_DATUM(S3_ITEM), &h));
+}
+
+#define SEEN3_BLOCK	64			/* candidates probed together */
+
+/*
+ * cf_unseen(base, mid, delta, candidates): the candidates not reported
+ * seen, in their order (repeats kept, NULL elements dropped); NULL
+ * candidates: NULL.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_unseen3);
+Datum
+cuckoo_unseen3(PG_FUNCTION_ARGS)
+{
+	Seen3Args	s;
+	SeenArgs   *a = &s.a;
+	const cf_filter *f = NULL;
+	ArrayType  *arr;
+	Datum	   *el;
+	bool	   *nulls;
+	int			m,
+				nh = 0,
+				nu = 0,
+				nout = 0;
+	uint64	   *ch;				/* the candidates' hashes, in their order */
+	int		   *ci;				/* their index in set */
+	Seen3Set	set;			/* the distinct ones */
+	uint64	   *uh;
+	bool	   *held;			/* uh[i] is in delta or mid */
+	Datum	   *out;
+	int			dims[1];
+	int			lbs[1] = {1};
+
+	if (PG_ARGISNULL(S3_ITEM))
+		PG_RETURN_NULL();
+	seen3_args(fcinfo, &s, true);
+	arr = PG_GETARG_ARRAYTYPE_P(S3_ITEM);
+	deconstruct_array(arr, a->elemtype, a->elmlen, a->elmbyval, a->elmalign, &el, &nulls, &m);
+	ch = palloc(sizeof(uint64) * Max(m, 1));
+	ci = palloc(sizeof(int) * Max(m, 1));
+	uh = palloc(sizeof(uint64) * Max(m, 1));
+	for (int i = 0; i < m; i++)
+		if (!nulls[i])
+			uh[nh++] = ch[i] = seen3_hash(a, el[i]);
+	qsort(uh, nh, sizeof(uint64), cfpg_seen_cmp_u64);
+	for (int i = 0; i < nh; i++)
+		if (nu == 0 || uh[nu - 1] != uh[i])
+			uh[nu++] = uh[i];
+	seen3_set_init(&set, uh, nu);
+	for (int i = 0; i < m; i++)
+		ci[i] = nulls[i] ? -1 : seen3_set_find(&set, ch[i]);
+	held = palloc0(sizeof(bool) * Max(nu, 1));
+	seen3_mark_held(a, a->elems, a->enulls, a->n, &set, held);
+	if (nu > 0)
+	{
+		seen3_read_mid(fcinfo, &s);
+		seen3_mark_held(a, s.melems, s.mnulls, s.mn, &set, held);
+	}
+	if (!a->basenull)
+	{
+		f = cfpg_read_filter(fcinfo, a->c, a->base);
+		cfpg_check_kind(f, a->hi);
+	}
+	out = palloc(sizeof(Datum) * Max(m, 1));
+	for (int i0 = 0; i0 < m; i0 += SEEN3_BLOCK)
+	{
+		uint64		hs[SEEN3_BLOCK];
+		bool		found[SEEN3_BLOCK];
+		int			pos[SEEN3_BLOCK];
+		int			nb = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		for (int i = i0; i < m && i < i0 + SEEN3_BLOCK; i++)
+		{
+			if (nulls[i])
+				continue;
+			if (held[ci[i]])
+				continue;		/* in delta or mid: seen */
+			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
+			hs[nb] = f == NULL ? ch[i] : cfpg_value_hash(f, a->hi, el[i]);
+			pos[nb++] = i;
+		}
+		if (f != NULL && nb > 0)
+			cf_contains_many(f, hs, (size_t) nb, found);
+		for (int k = 0; k < nb; k++)
+			if (f == NULL || !found[k])
+				out[nout++] = el[pos[k]];
+	}
+	dims[0] = nout;
+	if (nout == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a->elemtype));
+	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, NULL, 1, dims, lbs, a->elemtype, a->elmlen,
+											 a->elmbyval, a->elmalign));
+}
