@@ -47,6 +47,7 @@ typedef struct PfSide
 	double		tuples;			/* rows in the relation */
 	double		nd;				/* distinct keys in the relation */
 	bool		nd_default;		/* nd is a guess: no statistics */
+	bool		inh;			/* its statistics are the inheritance tree's */
 } PfSide;
 
 typedef struct PfCand
