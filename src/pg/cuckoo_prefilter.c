@@ -31,6 +31,7 @@
 #include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
@@ -457,8 +458,9 @@ cfpg_pf_clip(PfCand *c, double *s_in, double *b_in)
 	memset(&e, 0, sizeof(e));
 	e.key.brel = c->b.relid;
 	e.key.srel = c->s.relid;
-	e.key.btype = getBaseType(c->b.type);
-	e.key.stype = getBaseType(c->s.type);
+	/* getBaseType, but a built-in type is never a domain */
+	e.key.btype = c->b.type < FirstGenbkiObjectId ? c->b.type : getBaseType(c->b.type);
+	e.key.stype = c->s.type < FirstGenbkiObjectId ? c->s.type : getBaseType(c->s.type);
 	e.key.batt = c->b.attno;
 	e.key.satt = c->s.attno;
 	e.key.binh = c->b.inh;
@@ -640,7 +642,8 @@ cfpg_pf_table_est_once(PfSide *sd, PfSide *seen, bool *seen_ok, int *nseen)
  * S needs no planning to be declined.  S's rows are its table's, its
  * distinct keys the statistics', and B's rows at most its table's: a
  * decline from these holds for the planner's estimates too.  Returns the
- * candidates left, which the first planning estimates.
+ * candidates left, which the first planning estimates, each with its copy
+ * of S's RTE.
  */
 static List *
 cfpg_pf_predecide(List *cands)
@@ -666,6 +669,9 @@ cfpg_pf_predecide(List *cands)
 			cfpg_pf_declined(c, why);
 			continue;
 		}
+		/* the planning changes the query's RTE: the filter's subquery gets a copy */
+		c->s_rte = copyObject(c->s_rte);
+		c->s_rte->tablesample = NULL;	/* the whole table's keys: a superset */
 		left = lappend(left, c);
 	}
 	return left;
@@ -920,6 +926,18 @@ cfpg_pf_plan_or(PlannedStmt *first, Query *rewritten, const char *query_string,
 	return result;
 }
 
+/* Does q's range table hold a subquery (a view, a subquery in FROM)? */
+static bool
+cfpg_pf_has_subquery(Query *q)
+{
+	ListCell   *lc;
+
+	foreach(lc, q->rtable)
+		if (((RangeTblEntry *) lfirst(lc))->rtekind == RTE_SUBQUERY)
+			return true;
+	return false;
+}
+
 static PlannedStmt *
 cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		   ParamListInfo boundParams)
@@ -957,7 +975,9 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	cands = cfpg_pf_find(parse);
 	if (cands == NIL)
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
-	if (cfpg_pf_locks_rows((Node *) parse, NULL))
+	/* a lower level's FOR UPDATE: only a query with lower levels has one */
+	if ((parse->hasSubLinks || parse->cteList != NIL || cfpg_pf_has_subquery(parse)) &&
+		cfpg_pf_locks_rows((Node *) parse, NULL))
 	{
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined: FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));

@@ -55,7 +55,8 @@ typedef struct PfCand
 	PfKind		kind;
 	PfSide		b;				/* the side filtered */
 	PfSide		s;				/* the side the filter is built from */
-	RangeTblEntry *s_rte;		/* a copy of S's RTE, for the subquery */
+	RangeTblEntry *s_rte;		/* S's RTE; for the candidates kept, a copy
+								 * for the subquery (cuckoo_prefilter.c) */
 #if PG_VERSION_NUM >= 160000
 	RTEPermissionInfo *s_perm;	/* a copy of its permissions, or NULL */
 #endif
