@@ -304,6 +304,11 @@ SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.n = s.n$$);
 SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.n$$);
 -- a key without statistics: the fraction of the rows kept (all), declined
 SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_nostat s ON b.k = s.k$$);
+-- new statistics, a new estimate (the backend's clip of pf_miss is dropped):
+-- every key of pf_miss in pf_big's range now, declined
+UPDATE pf_miss SET k = k % 5000;
+ANALYZE pf_miss;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.k$$);
 DROP TABLE pf_miss, pf_hit, pf_nostat;
 -- off: nothing
 SET cuckoo.join_prefilter = off;
