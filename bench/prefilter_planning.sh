@@ -10,7 +10,10 @@
 #   none       a one-table query: no candidate, one walk of the join tree
 #   applied    a join that gets a filter (the thresholds at their extremes):
 #              planned twice
-# Prints the median of the rounds' on/off ratios.
+# Prints the median of the rounds' on/off ratios (the whole EXPLAIN, parse and
+# output included), then the planning alone: EXPLAIN's Planning Time of
+# PLANS_PER_ROUND plans of each query, off and on alternated, the mean of the
+# fastest 90% of each side, and their ratio.
 # Usage: PG_CONFIG=... bash bench/prefilter_planning.sh [ROUNDS] [PLANS_PER_ROUND]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +38,24 @@ BEGIN
   FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
   RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
 END \$\$;
+-- the planning alone: EXPLAIN's Planning Time of n plans, off and on
+-- alternated, the mean of the fastest 90% of each side
+CREATE FUNCTION planning_us(q text, n int, OUT off_us float8, OUT on_us float8) LANGUAGE plpgsql AS \$\$
+DECLARE j json; i int; k int; a float8[] := '{}'; b float8[] := '{}'; ms float8;
+BEGIN
+  FOR i IN 0..n LOOP
+    FOR k IN 0..1 LOOP
+      PERFORM set_config('cuckoo.join_prefilter', CASE WHEN (i + k) % 2 = 0 THEN 'off' ELSE 'on' END, true);
+      EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF, SUMMARY ON) ' || q INTO j;
+      ms := (j -> 0 ->> 'Planning Time')::float8;
+      IF i > 0 THEN IF (i + k) % 2 = 0 THEN a := a || ms; ELSE b := b || ms; END IF; END IF;
+    END LOOP;
+  END LOOP;
+  off_us := (SELECT avg(x) FROM unnest(a) x WHERE x <= (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY y) FROM unnest(a) y)) * 1000;
+  on_us := (SELECT avg(x) FROM unnest(b) x WHERE x <= (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY y) FROM unnest(b) y)) * 1000;
+END \$\$;
 CREATE TEMP TABLE runs (scenario text, round int, off_ms float8, on_ms float8);
+CREATE TEMP TABLE planning (scenario text, off_us float8, on_us float8);
 DO \$\$
 DECLARE
   qs text[] := ARRAY[
@@ -60,6 +80,14 @@ BEGIN
       INSERT INTO runs VALUES (qs[2*i-1], r, a, b);
     END LOOP;
   END LOOP;
+  FOR i IN 1..4 LOOP
+    IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
+      PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
+    ELSE
+      PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
+    END IF;
+    INSERT INTO planning SELECT qs[2*i-1], p.off_us, p.on_us FROM planning_us(qs[2*i], $per) p;
+  END LOOP;
 END \$\$;
 \set QUIET off
 SELECT scenario, count(*) AS rounds,
@@ -67,6 +95,9 @@ SELECT scenario, count(*) AS rounds,
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms))::numeric / $per * 1000, 1) AS on_us_per_plan,
        round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms / off_ms))::numeric, 3) AS median_on_off
   FROM runs GROUP BY scenario ORDER BY scenario;
+SELECT scenario, round(off_us::numeric, 2) AS planning_off_us, round(on_us::numeric, 2) AS planning_on_us,
+       round((on_us / off_us)::numeric, 3) AS planning_on_off
+  FROM planning ORDER BY scenario;
 SQL
 chmod 644 "$sql"
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} \

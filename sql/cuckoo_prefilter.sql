@@ -274,6 +274,42 @@ SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_max_small_ratio = 0.25;
 SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k$$);
 RESET cuckoo.join_prefilter_max_small_ratio;
+-- the fraction removed with the key ranges (docs/prefilter.md): the small
+-- side's keys outside the big side's range of values match none of its rows
+RESET cuckoo.join_prefilter_max_small_rows;
+RESET cuckoo.join_prefilter_min_removed;
+CREATE TABLE pf_miss (k int8, k4 int4, n numeric);
+INSERT INTO pf_miss
+SELECT CASE WHEN g % 100 = 0 THEN g % 5000 ELSE 100000 + g END,
+       CASE WHEN g % 100 = 0 THEN g % 5000 ELSE 100000 + g END,
+       CASE WHEN g % 100 = 0 THEN g % 5000 ELSE 100000 + g END
+  FROM generate_series(1, 5000) g;
+CREATE TABLE pf_hit (k int8);
+INSERT INTO pf_hit SELECT g % 5000 FROM generate_series(1, 5000) g;
+CREATE TABLE pf_nostat (k int8, v int4);
+INSERT INTO pf_nostat SELECT k, 0 FROM pf_miss;
+ANALYZE pf_miss, pf_hit;
+ANALYZE pf_nostat (v);
+-- 1% of pf_miss's keys in pf_big's range: filtered (pf_big is too big a filter's side)
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.k$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_miss s ON b.k = s.k$$);
+-- every key of pf_hit in pf_big's range: nothing to remove, declined
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_hit s ON b.k = s.k$$);
+-- across int8 = int4: the integer family's cross-type "<" compares the ranges
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.k4$$);
+SELECT pf_same($$SELECT b.v FROM pf_big b JOIN pf_miss s ON b.k = s.k4$$);
+-- numeric = numeric: one type (its "<" is not leakproof; the user reads both tables)
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.n = s.n$$);
+-- int8 = numeric (the int8 cast): no family orders both, no clip, declined
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.n$$);
+-- a key without statistics: the fraction of the rows kept (all), declined
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_nostat s ON b.k = s.k$$);
+-- new statistics, a new estimate (the backend's clip of pf_miss is dropped):
+-- every key of pf_miss in pf_big's range now, declined
+UPDATE pf_miss SET k = k % 5000;
+ANALYZE pf_miss;
+SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_miss s ON b.k = s.k$$);
+DROP TABLE pf_miss, pf_hit, pf_nostat;
 -- off: nothing
 SET cuckoo.join_prefilter = off;
 SELECT pf_plan($$SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = 'eu'$$);

@@ -31,16 +31,20 @@
 #include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "catalog/pg_inherits.h"
 #include "commands/extension.h"
 #include "foreign/foreign.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -55,9 +59,13 @@
 #include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/resowner.h"
+#include "utils/rls.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -110,6 +118,7 @@ cfpg_pf_capture_side(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		return;
 	sd->seen = true;
 	sd->exact = exact;
+	sd->inh = rte->inh;
 	sd->rows = rel->rows;
 	sd->tuples = rel->tuples;
 	if (!all_quals)
@@ -150,6 +159,347 @@ cfpg_pf_relhook(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 	}
 }
 
+/* ---- the key ranges (docs/prefilter.md, "The expected fraction removed") ---- */
+
+/* the comparisons of the two keys' values, in one btree operator family */
+typedef struct PfOrder
+{
+	FmgrInfo	lt_bb;			/* b < b */
+	FmgrInfo	lt_ss;			/* s < s */
+	FmgrInfo	lt_bs;			/* b < s */
+	FmgrInfo	lt_sb;			/* s < b */
+	Oid			ss_op;			/* s's "<": its histogram's order */
+	Oid			bb_op;			/* b's "<" */
+} PfOrder;
+
+/* the statistics of one key column */
+typedef struct PfKeyStats
+{
+	HeapTuple	tup;
+	AttStatsSlot hist;			/* nvalues 0: none */
+	AttStatsSlot mcv;			/* nvalues 0: none */
+	bool		has_hist;
+	bool		has_mcv;
+} PfKeyStats;
+
+/*
+ * Can the statistics' values of the two key columns be compared?  Only in
+ * one btree operator family holding "<" for both types and across them
+ * (cross-type only through the family's own operator), each function
+ * leakproof (it raises no error and reveals nothing), or, for one type
+ * compared with itself, read by a user who may read both columns (as
+ * selfuncs.c's statistic_proc_security_check).
+ */
+static bool
+cfpg_pf_order(PfCand *c, Oid bt, Oid st, PfOrder *o, bool *leakproof_out)
+{
+	TypeCacheEntry *tb = lookup_type_cache(bt, TYPECACHE_BTREE_OPFAMILY);
+	TypeCacheEntry *ts = lookup_type_cache(st, TYPECACHE_BTREE_OPFAMILY);
+	Oid			ops[4];
+	int			i;
+	bool		leakproof = true;
+
+	if (!OidIsValid(tb->btree_opf) || tb->btree_opf != ts->btree_opf)
+		return false;
+	bt = tb->btree_opintype;
+	st = ts->btree_opintype;
+	ops[0] = get_opfamily_member(tb->btree_opf, bt, bt, BTLessStrategyNumber);
+	ops[1] = get_opfamily_member(tb->btree_opf, st, st, BTLessStrategyNumber);
+	ops[2] = get_opfamily_member(tb->btree_opf, bt, st, BTLessStrategyNumber);
+	ops[3] = get_opfamily_member(tb->btree_opf, st, bt, BTLessStrategyNumber);
+	for (i = 0; i < 4; i++)
+	{
+		if (!OidIsValid(ops[i]))
+			return false;
+		if (!get_func_leakproof(get_opcode(ops[i])))
+			leakproof = false;
+	}
+	if (!leakproof)
+	{
+		Oid			user = GetUserId();
+		Oid			rels[2] = {c->b.relid, c->s.relid};
+		AttrNumber	atts[2] = {c->b.attno, c->s.attno};
+
+		if (bt != st)
+			return false;
+		for (i = 0; i < 2; i++)
+			if (check_enable_rls(rels[i], InvalidOid, true) == RLS_ENABLED ||
+				(pg_class_aclcheck(rels[i], user, ACL_SELECT) != ACLCHECK_OK &&
+				 pg_attribute_aclcheck(rels[i], atts[i], user, ACL_SELECT) != ACLCHECK_OK))
+				return false;
+	}
+	*leakproof_out = leakproof;
+	fmgr_info(get_opcode(ops[0]), &o->lt_bb);
+	fmgr_info(get_opcode(ops[1]), &o->lt_ss);
+	fmgr_info(get_opcode(ops[2]), &o->lt_bs);
+	fmgr_info(get_opcode(ops[3]), &o->lt_sb);
+	o->bb_op = ops[0];
+	o->ss_op = ops[1];
+	return true;
+}
+
+/* the histogram (in the order of op) and the MCVs of a side's key, or false */
+static bool
+cfpg_pf_key_stats(PfSide *sd, Oid op, PfKeyStats *ks)
+{
+	memset(ks, 0, sizeof(*ks));
+	ks->tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(sd->relid),
+							  Int16GetDatum(sd->attno), BoolGetDatum(sd->inh));
+	if (!HeapTupleIsValid(ks->tup))
+		return false;
+	if (get_attstatsslot(&ks->hist, ks->tup, STATISTIC_KIND_HISTOGRAM, op,
+						 ATTSTATSSLOT_VALUES))
+	{
+		ks->has_hist = ks->hist.nvalues >= 2;
+		if (!ks->has_hist)
+			free_attstatsslot(&ks->hist);
+	}
+	if (get_attstatsslot(&ks->mcv, ks->tup, STATISTIC_KIND_MCV, InvalidOid,
+						 ATTSTATSSLOT_VALUES))
+	{
+		ks->has_mcv = ks->mcv.nvalues >= 1;
+		if (!ks->has_mcv)
+			free_attstatsslot(&ks->mcv);
+	}
+	return ks->has_hist || ks->has_mcv;
+}
+
+static void
+cfpg_pf_key_stats_free(PfKeyStats *ks)
+{
+	if (ks->has_hist)
+		free_attstatsslot(&ks->hist);
+	if (ks->has_mcv)
+		free_attstatsslot(&ks->mcv);
+	if (HeapTupleIsValid(ks->tup))
+		ReleaseSysCache(ks->tup);
+}
+
+static inline bool
+cfpg_pf_lt(FmgrInfo *f, Oid coll, Datum a, Datum b)
+{
+	return DatumGetBool(FunctionCall2Coll(f, coll, a, b));
+}
+
+/* the smallest and the largest value the statistics hold (histogram bounds, MCVs) */
+static void
+cfpg_pf_bounds(PfKeyStats *ks, FmgrInfo *lt, Oid coll, Datum *lo, Datum *hi)
+{
+	int			i = 0;
+
+	if (ks->has_hist)
+	{
+		*lo = ks->hist.values[0];
+		*hi = ks->hist.values[ks->hist.nvalues - 1];
+	}
+	else
+	{
+		*lo = *hi = ks->mcv.values[0];
+		i = 1;
+	}
+	for (; ks->has_mcv && i < ks->mcv.nvalues; i++)
+	{
+		if (cfpg_pf_lt(lt, coll, ks->mcv.values[i], *lo))
+			*lo = ks->mcv.values[i];
+		if (cfpg_pf_lt(lt, coll, *hi, ks->mcv.values[i]))
+			*hi = ks->mcv.values[i];
+	}
+}
+
+/*
+ * Where x's distinct values lie against [lo, hi], the other side's range
+ * (lt_xo: x < other, lt_ox: other < x): its MCVs in the range, counted one
+ * by one, and the fraction of its histogram's buckets that overlap the range
+ * (a bucket that overlaps it counts whole: never more removed than the
+ * statistics show; without a histogram, 1).
+ */
+typedef struct PfClipPart
+{
+	double		mcv_in;			/* MCVs in the range */
+	double		mcv;			/* MCVs */
+	double		buckets_in;		/* the fraction of the buckets */
+} PfClipPart;
+
+static void
+cfpg_pf_part(PfKeyStats *ks, FmgrInfo *lt_xo, FmgrInfo *lt_ox, Oid coll,
+			 Datum lo, Datum hi, PfClipPart *p)
+{
+	int			i;
+
+	p->mcv_in = 0.0;
+	p->mcv = ks->has_mcv ? ks->mcv.nvalues : 0;
+	p->buckets_in = 1.0;
+	for (i = 0; ks->has_mcv && i < ks->mcv.nvalues; i++)
+		if (!cfpg_pf_lt(lt_xo, coll, ks->mcv.values[i], lo) &&
+			!cfpg_pf_lt(lt_ox, coll, hi, ks->mcv.values[i]))
+			p->mcv_in += 1.0;
+	if (ks->has_hist)
+	{
+		int			nb = ks->hist.nvalues - 1;
+		int			over = 0;
+
+		for (i = 0; i < nb; i++)
+			if (!cfpg_pf_lt(lt_xo, coll, ks->hist.values[i + 1], lo) &&
+				!cfpg_pf_lt(lt_ox, coll, hi, ks->hist.values[i]))
+				over++;
+		p->buckets_in = (double) over / nb;
+	}
+}
+
+/*
+ * The fraction of x's nd distinct values in the range: its MCVs in it, and
+ * the others spread over the histogram's buckets as its rows are.
+ */
+static double
+cfpg_pf_part_frac(PfClipPart *p, double nd)
+{
+	if (nd <= 0)
+		return 1.0;
+	return Min(1.0, (p->mcv_in + Max(0.0, nd - p->mcv) * p->buckets_in) / nd);
+}
+
+/*
+ * The clip of a pair of key columns, kept per backend (the statistics'
+ * arrays are read and compared once, not at each planning) when its
+ * comparisons are leakproof (it then depends on no user); emptied when
+ * pg_statistic, pg_proc, pg_amop or pg_opclass change.
+ */
+typedef struct PfClipKey
+{
+	Oid			brel;
+	Oid			srel;
+	Oid			btype;
+	Oid			stype;
+	int16		batt;
+	int16		satt;
+	bool		binh;
+	bool		sinh;
+} PfClipKey;
+
+typedef struct PfClipEnt
+{
+	PfClipKey	key;
+	bool		ok;				/* a clip (else no statistics or ordering) */
+	PfClipPart	s;				/* S's keys against B's range */
+	PfClipPart	b;				/* B's keys against S's range */
+} PfClipEnt;
+
+static HTAB *cfpg_pf_clips = NULL;
+static bool cfpg_pf_clips_stale = false;
+
+static void
+cfpg_pf_clips_inval(Datum arg, int cacheid, uint32 hashvalue)
+{
+	cfpg_pf_clips_stale = true;
+}
+
+/* the clip of c's keys into *e (e->key set); false: none (statistics or an ordering missing) */
+static bool
+cfpg_pf_clip_compute(PfCand *c, PfClipEnt *e, bool *cacheable)
+{
+	PfOrder		o;
+	PfKeyStats	bk;
+	PfKeyStats	sk;
+	Oid			coll = InvalidOid;
+	Datum		blo,
+				bhi,
+				slo,
+				shi;
+	bool		ok;
+
+	*cacheable = false;
+	if (!cfpg_pf_order(c, e->key.btype, e->key.stype, &o, cacheable))
+		return false;
+	ok = cfpg_pf_key_stats(&c->b, o.bb_op, &bk);
+	ok = cfpg_pf_key_stats(&c->s, o.ss_op, &sk) && ok;
+	if (ok)
+	{
+		/* every value ordered in one collation (that of ANALYZE) */
+		AttStatsSlot *slots[4] = {
+			bk.has_hist ? &bk.hist : NULL, bk.has_mcv ? &bk.mcv : NULL,
+			sk.has_hist ? &sk.hist : NULL, sk.has_mcv ? &sk.mcv : NULL};
+		int			i;
+
+		if (type_is_collatable(e->key.btype) || type_is_collatable(e->key.stype))
+			for (i = 0; i < 4; i++)
+			{
+				if (slots[i] == NULL)
+					continue;
+				if (!OidIsValid(slots[i]->stacoll) ||
+					(OidIsValid(coll) && slots[i]->stacoll != coll))
+					ok = false;
+				coll = slots[i]->stacoll;
+			}
+	}
+	if (ok)
+	{
+		cfpg_pf_bounds(&bk, &o.lt_bb, coll, &blo, &bhi);
+		cfpg_pf_bounds(&sk, &o.lt_ss, coll, &slo, &shi);
+		cfpg_pf_part(&sk, &o.lt_sb, &o.lt_bs, coll, blo, bhi, &e->s);
+		cfpg_pf_part(&bk, &o.lt_bs, &o.lt_sb, coll, slo, shi, &e->b);
+	}
+	cfpg_pf_key_stats_free(&bk);
+	cfpg_pf_key_stats_free(&sk);
+	return ok;
+}
+
+/*
+ * The ranges of the two keys clipped by each other: *s_in, the fraction of
+ * S's distinct keys within B's range of values, *b_in, B's within S's.  Both
+ * 1 (no clip) where the statistics or an ordering are missing.
+ */
+static void
+cfpg_pf_clip(PfCand *c, double *s_in, double *b_in)
+{
+	PfClipEnt	e;
+	PfClipEnt  *found = NULL;
+	bool		cacheable;
+
+	*s_in = *b_in = 1.0;
+	memset(&e, 0, sizeof(e));
+	e.key.brel = c->b.relid;
+	e.key.srel = c->s.relid;
+	/* getBaseType, but a built-in type is never a domain */
+	e.key.btype = c->b.type < FirstGenbkiObjectId ? c->b.type : getBaseType(c->b.type);
+	e.key.stype = c->s.type < FirstGenbkiObjectId ? c->s.type : getBaseType(c->s.type);
+	e.key.batt = c->b.attno;
+	e.key.satt = c->s.attno;
+	e.key.binh = c->b.inh;
+	e.key.sinh = c->s.inh;
+	if (cfpg_pf_clips_stale && cfpg_pf_clips != NULL)
+	{
+		hash_destroy(cfpg_pf_clips);
+		cfpg_pf_clips = NULL;
+	}
+	cfpg_pf_clips_stale = false;
+	if (cfpg_pf_clips != NULL)
+		found = hash_search(cfpg_pf_clips, &e.key, HASH_FIND, NULL);
+	if (found == NULL)
+	{
+		e.ok = cfpg_pf_clip_compute(c, &e, &cacheable);
+		if (cacheable && !cfpg_pf_clips_stale)
+		{
+			if (cfpg_pf_clips == NULL)
+			{
+				HASHCTL		ctl;
+
+				ctl.keysize = sizeof(PfClipKey);
+				ctl.entrysize = sizeof(PfClipEnt);
+				cfpg_pf_clips = hash_create("cuckoo prefilter clips", 64, &ctl,
+											HASH_ELEM | HASH_BLOBS);
+			}
+			if (hash_get_num_entries(cfpg_pf_clips) < 10000)
+				*(PfClipEnt *) hash_search(cfpg_pf_clips, &e.key, HASH_ENTER, NULL) = e;
+		}
+		found = &e;
+	}
+	if (found->ok)
+	{
+		*s_in = cfpg_pf_part_frac(&found->s, c->s.nd);
+		*b_in = cfpg_pf_part_frac(&found->b, c->b.nd);
+	}
+}
+
 /* Is c worth it?  Else *why says why not. */
 static bool
 cfpg_pf_decide(PfCand *c, const char **why)
@@ -157,6 +507,8 @@ cfpg_pf_decide(PfCand *c, const char **why)
 	double		kept;
 	double		sel;
 	double		nds;
+	double		s_in;
+	double		b_in;
 
 	if (!c->b.seen || !c->s.seen)
 	{
@@ -191,7 +543,9 @@ cfpg_pf_decide(PfCand *c, const char **why)
 		if (c->s.tuples > 0 && sel < 1.0)
 			nds = c->s.nd * (1.0 - pow(1.0 - sel, c->s.tuples / c->s.nd));
 		nds = Min(nds, c->s.rows);
-		kept = Min(1.0, nds / c->b.nd);
+		/* S's keys outside B's range match nothing; B's outside S's neither */
+		cfpg_pf_clip(c, &s_in, &b_in);
+		kept = Min(1.0, Min(nds * s_in / c->b.nd, b_in));
 	}
 	kept = Min(1.0, kept + PF_FPR);
 	c->removed = 1.0 - kept;
@@ -211,6 +565,117 @@ cfpg_pf_declined(PfCand *c, const char *why)
 							 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
 							 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
 							 cfpg_pf_kind_names[c->kind], why)));
+}
+
+/*
+ * A side's estimates from pg_class and pg_statistic alone, for a plain table
+ * (no inheritance) without conditions: its rows, pg_class.reltuples (the
+ * count of the ANALYZE or VACUUM that made its statistics, where the planner
+ * scales it to the table's current size), and its key's distinct values.
+ * False: they need the planning.
+ */
+static bool
+cfpg_pf_table_est(PfSide *sd)
+{
+	HeapTuple	tup;
+	Form_pg_class cls;
+	double		tuples;
+	double		stadistinct;
+
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(sd->relid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	cls = (Form_pg_class) GETSTRUCT(tup);
+	tuples = cls->reltuples;
+	if ((cls->relkind != RELKIND_RELATION && cls->relkind != RELKIND_MATVIEW) ||
+		cls->relhassubclass || tuples <= 0)
+	{
+		ReleaseSysCache(tup);
+		return false;
+	}
+	ReleaseSysCache(tup);
+	tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(sd->relid),
+						  Int16GetDatum(sd->attno), BoolGetDatum(false));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	stadistinct = ((Form_pg_statistic) GETSTRUCT(tup))->stadistinct;
+	ReleaseSysCache(tup);
+	if (stadistinct == 0.0)
+		return false;
+	sd->seen = true;
+	sd->inh = false;
+	sd->tuples = tuples;
+	sd->rows = clamp_row_est(tuples);
+	sd->nd = clamp_row_est(stadistinct > 0 ? stadistinct : -stadistinct * tuples);
+	sd->nd_default = false;
+	return true;
+}
+
+/* cfpg_pf_table_est, once per key column of the candidates (seen[], *nseen) */
+static bool
+cfpg_pf_table_est_once(PfSide *sd, PfSide *seen, bool *seen_ok, int *nseen)
+{
+	int			i;
+
+	for (i = 0; i < *nseen; i++)
+		if (seen[i].relid == sd->relid && seen[i].attno == sd->attno)
+			break;
+	if (i == *nseen)
+	{
+		seen[i] = *sd;
+		seen_ok[i] = cfpg_pf_table_est(&seen[i]);
+		(*nseen)++;
+	}
+	if (seen_ok[i])
+	{
+		sd->seen = true;
+		sd->inh = false;
+		sd->tuples = seen[i].tuples;
+		sd->rows = seen[i].rows;
+		sd->nd = seen[i].nd;
+		sd->nd_default = false;
+	}
+	return seen_ok[i];
+}
+
+/*
+ * Before the first planning: a candidate whose filter keeps no condition of
+ * S needs no planning to be declined.  S's rows are its table's, its
+ * distinct keys the statistics', and B's rows at most its table's: a
+ * decline from these holds for the planner's estimates too.  Returns the
+ * candidates left, which the first planning estimates, each with its copy
+ * of S's RTE.
+ */
+static List *
+cfpg_pf_predecide(List *cands)
+{
+	List	   *left = NIL;
+	ListCell   *lc;
+
+	PfSide	   *seen = palloc(2 * list_length(cands) * sizeof(PfSide));
+	bool	   *seen_ok = palloc(2 * list_length(cands) * sizeof(bool));
+	int			nseen = 0;
+
+	foreach(lc, cands)
+	{
+		PfCand	   *c = lfirst(lc);
+		PfCand		t = *c;
+		const char *why = NULL;
+
+		if (c->s_quals == NIL && c->s_rte->securityQuals == NIL &&
+			cfpg_pf_table_est_once(&t.b, seen, seen_ok, &nseen) &&
+			cfpg_pf_table_est_once(&t.s, seen, seen_ok, &nseen) &&
+			!cfpg_pf_decide(&t, &why))
+		{
+			cfpg_pf_declined(c, why);
+			continue;
+		}
+		/* the planning changes the query's RTE: the filter's subquery gets a copy */
+		c->s_rte = copyObject(c->s_rte);
+		c->s_rte->tablesample = NULL;	/* the whole table's keys: a superset */
+		left = lappend(left, c);
+	}
+	return left;
 }
 
 /* ---- the filter's condition ---- */
@@ -428,6 +893,18 @@ cfpg_pf_plan_or(PlannedStmt *first, Query *rewritten, const char *query_string,
 	return result;
 }
 
+/* Does q's range table hold a subquery (a view, a subquery in FROM)? */
+static bool
+cfpg_pf_has_subquery(Query *q)
+{
+	ListCell   *lc;
+
+	foreach(lc, q->rtable)
+		if (((RangeTblEntry *) lfirst(lc))->rtekind == RTE_SUBQUERY)
+			return true;
+	return false;
+}
+
 static PlannedStmt *
 cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		   ParamListInfo boundParams)
@@ -465,12 +942,17 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 	cands = cfpg_pf_find(parse);
 	if (cands == NIL)
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
-	if (cfpg_pf_locks_rows((Node *) parse, NULL))
+	/* a lower level's FOR UPDATE: only a query with lower levels has one */
+	if ((parse->hasSubLinks || parse->cteList != NIL || cfpg_pf_has_subquery(parse)) &&
+		cfpg_pf_locks_rows((Node *) parse, NULL))
 	{
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": declined: FOR UPDATE / SHARE (rechecked rows could be newer than the filter)")));
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 	}
+	cands = cfpg_pf_predecide(cands);
+	if (cands == NIL)
+		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 	pristine = copyObject(parse);
 	cfpg_pf_levels(pristine, &levels);
 	first = cfpg_pf_plan_capturing(cands, parse, query_string, cursorOptions, boundParams);
@@ -594,6 +1076,11 @@ cfpg_prefilter_init(void)
 							 "Level of the messages that say which joins got a pre-filter and why others did not.",
 							 NULL, &cfpg_prefilter_msglevel, DEBUG1, cfpg_prefilter_msglevels,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+
+	CacheRegisterSyscacheCallback(STATRELATTINH, cfpg_pf_clips_inval, (Datum) 0);
+	CacheRegisterSyscacheCallback(PROCOID, cfpg_pf_clips_inval, (Datum) 0);
+	CacheRegisterSyscacheCallback(AMOPSTRATEGY, cfpg_pf_clips_inval, (Datum) 0);
+	CacheRegisterSyscacheCallback(CLAOID, cfpg_pf_clips_inval, (Datum) 0);
 
 	cfpg_prefilter_prev_planner = planner_hook;
 	planner_hook = cfpg_pf_planner;

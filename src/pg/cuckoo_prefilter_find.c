@@ -23,6 +23,7 @@
 
 #include "access/htup_details.h"
 #include "access/stratnum.h"
+#include "access/transam.h"
 #include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_foreign_table.h"
@@ -202,6 +203,37 @@ cfpg_pf_equi(Node *clause, Var **x, Var **y, OpExpr **op)
 	return true;
 }
 
+/* getBaseType, without its catalog look-up for a built-in type (never a domain) */
+static inline Oid
+cfpg_pf_base_type(Oid typid)
+{
+	return typid < FirstGenbkiObjectId ? typid : getBaseType(typid);
+}
+
+/* cfpg_type_value_kind, kept for the built-in types (their kind never changes) */
+static int
+cfpg_pf_value_kind(Oid typid)
+{
+	static Oid	oids[16];
+	static int	kinds[16];
+	static int	n = 0;
+	int			i;
+	int			kind;
+
+	if (typid >= FirstGenbkiObjectId)
+		return cfpg_type_value_kind(typid);
+	for (i = 0; i < n; i++)
+		if (oids[i] == typid)
+			return kinds[i];
+	kind = cfpg_type_value_kind(typid);
+	if (n < (int) lengthof(oids))
+	{
+		oids[n] = typid;
+		kinds[n++] = kind;
+	}
+	return kind;
+}
+
 /*
  * The class of types a filter hashes alike and SQL's btree equality compares
  * alike (docs/hashing.md), or 0: a key type the rule does not take.
@@ -209,7 +241,7 @@ cfpg_pf_equi(Node *clause, Var **x, Var **y, OpExpr **op)
 static int
 cfpg_pf_type_class(Oid typid)
 {
-	switch (getBaseType(typid))
+	switch (cfpg_pf_base_type(typid))
 	{
 		case INT2OID:
 		case INT4OID:
@@ -303,9 +335,9 @@ cfpg_pf_pair_ok(OpExpr *op, Var *bv, Var *sv, const char **why)
 	cs = cfpg_pf_type_class(sv->vartype);
 	if (cb == 0 ||
 		(cb != cs && !cfpg_pf_cross_ok(lt, cb, cs)) ||
-		(getBaseType(sv->vartype) != getBaseType(bv->vartype) &&
-		 !cfpg_kind_accepts((uint32) cfpg_type_value_kind(getBaseType(sv->vartype)),
-							(uint32) cfpg_type_value_kind(getBaseType(bv->vartype)))))
+		(cfpg_pf_base_type(sv->vartype) != cfpg_pf_base_type(bv->vartype) &&
+		 !cfpg_kind_accepts((uint32) cfpg_pf_value_kind(cfpg_pf_base_type(sv->vartype)),
+							(uint32) cfpg_pf_value_kind(cfpg_pf_base_type(bv->vartype)))))
 	{
 		*why = "key types the filter does not hash alike";
 		return false;
@@ -404,23 +436,40 @@ cfpg_pf_rescan_same(Oid relid, bool inh)
  * Is the filtered side a table whose size alone is below the threshold?
  * (Its rows after its conditions cannot be more.)  Decided before the first
  * planning, so that the joins of small tables pay no copy and no capture.
+ * Its size is pg_class.reltuples, the count of its last ANALYZE or VACUUM
+ * (as its statistics; the planner scales it to the table's current size,
+ * which costs a system call), or, never counted, the planner's estimate.
  */
 static bool
 cfpg_pf_too_small(Oid relid)
 {
-	char		relkind = get_rel_relkind(relid);
-	Relation	rel;
-	BlockNumber pages;
-	double		tuples;
-	double		allvisfrac;
+	HeapTuple	tup;
+	Form_pg_class cls;
+	double		tuples = -1;
+	bool		plain;
 
-	if (cfpg_prefilter_min_big_rows <= 0 ||
-		(relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW) ||
-		has_subclass(relid))
+	if (cfpg_prefilter_min_big_rows <= 0)
 		return false;
-	rel = table_open(relid, NoLock);	/* locked by the parser */
-	estimate_rel_size(rel, NULL, &pages, &tuples, &allvisfrac);
-	table_close(rel, NoLock);
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	cls = (Form_pg_class) GETSTRUCT(tup);
+	plain = (cls->relkind == RELKIND_RELATION || cls->relkind == RELKIND_MATVIEW) &&
+		!cls->relhassubclass;
+	if (plain)
+		tuples = cls->reltuples;
+	ReleaseSysCache(tup);
+	if (!plain)
+		return false;
+	if (tuples < 0)
+	{
+		Relation	rel = table_open(relid, NoLock);	/* locked by the parser */
+		BlockNumber pages;
+		double		allvisfrac;
+
+		estimate_rel_size(rel, NULL, &pages, &tuples, &allvisfrac);
+		table_close(rel, NoLock);
+	}
 	return tuples < cfpg_prefilter_min_big_rows;
 }
 
@@ -476,8 +525,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	c->kind = kind;
 	cfpg_pf_side(&c->b, sc->q, bv->varno, bv, true);
 	cfpg_pf_side(&c->s, sq, sv->varno, sv, sq == sc->q);
-	c->s_rte = copyObject(srte);
-	c->s_rte->tablesample = NULL;	/* the whole table's keys: a superset */
+	c->s_rte = srte;			/* copied for the candidates kept */
 #if PG_VERSION_NUM >= 160000
 	c->s_perm = srte->perminfoindex ?
 		copyObject(getRTEPermissionInfo(sq->rteperminfos, srte)) : NULL;

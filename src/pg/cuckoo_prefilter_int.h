@@ -48,6 +48,7 @@ typedef struct PfSide
 	double		tuples;			/* rows in the relation */
 	double		nd;				/* distinct keys in the relation */
 	bool		nd_default;		/* nd is a guess: no statistics */
+	bool		inh;			/* its statistics are the inheritance tree's */
 } PfSide;
 
 typedef struct PfCand
@@ -55,7 +56,8 @@ typedef struct PfCand
 	PfKind		kind;
 	PfSide		b;				/* the side filtered */
 	PfSide		s;				/* the side the filter is built from */
-	RangeTblEntry *s_rte;		/* a copy of S's RTE, for the subquery */
+	RangeTblEntry *s_rte;		/* S's RTE; for the candidates kept, a copy
+								 * for the subquery (cuckoo_prefilter.c) */
 #if PG_VERSION_NUM >= 160000
 	RTEPermissionInfo *s_perm;	/* a copy of its permissions, or NULL */
 #endif
