@@ -146,6 +146,7 @@ cfpg_pf_relhook(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 
 		cfpg_pf_capture_side(root, rel, rti, rte, &c->b, NIL, true);
 		cfpg_pf_capture_side(root, rel, rti, rte, &c->s, c->s_quals, c->s_dropped == 0);
+		cfpg_pf_citus_capture(root, rel, rti, rte, c);
 	}
 }
 
@@ -162,6 +163,9 @@ cfpg_pf_decide(PfCand *c, const char **why)
 		*why = "no estimate (a relation the planner removed)";
 		return false;
 	}
+	if (c->citus)
+		return cfpg_pf_citus_decide(c, PF_FPR, cfpg_prefilter_min_removed,
+									cfpg_prefilter_max_small_rows, why);
 
 	if (c->b.rows < cfpg_prefilter_min_big_rows)
 	{
@@ -495,6 +499,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		  ((RangeTblEntry *) linitial(parse->rtable))->rtekind != RTE_SUBQUERY)))
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 
+	cfpg_pf_citus_reset();
 	cands = cfpg_pf_find(parse);
 	if (cands == NIL)
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
@@ -542,6 +547,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			}
 		}
 	}
+	cfpg_pf_citus_mirrors(cands);
 	foreach(lc, cands)
 	{
 		PfCand	   *c = lfirst(lc);
@@ -563,7 +569,16 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		}
 		/* the same level of the copy: cfpg_pf_levels walks both alike */
 		target = (Query *) list_nth(levels, c->qlevel);
-		if (c->kind == PF_NULLABLE)
+		if (c->citus)
+		{
+			/* in a derived table around B: cuckoo_prefilter_citus.c */
+			if (!cfpg_pf_citus_wrap(target, c, qual, &why))
+			{
+				cfpg_pf_declined(c, why);
+				continue;
+			}
+		}
+		else if (c->kind == PF_NULLABLE)
 		{
 			JoinExpr   *j = cfpg_pf_find_join((Node *) target->jointree, c->join_rtindex);
 
@@ -574,7 +589,8 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		}
 		else
 			target->jointree->quals = make_and_qual(target->jointree->quals, qual);
-		target->hasSubLinks = true;
+		if (c->citus == NULL)
+			target->hasSubLinks = true;
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
 				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",

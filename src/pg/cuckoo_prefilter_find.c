@@ -416,7 +416,7 @@ cfpg_pf_too_small(Oid relid)
 
 	if (cfpg_prefilter_min_big_rows <= 0 ||
 		(relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW) ||
-		has_subclass(relid))
+		has_subclass(relid) || cfpg_pf_citus_dist(relid))
 		return false;
 	rel = table_open(relid, NoLock);	/* locked by the parser */
 	estimate_rel_size(rel, NULL, &pages, &tuples, &allvisfrac);
@@ -460,6 +460,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	c->s_quals = cfpg_pf_usable_quals(s_conj, sv->varno, &c->s_dropped);
 	c->join_rtindex = join_rtindex;
 	c->qlevel = sc->qlevel;
+	cfpg_pf_citus_note(c);
 	sc->cands = lappend(sc->cands, c);
 }
 
