@@ -158,14 +158,14 @@ cfpg_pf_decide(PfCand *c, const char **why)
 	double		sel;
 	double		nds;
 
+	if (c->citus)				/* a Citus distributed side: its own rule */
+		return cfpg_pf_citus_decide(c, PF_FPR, cfpg_prefilter_min_removed,
+									cfpg_prefilter_max_small_rows, why);
 	if (!c->b.seen || !c->s.seen)
 	{
 		*why = "no estimate (a relation the planner removed)";
 		return false;
 	}
-	if (c->citus)
-		return cfpg_pf_citus_decide(c, PF_FPR, cfpg_prefilter_min_removed,
-									cfpg_prefilter_max_small_rows, why);
 
 	if (c->b.rows < cfpg_prefilter_min_big_rows)
 	{
@@ -593,11 +593,12 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			target->hasSubLinks = true;
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s",
+				(errmsg_internal(PF_MSG ": filter on %s.%s from %s.%s (%s)%s%s",
 								 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
 								 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
 								 cfpg_pf_kind_names[c->kind],
-								 c->s_dropped ? ", some of its conditions left out" : ""),
+								 c->s_dropped ? ", some of its conditions left out" : "",
+								 c->citus ? ", in a derived table around a Citus distributed table" : ""),
 				 errdetail_internal("Estimated rows: %.0f filtered, %.0f in the filter; %.0f%% expected to be removed.",
 									c->b.rows, c->s.rows, c->removed * 100.0)));
 	}

@@ -237,7 +237,8 @@ cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
 		*why = "a co-located join on the distribution column (Citus joins in the shards: no row moves)";
 		return false;
 	}
-	if (!ct->s_sel_seen)
+	/* B's estimates are the shell's and unused; S's conditions' are needed */
+	if (!ct->s_sel_seen || !c->s.seen)
 	{
 		*why = "no estimate (a relation the planner removed)";
 		return false;
