@@ -60,6 +60,7 @@ typedef struct PfCitusRel
 	char		method;			/* partmethod, or 0: not Citus's */
 	int32		colocationid;
 	AttrNumber	distattno;		/* the distribution column, or 0 */
+	int			nshards;		/* its shards (pg_dist_shard) */
 } PfCitusRel;
 
 /* the candidate's Citus side, when the citus extension exists */
@@ -106,6 +107,31 @@ cfpg_pf_citus_distattno(const char *partkey)
 	if (n && IsA(n, Var) && ((Var *) n)->varattno > 0)
 		return ((Var *) n)->varattno;
 	return 0;
+}
+
+/* the rows of pg_catalog.pg_dist_shard for relid: its shards */
+static int
+cfpg_pf_citus_nshards(Oid relid)
+{
+	Oid			catoid = get_relname_relid("pg_dist_shard", PG_CATALOG_NAMESPACE);
+	Oid			idxoid;
+	Relation	cat;
+	ScanKeyData key;
+	SysScanDesc scan;
+	int			n = 0;
+
+	if (!OidIsValid(catoid))
+		return 0;
+	idxoid = get_relname_relid("pg_dist_shard_logical_relid_index", PG_CATALOG_NAMESPACE);
+	cat = table_open(catoid, AccessShareLock);
+	ScanKeyInit(&key, 1 /* logicalrelid */ , BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(cat, idxoid, OidIsValid(idxoid), NULL, 1, &key);
+	while (HeapTupleIsValid(systable_getnext(scan)))
+		n++;
+	systable_endscan(scan);
+	table_close(cat, AccessShareLock);
+	return n;
 }
 
 static void
@@ -156,6 +182,8 @@ cfpg_pf_citus_lookup(Oid relid, PfCitusRel *out)
 		}
 		systable_endscan(scan);
 		table_close(cat, AccessShareLock);
+		if (out->dist)
+			out->nshards = cfpg_pf_citus_nshards(relid);
 	}
 	if (pf_citus_n < PF_CITUS_CACHE)
 		pf_citus_cache[pf_citus_n++] = *out;
@@ -253,6 +281,20 @@ cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
 	if (c->removed < min_removed)
 	{
 		*why = "the expected fraction removed (the filter's side's own conditions) is below cuckoo.join_prefilter_min_removed";
+		return false;
+	}
+
+	/*
+	 * A distributed small side (not co-located on the key): Citus plans the
+	 * derived table on its own, and the rows that pass travel through the
+	 * coordinator to every task of the join, one per shard of the small side,
+	 * where without the filter each row of the big side moves once.  It
+	 * pays while the rows kept, read by each of those tasks, are fewer than
+	 * the rows the big side has: kept <= 1 / shards.
+	 */
+	if (ct->s.dist && kept * Max(1, ct->s.nshards) > 1.0)
+	{
+		*why = "the filter's side is a Citus distributed table and the expected fraction kept is above 1 / its shard count (each of its shards' tasks would read the rows kept)";
 		return false;
 	}
 	return true;
