@@ -10,7 +10,10 @@
  * planning does not do) and expects the filter to remove what the small
  * side's own conditions remove (the selectivity the planner gives them, as
  * if the small side held every key of the big one); the other thresholds
- * apply as elsewhere.
+ * apply as elsewhere.  A distributed small side must in addition be expected
+ * to keep at most 1 / its shard count (see cfpg_pf_citus_decide); a small side
+ * distributed with a big side that is not, or a co-located join on both
+ * distribution columns, is declined.
  *
  * Citus does not carry a condition with a subquery into the worker tasks of
  * a join it cannot push down (it refuses one in the WHERE of a repartition
