@@ -347,8 +347,8 @@ stats() {	# stats VALUES...: "median (min-max)"
 #                (the 1%) to the workers and joins there
 # and each again with the small side unfiltered (repartition-all, local-all:
 # every row of pf_big has a partner, the filter would remove nothing), and the
-# repartition join with 20% of the small side's keys (repartition-wide: checked,
-# not timed).
+# repartition join with 20% of the small side's keys (repartition-wide), a semi
+# join (repartition-semi) and a LEFT JOIN (local-left): checked, not timed.
 # The sides: off (the plain query); on (SET cuckoo.join_prefilter = on, the
 # default thresholds) and forced (on, with cuckoo.join_prefilter_min_big_rows
 # and _min_removed at 0) where the loaded library has the setting;
@@ -357,7 +357,8 @@ stats() {	# stats VALUES...: "median (min-max)"
 # "complex joins are only supported when all distributed tables are
 # co-located"; the setting writes that derived table itself).
 # Checks: every side gives the plain query's rows (count, payload lengths and
-# the sum of a hash of each joined row: the multiset; an error is a failure:
+# the sum of a hash of pf_big's columns in each joined row: the multiset, the
+# small side's keys being unique; an error is a failure:
 # the setting must add none); on and hand-written show the filter in every
 # worker task on pf_big (EXPLAIN VERBOSE with citus.explain_all_tasks, or the
 # commands Citus sends for a repartition join); on puts no filter where the
@@ -394,6 +395,12 @@ PF_Q[local-all]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key"
 # a repartition join whose small side keeps 20% of its keys: the rows that
 # pass would go through the coordinator to each of the join's 32 tasks (slower
 # than repartitioning); the rule is expected to decline (kept > 1 / shards)
+# the other kinds of join, checked, not timed: a semi join on the distributed
+# small side, the nullable side of a LEFT JOIN from the local one
+PF_SET[repartition-semi]=${PF_SET[repartition]}
+PF_Q[repartition-semi]="$PF_SEL pf_big b WHERE b.key IN (SELECT s.key FROM pf_small_d s WHERE s.grp = 0)"
+PF_SET[local-left]=""
+PF_Q[local-left]="$PF_SEL pf_small s LEFT JOIN pf_big b ON b.key = s.key WHERE s.grp = 0"
 PF_SET[repartition-wide]=${PF_SET[repartition]}
 PF_Q[repartition-wide]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp < 20"
 PF_HAND[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
@@ -405,13 +412,13 @@ PF_SG=([off]="" [hand-written]="" [on]="SET cuckoo.join_prefilter = on;"
 pf_query() { if [ "$2" = hand-written ]; then echo "${PF_HAND[$1]}"; else echo "${PF_Q[$1]}"; fi; }
 pf_sides() {	# the sides of shape $1: the unfiltered shapes only off and on
 	case $1 in
-	*-all | *-wide) if [ "$PF_REAL" = t ]; then echo off on; else echo off; fi ;;
+	*-all | *-wide | *-semi | *-left) if [ "$PF_REAL" = t ]; then echo off on; else echo off; fi ;;
 	*) echo "${PF_SIDES[@]}" ;;
 	esac
 }
 # the check's form of a query: its answer and a fingerprint of the multiset of
 # rows the join gives (count, and the sum of a hash of each row: any order)
-PF_CHK="SELECT count(*), sum(length(b.payload)), sum(hashtext(b.id || ',' || b.key || ',' || b.payload || ',' || s.key)::bigint) FROM"
+PF_CHK="SELECT count(*), sum(length(b.payload)), sum(hashtext(b.id || ',' || b.key || ',' || b.payload)::bigint) FROM"
 pf_check() { local q=$1; echo "$PF_CHK${q#"$PF_SEL"}"; }
 # where the filter went: sets nfilt, ntasks and PF_SHAPE[$k.$sd]
 pf_where() {
@@ -436,7 +443,7 @@ pf_where() {
 			EXPLAIN (COSTS OFF) $(pf_query "$k" "$sd")" 2>&1 | grep -m 1 'declined b\.key' | sed 's/.*: declined //' | cut -c 1-240)"
 	fi
 }
-for k in repartition local repartition-all local-all repartition-wide; do
+for k in repartition local repartition-all local-all repartition-wide repartition-semi local-left; do
 	a=""
 	for sd in $(pf_sides $k); do
 		b=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} $(pf_check "$(pf_query $k $sd)")" 2>&1 | tail -n 1)
