@@ -20,9 +20,10 @@
  * join), but it does plan a derived table whose WHERE holds one: so the
  * big side's range-table entry is replaced by
  *
- *     (SELECT <every column, in order> FROM big WHERE <filter> @> key) big
+ *     (SELECT <its columns, in order> FROM big WHERE <filter> @> key) big
  *
- * whose columns keep their numbers, so the query's references to it hold.
+ * whose columns keep their numbers, so the query's references to it hold
+ * (those it does not read are NULL there).
  *
  * Citus is not linked: a relation is distributed when the citus extension
  * exists in the database and pg_catalog.pg_dist_partition has a row for it
@@ -307,12 +308,17 @@ cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
 
 typedef struct PfCitusRefs
 {
-	int			rti;
+	int			rti;			/* the relation, in queries' first */
 	int			depth;
+	List	   *queries;		/* the Query at each depth */
 	bool		bad;
+	Bitmapset  *used;			/* the columns the query reads */
 } PfCitusRefs;
 
-/* a system column or whole-row reference to the relation, at any level */
+/*
+ * The relation's columns the query reads, at any level, also through a
+ * join's alias; bad: a system column or a whole-row reference.
+ */
 static bool
 cfpg_pf_citus_refs_walker(Node *n, PfCitusRefs *ctx)
 {
@@ -321,9 +327,39 @@ cfpg_pf_citus_refs_walker(Node *n, PfCitusRefs *ctx)
 	if (IsA(n, Var))
 	{
 		Var		   *v = (Var *) n;
+		int			lvl = ctx->depth - (int) v->varlevelsup;
+		Query	   *vq;
+		RangeTblEntry *j;
 
-		if (v->varno == ctx->rti && (int) v->varlevelsup == ctx->depth && v->varattno <= 0)
-			ctx->bad = true;
+		if (lvl < 0 || lvl >= list_length(ctx->queries))
+			return false;
+		vq = list_nth(ctx->queries, lvl);
+		if (v->varno < 1 || v->varno > list_length(vq->rtable))
+			return false;
+		if (lvl == 0 && v->varno == ctx->rti)
+		{
+			if (v->varattno <= 0)
+				ctx->bad = true;
+			else
+				ctx->used = bms_add_member(ctx->used, v->varattno);
+		}
+		else if ((j = rt_fetch(v->varno, vq->rtable))->rtekind == RTE_JOIN)
+		{
+			/* what the join's column (or whole row) stands for, at its level */
+			int			saved = ctx->depth;
+			ListCell   *lc;
+			int			i = 0;
+
+			ctx->depth = lvl;
+			foreach(lc, j->joinaliasvars)
+			{
+				i++;
+				if ((v->varattno <= 0 || v->varattno == i) &&
+					cfpg_pf_citus_refs_walker(lfirst(lc), ctx))
+					break;
+			}
+			ctx->depth = saved;
+		}
 		return ctx->bad;
 	}
 	if (IsA(n, Query))
@@ -331,7 +367,10 @@ cfpg_pf_citus_refs_walker(Node *n, PfCitusRefs *ctx)
 		bool		r;
 
 		ctx->depth++;
-		r = query_tree_walker((Query *) n, cfpg_pf_citus_refs_walker, ctx, 0);
+		ctx->queries = lappend(ctx->queries, n);
+		r = query_tree_walker((Query *) n, cfpg_pf_citus_refs_walker, ctx,
+							  QTW_IGNORE_JOINALIASES);
+		ctx->queries = list_delete_last(ctx->queries);
 		ctx->depth--;
 		return r;
 	}
@@ -369,15 +408,21 @@ cfpg_pf_citus_wrap(Query *q, PfCand *c, Node *qual, const char **why)
 	}
 	refs.rti = (int) c->b.rti;
 	refs.depth = 0;
+	refs.queries = list_make1(q);
 	refs.bad = false;
-	query_tree_walker(q, cfpg_pf_citus_refs_walker, &refs, 0);
+	refs.used = NULL;
+	query_tree_walker(q, cfpg_pf_citus_refs_walker, &refs, QTW_IGNORE_JOINALIASES);
 	if (refs.bad)
 	{
 		*why = "the query uses the filtered side's system columns or whole rows";
 		return false;
 	}
 
-	/* SELECT <its columns, dropped ones as NULL> FROM b WHERE qual */
+	/*
+	 * SELECT <its columns> FROM b WHERE qual, the columns the query does not
+	 * read (and dropped ones) as NULL: they are neither fetched from the
+	 * workers nor checked against column privileges the query did not need
+	 */
 	inner = copyObject(brte);
 	rel = table_open(brte->relid, NoLock);	/* locked by the parser */
 	desc = RelationGetDescr(rel);
@@ -394,6 +439,8 @@ cfpg_pf_citus_wrap(Query *q, PfCand *c, Node *qual, const char **why)
 
 		if (att->attisdropped)
 			e = (Expr *) makeNullConst(INT4OID, -1, InvalidOid);
+		else if (!bms_is_member(att->attnum, refs.used) && att->attnum != c->b.attno)
+			e = (Expr *) makeNullConst(att->atttypid, att->atttypmod, att->attcollation);
 		else
 			e = (Expr *) makeVar(1, att->attnum, att->atttypid, att->atttypmod,
 								 att->attcollation, 0);
