@@ -156,6 +156,7 @@ cfpg_pf_relhook(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 
 		cfpg_pf_capture_side(root, rel, rti, rte, &c->b, NIL, true);
 		cfpg_pf_capture_side(root, rel, rti, rte, &c->s, c->s_quals, c->s_dropped == 0);
+		cfpg_pf_citus_capture(root, rel, rti, rte, c);
 	}
 }
 
@@ -510,6 +511,9 @@ cfpg_pf_decide(PfCand *c, const char **why)
 	double		s_in;
 	double		b_in;
 
+	if (c->citus)				/* a Citus distributed side: its own rule */
+		return cfpg_pf_citus_decide(c, PF_FPR, cfpg_prefilter_min_removed,
+									cfpg_prefilter_max_small_rows, why);
 	if (!c->b.seen || !c->s.seen)
 	{
 		*why = "no estimate (a relation the planner removed)";
@@ -662,7 +666,7 @@ cfpg_pf_predecide(List *cands)
 		PfCand		t = *c;
 		const char *why = NULL;
 
-		if (c->s_quals == NIL && c->s_rte->securityQuals == NIL &&
+		if (c->citus == NULL && c->s_quals == NIL && c->s_rte->securityQuals == NIL &&
 			cfpg_pf_table_est_once(&t.b, seen, seen_ok, &nseen) &&
 			cfpg_pf_table_est_once(&t.s, seen, seen_ok, &nseen) &&
 			!cfpg_pf_decide(&t, &why))
@@ -939,6 +943,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		  ((RangeTblEntry *) linitial(parse->rtable))->rtekind != RTE_SUBQUERY)))
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
 
+	cfpg_pf_citus_reset();
 	cands = cfpg_pf_find(parse);
 	if (cands == NIL)
 		return cfpg_pf_plan_capturing(NIL, parse, query_string, cursorOptions, boundParams);
@@ -991,6 +996,7 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 			}
 		}
 	}
+	cfpg_pf_citus_mirrors(cands);
 	foreach(lc, cands)
 	{
 		PfCand	   *c = lfirst(lc);
@@ -1015,7 +1021,16 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		}
 		/* the same level of the copy: cfpg_pf_levels walks both alike */
 		target = (Query *) list_nth(levels, c->qlevel);
-		if (c->kind == PF_NULLABLE)
+		if (c->citus)
+		{
+			/* in a derived table around B: cuckoo_prefilter_citus.c */
+			if (!cfpg_pf_citus_wrap(target, c, qual, &why))
+			{
+				cfpg_pf_declined(c, why);
+				continue;
+			}
+		}
+		else if (c->kind == PF_NULLABLE)
 		{
 			JoinExpr   *j = cfpg_pf_find_join((Node *) target->jointree, c->join_rtindex);
 
@@ -1026,15 +1041,17 @@ cfpg_pf_planner(Query *parse, const char *query_string, int cursorOptions,
 		}
 		else
 			target->jointree->quals = make_and_qual(target->jointree->quals, qual);
-		target->hasSubLinks = true;
+		if (c->citus == NULL)
+			target->hasSubLinks = true;
 		any = true;
 		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": %s on %s.%s from %s.%s (%s)%s",
+				(errmsg_internal(PF_MSG ": %s on %s.%s from %s.%s (%s)%s%s",
 								 IsA(qual, BoolExpr) ? "= ANY (keys)" : "filter",
 								 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
 								 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
 								 cfpg_pf_kind_names[c->kind],
-								 c->s_dropped ? ", some of its conditions left out" : ""),
+								 c->s_dropped ? ", some of its conditions left out" : "",
+								 c->citus ? ", in a derived table around a Citus distributed table" : ""),
 				 errdetail_internal("Estimated rows: %.0f filtered, %.0f in the filter; %.0f%% expected to be removed.",
 									c->b.rows, c->s.rows, c->removed * 100.0)));
 	}

@@ -448,7 +448,7 @@ cfpg_pf_too_small(Oid relid)
 	double		tuples = -1;
 	bool		plain;
 
-	if (cfpg_prefilter_min_big_rows <= 0)
+	if (cfpg_prefilter_min_big_rows <= 0 || cfpg_pf_citus_dist(relid))
 		return false;
 	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tup))
@@ -534,6 +534,7 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	c->join_rtindex = join_rtindex;
 	c->qlevel = sc->qlevel;
 	cfpg_pf_eqop(c, op, bv, sv);
+	cfpg_pf_citus_note(c);
 	sc->cands = lappend(sc->cands, c);
 }
 

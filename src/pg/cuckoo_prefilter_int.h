@@ -8,6 +8,7 @@
 #define CUCKOO_PREFILTER_INT_H
 
 #include "nodes/parsenodes.h"
+#include "nodes/pathnodes.h"
 
 #include "cuckoo_compat.h"
 
@@ -70,6 +71,8 @@ typedef struct PfCand
 	Oid			eqcoll;			/* its input collation */
 	double		removed;		/* expected fraction of B's rows removed */
 	bool		apply;
+	struct PfCitus *citus;		/* a Citus distributed side, or NULL
+								 * (cuckoo_prefilter_citus.c) */
 } PfCand;
 
 /*
@@ -103,6 +106,28 @@ extern Query *cfpg_pf_s_query(const PfCand *c, Expr *tlexpr, const char *name);
 /* an uncorrelated sublink of type over sq */
 extern SubLink *cfpg_pf_make_sublink(SubLinkType type, Query *sq);
 extern Node *cfpg_pf_any_qual(const PfCand *c);
+
+/*
+ * Citus (cuckoo_prefilter_citus.c): a distributed big side is taken as big
+ * and filtered in a derived table around it, which Citus carries into the
+ * worker tasks of a join it cannot push down.
+ */
+/* forget what the last planning looked up */
+extern void cfpg_pf_citus_reset(void);
+/* Is relid a Citus distributed (hash, append, range) table? */
+extern bool cfpg_pf_citus_dist(Oid relid);
+/* sets c->citus where a side is a Citus distributed table */
+extern void cfpg_pf_citus_note(PfCand *c);
+/* the set_rel_pathlist_hook's part: the selectivity of S's conditions */
+extern void cfpg_pf_citus_capture(PlannerInfo *root, RelOptInfo *rel, Index rti,
+								  RangeTblEntry *rte, PfCand *c);
+/* decides a candidate with c->citus set (sets c->removed), or *why */
+extern bool cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
+								 double max_small_rows, const char **why);
+/* replaces B by (SELECT its columns FROM B WHERE qual) in q, or *why */
+extern bool cfpg_pf_citus_wrap(Query *q, PfCand *c, Node *qual, const char **why);
+/* of two candidates filtering each other's side, keeps one */
+extern void cfpg_pf_citus_mirrors(List *cands);
 
 CFPG_HIDDEN_END
 

@@ -336,7 +336,7 @@ stats() {	# stats VALUES...: "median (min-max)"
 	local s; s=$(printf '%s\n' "$@" | sort -g)
 	printf '%.0f (%.0f-%.0f)' "$(median "$@")" "$(head -n 1 <<<"$s")" "$(tail -n 1 <<<"$s")"
 }
-# The join pre-filter on Citus (issue 40): pf_big, CITUS_PREFILTER_ROWS rows
+# The join pre-filter on Citus: pf_big, CITUS_PREFILTER_ROWS rows
 # (200,000; the bench: 10,000,000) distributed by id over 32 shards, key = id *
 # 7919 mod K (K = rows / 10, each key ten times), joined on key to a small side
 # of K keys filtered to 1% (grp = 0), in two shapes:
@@ -345,17 +345,26 @@ stats() {	# stats VALUES...: "median (min-max)"
 #                repartitions both tables by key between the workers
 #   local        the small side a coordinator-local table: Citus ships its rows
 #                (the 1%) to the workers and joins there
-# The sides: off (the plain query); on (SET cuckoo.join_prefilter = on) and
-# forced (on, with the thresholds cuckoo.join_prefilter_min_big_rows and
-# _min_removed at 0) where the loaded library has the setting; hand-written (the
-# README's pre-filter; the repartition shape needs it in a derived table: Citus
-# refuses a subquery in the WHERE of a repartition join, "complex joins are only
-# supported when all distributed tables are co-located").
-# Checks: every side gives the plain query's answer (an error is a failure: the
-# setting must add none); on and hand-written show the filter in the worker
-# tasks (EXPLAIN VERBOSE, citus.explain_all_tasks).  CITUS_PREFILTER_REPS=N (0):
-# N timings of each side in one session (psql's \timing), the order rotated
-# every repetition after a warm-up round; median (min-max).
+# and each again with the small side unfiltered (repartition-all, local-all:
+# every row of pf_big has a partner, the filter would remove nothing), and the
+# repartition join with 20% of the small side's keys (repartition-wide), a semi
+# join (repartition-semi) and a LEFT JOIN (local-left): checked, not timed.
+# The sides: off (the plain query); on (SET cuckoo.join_prefilter = on, the
+# default thresholds) and forced (on, with cuckoo.join_prefilter_min_big_rows
+# and _min_removed at 0) where the loaded library has the setting;
+# hand-written (the README's pre-filter; the repartition shape needs it in a
+# derived table: Citus refuses a subquery in the WHERE of a repartition join,
+# "complex joins are only supported when all distributed tables are
+# co-located"; the setting writes that derived table itself).
+# Checks: every side gives the plain query's rows (count, payload lengths and
+# the sum of a hash of pf_big's columns in each joined row: the multiset, the
+# small side's keys being unique; an error is a failure:
+# the setting must add none); on and hand-written show the filter in every
+# worker task on pf_big (EXPLAIN VERBOSE with citus.explain_all_tasks, or the
+# commands Citus sends for a repartition join); on puts no filter where the
+# small side is unfiltered or keeps 20% on a repartition join.  CITUS_PREFILTER_REPS=N (0): N timings of off, on
+# and hand-written in one session (psql's \timing), the order rotated every
+# repetition after a warm-up round; median (min-max).
 PF_ROWS=${CITUS_PREFILTER_ROWS:-200000} PF_REPS=${CITUS_PREFILTER_REPS:-0}
 PF_K=$((PF_ROWS / 10))
 psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
@@ -372,11 +381,28 @@ psql_on coord >/dev/null <<-EOF || bad "pre-filter: tables"
 EOF
 PF_REAL=$(val coord "SELECT current_setting('cuckoo.join_prefilter', true) IS NOT NULL")
 PF_SEL="SELECT count(*), sum(length(b.payload)) FROM"
-declare -A PF_Q PF_HAND PF_SET PF_SG PF_SHAPE PF_T PF_R
+declare -A PF_Q PF_HAND PF_SET PF_SG PF_SHAPE PF_T PF_R PF_NF PF_NT
 PF_SET[repartition]="SET citus.enable_repartition_joins = on;"
 PF_SET[local]=""
+PF_SET[repartition-all]=${PF_SET[repartition]}
+PF_SET[local-all]=""
 PF_Q[repartition]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
 PF_Q[local]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key WHERE s.grp = 0"
+# the small side unfiltered: every key of pf_big has a partner, the filter
+# would remove nothing; the rule is expected to decline
+PF_Q[repartition-all]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key"
+PF_Q[local-all]="$PF_SEL pf_big b JOIN pf_small s ON b.key = s.key"
+# a repartition join whose small side keeps 20% of its keys: the rows that
+# pass would go through the coordinator to each of the join's 32 tasks (slower
+# than repartitioning); the rule is expected to decline (kept > 1 / shards)
+# the other kinds of join, checked, not timed: a semi join on the distributed
+# small side, the nullable side of a LEFT JOIN from the local one
+PF_SET[repartition-semi]=${PF_SET[repartition]}
+PF_Q[repartition-semi]="$PF_SEL pf_big b WHERE b.key IN (SELECT s.key FROM pf_small_d s WHERE s.grp = 0)"
+PF_SET[local-left]=""
+PF_Q[local-left]="$PF_SEL pf_small s LEFT JOIN pf_big b ON b.key = s.key WHERE s.grp = 0"
+PF_SET[repartition-wide]=${PF_SET[repartition]}
+PF_Q[repartition-wide]="$PF_SEL pf_big b JOIN pf_small_d s ON b.key = s.key WHERE s.grp < 20"
 PF_HAND[repartition]="$PF_SEL (SELECT * FROM pf_big WHERE (SELECT cf_agg(s2.key) FROM pf_small_d s2 WHERE s2.grp = 0) @> key) b
 	JOIN pf_small_d s ON b.key = s.key WHERE s.grp = 0"
 PF_HAND[local]="${PF_Q[local]} AND (SELECT cf_agg(s2.key) FROM pf_small s2 WHERE s2.grp = 0) @> b.key"
@@ -384,45 +410,74 @@ if [ "$PF_REAL" = t ]; then PF_SIDES=(off on forced hand-written); else PF_SIDES
 PF_SG=([off]="" [hand-written]="" [on]="SET cuckoo.join_prefilter = on;"
 	[forced]="SET cuckoo.join_prefilter = on; SET cuckoo.join_prefilter_min_big_rows = 0; SET cuckoo.join_prefilter_min_removed = 0;")
 pf_query() { if [ "$2" = hand-written ]; then echo "${PF_HAND[$1]}"; else echo "${PF_Q[$1]}"; fi; }
-for k in repartition local; do
+pf_sides() {	# the sides of shape $1: the unfiltered shapes only off and on
+	case $1 in
+	*-all | *-wide | *-semi | *-left) if [ "$PF_REAL" = t ]; then echo off on; else echo off; fi ;;
+	*) echo "${PF_SIDES[@]}" ;;
+	esac
+}
+# the check's form of a query: its answer and a fingerprint of the multiset of
+# rows the join gives (count, and the sum of a hash of each row: any order)
+PF_CHK="SELECT count(*), sum(length(b.payload)), sum(hashtext(b.id || ',' || b.key || ',' || b.payload)::bigint) FROM"
+pf_check() { local q=$1; echo "$PF_CHK${q#"$PF_SEL"}"; }
+# where the filter went: sets nfilt, ntasks and PF_SHAPE[$k.$sd]
+pf_where() {
+	local k=$1 sd=$2 plan log
+	plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_SG[$sd]} EXPLAIN (VERBOSE, COSTS OFF) $(pf_query "$k" "$sd")" 2>&1)
+	echo "$plan" >"$TMP/pf_plan_${k}_$sd.txt"
+	ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
+	nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
+	if grep -q ERROR <<<"$plan"; then PF_SHAPE[$k.$sd]="error: $(grep -m 1 ERROR <<<"$plan" | cut -c 1-120)"
+	elif grep -q 'MapMergeJob' <<<"$plan"; then
+		# EXPLAIN shows no task of a repartition join: run it with the commands
+		# Citus sends logged, and count the map tasks' queries on pf_big shards
+		log=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} SET citus.log_remote_commands = on;
+			SET client_min_messages = notice; $(pf_query "$k" "$sd")" 2>&1)
+		ntasks=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9]' <<<"$log")
+		nfilt=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9].*@>' <<<"$log")
+		PF_SHAPE[$k.$sd]="repartition join: in $nfilt of $ntasks commands on pf_big shards (citus.log_remote_commands)"
+	else PF_SHAPE[$k.$sd]="in $nfilt of $ntasks worker task queries on pf_big shards"; fi
+	PF_NF[$k.$sd]=$nfilt PF_NT[$k.$sd]=$ntasks
+	if [ "$nfilt" = 0 ] && [ "$sd" = on ]; then
+		PF_SHAPE[$k.$sd]="declined: $(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} SET cuckoo.join_prefilter_messages = notice;
+			EXPLAIN (COSTS OFF) $(pf_query "$k" "$sd")" 2>&1 | grep -m 1 'declined b\.key' | sed 's/.*: declined //' | cut -c 1-240)"
+	fi
+}
+for k in repartition local repartition-all local-all repartition-wide repartition-semi local-left; do
 	a=""
-	for sd in "${PF_SIDES[@]}"; do
-		b=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} $(pf_query $k $sd)" 2>&1 | tail -n 1)
+	for sd in $(pf_sides $k); do
+		b=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} $(pf_check "$(pf_query $k $sd)")" 2>&1 | tail -n 1)
 		[ "$sd" = off ] && a=$b
-		if [ -n "$b" ] && [ "$a" = "$b" ]; then ok "pre-filter on Citus ($k, $PF_ROWS rows): $sd gives the plain query's answer ($b)"
+		if [[ "$b" =~ ^[0-9]+\|[0-9]+\|-?[0-9]+$ ]] && [ "$a" = "$b" ]; then
+			ok "pre-filter on Citus ($k, $PF_ROWS rows): $sd gives the plain query's rows (count|sum of payload lengths|sum of row hashes: $b)"
 		else bad "pre-filter on Citus ($k): $sd answered: $b (off: $a)"; fi
 		[ "$sd" = off ] && continue
-		plan=$(psql_on coord -c "SET citus.explain_all_tasks = on; ${PF_SET[$k]} ${PF_SG[$sd]} EXPLAIN (VERBOSE, COSTS OFF) $(pf_query $k $sd)" 2>&1)
-		echo "$plan" >"$TMP/pf_plan_${k}_$sd.txt"
-		ntasks=$(grep -c 'Query: .*pf_big_[0-9]' <<<"$plan")
-		nfilt=$(grep -c 'Query: .*pf_big_[0-9].*@>' <<<"$plan")
-		if grep -q ERROR <<<"$plan"; then PF_SHAPE[$k.$sd]="error: $(grep -m 1 ERROR <<<"$plan" | cut -c 1-120)"
-		elif grep -q 'MapMergeJob' <<<"$plan"; then
-			# EXPLAIN shows no task of a repartition join: run it with the commands
-			# Citus sends logged, and count the map tasks' queries on pf_big shards
-			log=$(psql_on coord -c "${PF_SET[$k]} ${PF_SG[$sd]} SET citus.log_remote_commands = on;
-				SET client_min_messages = notice; $(pf_query $k $sd)" 2>&1)
-			ntasks=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9]' <<<"$log")
-			nfilt=$(grep -c 'NOTICE:  issuing .*pf_big_[0-9].*@>' <<<"$log")
-			PF_SHAPE[$k.$sd]="repartition join: in $nfilt of $ntasks commands on pf_big shards (citus.log_remote_commands)"
-		else PF_SHAPE[$k.$sd]="in $nfilt of $ntasks worker task queries on pf_big shards"; fi
+		pf_where $k $sd
 		[ "$sd" = forced ] && continue	# forced: only that it answers alike
-		if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
-			ok "pre-filter on Citus ($k, $sd): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
-		else
-			bad "pre-filter on Citus ($k, $sd): the filter is in $nfilt of $ntasks worker tasks that scan pf_big (${PF_SHAPE[$k.$sd]})"
-			grep -m 2 -E 'NOTICE|ERROR' <<<"$plan" | cut -c 1-300 | sed 's/^/  /'
-		fi
+		case $k in
+		*-all | *-wide)	# nothing to remove, or too much kept: the rule declines
+			if [ "$nfilt" = 0 ] && [ "$ntasks" -gt 0 ]; then
+				ok "pre-filter on Citus ($k, $sd): no filter (${PF_SHAPE[$k.$sd]})"
+			else bad "pre-filter on Citus ($k, $sd): a filter where the rule should decline: ${PF_SHAPE[$k.$sd]}"; fi ;;
+		*)
+			if [ "$nfilt" -gt 0 ] && [ "$nfilt" = "$ntasks" ]; then
+				ok "pre-filter on Citus ($k, $sd): the filter is in every worker task that scans pf_big ($nfilt of $ntasks)"
+			else
+				bad "pre-filter on Citus ($k, $sd): the filter is in $nfilt of $ntasks worker tasks that scan pf_big (${PF_SHAPE[$k.$sd]})"
+			fi ;;
+		esac
 	done
 done
 if [ "$PF_REPS" -gt 0 ]; then
-	ns=${#PF_SIDES[@]}
-	for k in repartition local; do
+	for k in repartition local repartition-all local-all; do
+		# timed: off, on, hand-written (forced is only checked above)
+		read -ra sides <<<"$(pf_sides $k | sed 's/ forced//')"
+		ns=${#sides[@]}
 		{
 			echo '\set QUIET on'
 			for ((r = 0; r <= PF_REPS; r++)); do
 				for ((j = 0; j < ns; j++)); do
-					sd=${PF_SIDES[$(((r + j) % ns))]}
+					sd=${sides[$(((r + j) % ns))]}
 					echo "RESET ALL; ${PF_SET[$k]} ${PF_SG[$sd]}"
 					echo "\\echo @@ $sd $r"
 					echo '\timing on'
@@ -435,7 +490,7 @@ if [ "$PF_REPS" -gt 0 ]; then
 		# (no 300 s limit here: at 10M rows the repartition join takes minutes a run)
 		as_owner env PGCONNECT_TIMEOUT=10 "$PGBIN/psql" -X -q -At -h 127.0.0.1 -p "${PORT[coord]}" \
 			-U postgres -d postgres -f "$TMP/pf_$k.sql" >"$TMP/pf_$k.out" 2>&1
-		for sd in "${PF_SIDES[@]}"; do
+		for sd in "${sides[@]}"; do
 			mapfile -t ts < <(awk -v want="$sd" '/^@@ / { sd = $2; r = $3 } /^Time: / && sd == want && r > 0 { print $2 }' "$TMP/pf_$k.out")
 			nerr=$(awk -v want="$sd" '/^@@ / { sd = $2 } /ERROR/ && sd == want { n++ } END { print n + 0 }' "$TMP/pf_$k.out")
 			if [ "$nerr" -gt 0 ]; then PF_T[$k.$sd]="error ($nerr runs)"; PF_R[$k.$sd]=""
@@ -444,15 +499,22 @@ if [ "$PF_REPS" -gt 0 ]; then
 		done
 	done
 	echo
-	echo "pre-filter on Citus: pf_big $PF_ROWS rows, 32 shards, 2 workers, small side $PF_K keys filtered to 1%;"
-	echo "times in ms, median of $PF_REPS runs (min-max), psql's \\timing, sides in turn (order rotated)"
+	echo "pre-filter on Citus: pf_big $PF_ROWS rows, 32 shards, 2 workers, small side $PF_K keys filtered to 1% (unfiltered: all);"
+	echo "times in ms, median of $PF_REPS runs (min-max), psql's \\timing, sides in turn (order rotated); load: $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 	echo "| small side | side | time ms | time / off | where the filter went |"
 	echo "|---|---|---|---|---|"
-	for k in repartition local; do
-		for sd in "${PF_SIDES[@]}"; do
+	for k in repartition local repartition-all local-all; do
+		for sd in $(pf_sides $k | sed 's/ forced//'); do
 			ratio=$(awk -v a="${PF_R[$k.$sd]}" -v b="${PF_R[$k.off]}" 'BEGIN { if (a != "" && b > 0) printf "%.3fx", a / b; else print "-" }')
 			title=""
-			[ "$sd" = off ] && title=$([ "$k" = repartition ] && echo "distributed by key, not co-located (repartition join)" || echo "coordinator-local table")
+			if [ "$sd" = off ]; then
+				case $k in
+				repartition) title="distributed by key, not co-located (repartition join)" ;;
+				local) title="coordinator-local table" ;;
+				repartition-all) title="distributed by key, not co-located, unfiltered" ;;
+				local-all) title="coordinator-local table, unfiltered" ;;
+				esac
+			fi
 			echo "| $title | $sd | ${PF_T[$k.$sd]} | $([ "$sd" = off ] || echo "$ratio") | ${PF_SHAPE[$k.$sd]:-} |"
 		done
 	done
