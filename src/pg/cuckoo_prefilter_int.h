@@ -108,6 +108,15 @@ extern SubLink *cfpg_pf_make_sublink(SubLinkType type, Query *sq);
 extern Node *cfpg_pf_any_qual(const PfCand *c);
 
 /*
+ * The key ranges (cuckoo_prefilter_range.c): *s_in, the fraction of S's
+ * distinct keys within B's range of values, *b_in, B's within S's (both 1
+ * where statistics or an ordering are missing); the init registers the
+ * invalidations of its per-backend cache.
+ */
+extern void cfpg_pf_clip(PfCand *c, double *s_in, double *b_in);
+extern void cfpg_pf_range_init(void);
+
+/*
  * Citus (cuckoo_prefilter_citus.c): a distributed big side is taken as big
  * and filtered in a derived table around it, which Citus carries into the
  * worker tasks of a join it cannot push down.
