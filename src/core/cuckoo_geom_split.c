@@ -622,8 +622,10 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
  * One split table whose buckets are one load each (bucket_size * width <= 64
  * bits), bucket size B, base width F0 and width W known at compile time
  * (W = 0: read from the table): both bucket loads go out together, then one
- * branch-free compare of each bucket's lanes against h's query
- * (split_word_match).  The stash, when there is one, is read after a miss.
+ * branch-free compare of both buckets' lanes against h's queries (with W
+ * known and SSE2, the eight lanes at once: split_pair_match16; else each
+ * bucket's: split_word_match).  The stash, when there is one, is read
+ * after a miss.
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -636,10 +638,8 @@ split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, c
 	const uint32_t R = w - 1 - F0;
 	split_probe p;
 	uint64_t	w1,
-				w2,
-				lo = ENG(st)->lanes_lo;
+				w2;
 
-	(void) B;
 	split_probe_at(st->base_nbuckets, st->level, F0, R, h, &p);
 	if (W && (B * W) % 8 == 0)
 	{
@@ -648,12 +648,26 @@ split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, c
 		w1 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i1 * bb) + bb - 8) >> (64 - 8 * bb);
 		w2 = get_le64(st->table + (ptrdiff_t) ((uint64_t) p.i2 * bb) + bb - 8) >> (64 - 8 * bb);
 	}
+	else if (W)
+	{
+		w1 = bucket_word_bits(st, p.i1, B * W);
+		w2 = bucket_word_bits(st, p.i2, B * W);
+	}
 	else
 	{
 		w1 = stage_word(st, p.i1);
 		w2 = stage_word(st, p.i2);
 	}
-	if ((split_word_match(st, w1, p.q1 * lo) | split_word_match(st, w2, p.q2 * lo)) != 0)
+#ifdef SPLIT_SIMD
+	if (W && B == 4 && W <= 16)
+	{
+		if (split_pair_match16(w1, w2, p.q1, p.q2, W))
+			return true;
+	}
+	else
+#endif
+	if ((split_word_match(st, w1, p.q1 * ENG(st)->lanes_lo) |
+		 split_word_match(st, w2, p.q2 * ENG(st)->lanes_lo)) != 0)
 		return true;
 	return st->nstash != 0 && cfi_split_stash_has(st, h);
 }
