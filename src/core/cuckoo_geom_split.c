@@ -624,14 +624,15 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
  * (W = 0: read from the table): both bucket loads go out together, then one
  * branch-free compare of both buckets' lanes against h's queries (with W
  * known and SSE2, the eight lanes at once: split_pair_match16; else each
- * bucket's: split_word_match).  The stash, when there is one, is read
- * after a miss.
+ * bucket's: split_word_match).  The stash, when there is one (stash), is
+ * read after a miss; the paths of a known width go to split_one_any when
+ * the table has one, so that theirs needs neither h nor f after the probe.
  */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline bool
-split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, const uint32_t W)
+split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, const uint32_t W, const bool stash)
 {
 	const cf_stage *st = &f->stages[0];
 	const uint32_t w = W ? W : st->fpbits;
@@ -669,20 +670,22 @@ split_one(const cf_filter *f, uint64_t h, const uint32_t B, const uint32_t F0, c
 	if ((split_word_match(st, w1, p.q1 * ENG(st)->lanes_lo) |
 		 split_word_match(st, w2, p.q2 * ENG(st)->lanes_lo)) != 0)
 		return true;
-	return st->nstash != 0 && cfi_split_stash_has(st, h);
+	return stash && st->nstash != 0 && cfi_split_stash_has(st, h);
 }
 
 static bool
 split_one_any(const cf_filter *f, uint64_t h)
 {
-	return split_one(f, h, f->bucket_size, f->stages[0].basebits, 0);
+	return split_one(f, h, f->bucket_size, f->stages[0].basebits, 0, true);
 }
 
 #define SPLIT_ONE(W) \
 static bool \
 split_one_4_##W(const cf_filter *f, uint64_t h) \
 { \
-	return split_one(f, h, 4, CF_SPLIT_F0, W); \
+	if (f->stages[0].nstash != 0) \
+		return split_one_any(f, h); \
+	return split_one(f, h, 4, CF_SPLIT_F0, W, false); \
 }
 SPLIT_ONE(12) SPLIT_ONE(13) SPLIT_ONE(14) SPLIT_ONE(15) SPLIT_ONE(16)
 

@@ -63,11 +63,12 @@ split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, spl
 	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
 	/* K rotated left by L: K[1..L] at the bottom, K[L+1..L+R] on top (L + R <= 64) */
 	uint64_t	kr = (kk << L) | (kk >> ((0u - L) & 63));
-	/* the top L bits of S (prod mod 2^32) under top: i1 = top * 2^L + S[1..L] */
-	uint32_t	i1 = (uint32_t) (prod >> (32 - L));
+	/* prod * 2^L < 2^64 (m0 * 2^L < 2^32): top * 2^L + S[1..L] over S[L+1..32] */
+	uint64_t	pl = prod << L;
+	uint32_t	i1 = (uint32_t) (pl >> 32);
 	uint32_t	x = i1 ^ (uint32_t) kr;
-	/* S[L+1..L+R] on top of T, then its bit L+R+1 (made 1 below, the marker) */
-	uint64_t	T = ((prod << 32) | (uint32_t) (g << F0)) << L;
+	/* S * 2^L: S[L+1..L+R] on top, then S[L+R+1] (made 1 below, the marker) */
+	uint64_t	T = (pl << 32) | ((uint64_t) (g << F0) << L);
 
 	p->i1 = i1;
 	/* (a0 << L) | the low L bits of x */
