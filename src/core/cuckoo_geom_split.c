@@ -665,6 +665,7 @@ split_pair_in(const cf_stage *st, uint64_t w1, uint64_t w2, const split_probe *p
 		return split_pair_match16(w1, w2, p->q1, p->q2, W);
 #endif
 	(void) B;
+	(void) W;
 	return (split_word_match(st, w1, p->q1 * ENG(st)->lanes_lo) |
 			split_word_match(st, w2, p->q2 * ENG(st)->lanes_lo)) != 0;
 }
