@@ -10,10 +10,11 @@
  * printed per repetition (min / median / max).  Then bits per item of a
  * filter grown from capacity 1,000 to 1M items against one table of 1M.
  *
- * Usage: bench_grow [-r reps] [-n keys] [-e fpr] [-x growth] [-g split|chain] [-s]
+ * Usage: bench_grow [-r reps] [-n keys] [-e fpr] [-x growth] [-g split|list|chain] [-s]
  *   (default 7, 1000000, 0.01, 16, split).  -g: the geometry of the grown
- *   filter (split: geometry 3, one table that doubles in place; chain: the
- *   format-2 chain of sub-filters).  Lookups are timed one call per key and
+ *   filter (split: geometry 3, one table that doubles in place; list: the
+ *   default of a growing filter, a list of hashes that becomes a split
+ *   table; chain: the format-2 chain of sub-filters).  Lookups are timed one call per key and
  *   batched (cf_contains_many).  -s: the space sweep instead: bits per item
  *   and measured rate of a filter grown from capacity 1,000 at 41
  *   log-spaced sizes up to n, against one table built for each size.
@@ -177,7 +178,7 @@ space_sweep(double fpr, const uint64_t *pos, const uint64_t *neg, uint64_t n)
 	if (!cf_open(&f, buf, size, err, sizeof(err)))
 		exit(1);
 	printf("space sweep, %s, target %g: size, bits/item grown, one table, ratio, load, measured rate\n",
-		   geometry == CF_GEOM_SPLIT ? "split" : "chain", fpr);
+		   geometry == CF_GEOM_SPLIT ? "split" : geometry == CF_GEOM_LIST ? "list" : "chain", fpr);
 	for (int k = 0; k < steps; k++)
 	{
 		uint64_t	target = (uint64_t) (1000.0 * pow((double) n / 1000.0, (double) k / (steps - 1)) + 0.5);
@@ -265,7 +266,11 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "-x") == 0 && i + 1 < argc)
 			growth = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
-			geometry = strcmp(argv[++i], "chain") == 0 ? 0 : CF_GEOM_SPLIT;
+		{
+			i++;
+			geometry = strcmp(argv[i], "chain") == 0 ? 0 :
+				strcmp(argv[i], "list") == 0 ? CF_GEOM_LIST : CF_GEOM_SPLIT;
+		}
 		else if (strcmp(argv[i], "-s") == 0)
 			sweep = 1;
 		else
@@ -294,7 +299,8 @@ main(int argc, char **argv)
 	}
 	printf("bench_grow: %llu items, target fpr %g, bucket 4, %d interleaved reps, grown %llux, %s\n",
 		   (unsigned long long) n, fpr, reps, (unsigned long long) growth,
-		   geometry == CF_GEOM_SPLIT ? "split (geometry 3)" : "chain (geometry 2)");
+		   geometry == CF_GEOM_SPLIT ? "split (geometry 3)" :
+		   geometry == CF_GEOM_LIST ? "list, then split (geometries 4, 3)" : "chain (geometry 2)");
 	printf("flags: %s\n", BENCH_CFLAGS);
 
 	{
@@ -308,9 +314,9 @@ main(int argc, char **argv)
 					fp_grown = 0;
 		double		pause = max_pause;
 
-		printf("one table: %u sub-filter, %zu bytes; grown %llux: %u sub-filters (level %u), %zu bytes; longest insert that grew it %.1f ms\n",
-			   one.nstages, one.len, (unsigned long long) growth, grown.nstages, grown.stages[0].level,
-			   grown.len, pause * 1e3);
+		printf("one table: %u sub-filter, %zu bytes, lookup path %d; grown %llux: %u sub-filters (level %u, width %u), %zu bytes, lookup path %d; longest insert that grew it %.1f ms\n",
+			   one.nstages, one.len, one.lookup, (unsigned long long) growth, grown.nstages,
+			   grown.stages[0].level, grown.stages[0].fpbits, grown.len, grown.lookup, pause * 1e3);
 		probe(&one, pos, n, &hits);
 		probe(&grown, pos, n, &hits);
 		for (int r = 0; r < reps; r++)

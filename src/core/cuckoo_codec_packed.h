@@ -113,18 +113,29 @@ packed_bucket_has(const cf_stage *st, uint32_t bucket_size, uint32_t i, uint32_t
  * bucket's last byte instead of starting with its first, so it never reads
  * past the table's end and needs no bounds test: what it reads before the
  * table belongs to the header or an earlier table, which always precede it
- * in the buffer.
+ * in the buffer.  bucket_word_bits: the stage's bucket_bits given (a
+ * constant in a lookup path specialized for its width).
  */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t
+bucket_word_bits(const cf_stage *st, uint32_t i, const uint32_t bucket_bits)
+{
+	uint64_t	bit = (uint64_t) i * bucket_bits;
+	uint64_t	end = (bit + bucket_bits + 7) >> 3;
+
+	return get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3));
+}
+
+/* the same, the bucket's bits read from the stage (bucket_word_bits: a constant) */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline uint64_t
 bucket_word(const cf_stage *st, uint32_t i)
 {
-	uint64_t	bit = (uint64_t) i * st->bucket_bits;
-	uint64_t	end = (bit + st->bucket_bits + 7) >> 3;
-
-	return get_le64(st->table + (ptrdiff_t) end - 8) >> (bit + 64 - (end << 3));
+	return bucket_word_bits(st, i, st->bucket_bits);
 }
 
 /*

@@ -9,6 +9,15 @@
 #include "cuckoo_geom.h"
 
 /*
+ * SSE2 (every x86-64) compares a split table's bucket pair in 16-bit lanes
+ * (split_pair_match16); CF_NO_SIMD builds the portable path alone.
+ */
+#if defined(__SSE2__) && !defined(CF_NO_SIMD)
+#define SPLIT_SIMD 1
+#include <emmintrin.h>
+#endif
+
+/*
  * SPLIT (geometry 3, FORMAT.md "Split tables"): one table of m0 << L
  * buckets, m0 odd.  With prod = H * m0, top = prod div 2^32 and the 64-bit
  * address stream S = (prod mod 2^32) * 2^32 + (g * 2^F0 mod 2^32), read
@@ -52,16 +61,20 @@ split_probe_at(uint32_t m0, uint32_t L, uint32_t F0, uint32_t R, uint64_t h, spl
 	uint64_t	kk = cfi_split_keys[f0];
 	uint32_t	hm = (uint32_t) (((uint64_t) (uint32_t) kk * m0) >> 32);
 	uint32_t	a0 = hm - top + (m0 & (0u - (uint32_t) (hm < top)));
-	uint64_t	S = (prod << 32) | (uint32_t) (g << F0);
-	uint32_t	low = (uint32_t) ((S >> 1) >> (63 - L));
-	uint32_t	klow = (uint32_t) ((kk >> 1) >> (63 - L));
-	uint32_t	q = (uint32_t) ((S << L) >> (64 - R));
-	uint32_t	kap = (uint32_t) ((kk << L) >> (64 - R));
+	/* K rotated left by L: K[1..L] at the bottom, K[L+1..L+R] on top (L + R <= 64) */
+	uint64_t	kr = (kk << L) | (kk >> ((0u - L) & 63));
+	/* prod * 2^L < 2^64 (m0 * 2^L < 2^32): top * 2^L + S[1..L] over S[L+1..32] */
+	uint64_t	pl = prod << L;
+	uint32_t	i1 = (uint32_t) (pl >> 32);
+	uint32_t	x = i1 ^ (uint32_t) kr;
+	/* S * 2^L: S[L+1..L+R] on top, then S[L+R+1] (made 1 below, the marker) */
+	uint64_t	T = (pl << 32) | ((uint64_t) (g << F0) << L);
 
-	p->i1 = (top << L) | low;
-	p->i2 = (a0 << L) | (low ^ klow);
-	p->q1 = (f0 << (R + 1)) | (q << 1) | 1;
-	p->q2 = p->q1 ^ (kap << 1);
+	p->i1 = i1;
+	/* (a0 << L) | the low L bits of x */
+	p->i2 = ((a0 ^ (x >> L)) << L) ^ x;
+	p->q1 = (f0 << (R + 1)) | (uint32_t) (T >> (63 - R)) | 1;
+	p->q2 = p->q1 ^ ((uint32_t) (kr >> (63 - R)) & ~1u);
 }
 
 static inline void
@@ -93,6 +106,46 @@ split_word_match(const cf_stage *st, uint64_t w, uint64_t ql)
 
 	return (bad - lo) & ~bad & hi;
 }
+
+#ifdef SPLIT_SIMD
+/*
+ * Split tables of bucket size 4 and width W <= 16 (W known at compile
+ * time), h's two bucket words w1 and w2 (slot s at bit s * W, bits above
+ * 4W ignored) compared at once against q1 and q2 in 16-bit SSE2 lanes: true
+ * iff a slot of w1 matches q1 or one of w2 matches q2 (split_slot_matches).
+ * Each lane's marker-and-below mask is x ^ (x - 1), the subtraction
+ * saturating so that an empty lane's mask is 0: it then differs from the
+ * query (odd, so never 0) and cannot match, with no separate empty test.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+split_pair_match16(uint64_t w1, uint64_t w2, uint32_t q1, uint32_t q2, const uint32_t W)
+{
+	__m128i		x = _mm_set_epi64x((long long) w2, (long long) w1);
+	/* q1 in the low four lanes, q2 in the high four */
+	__m128i		q = _mm_cvtsi32_si128((int) (q1 | (q2 << 16)));
+	__m128i		below,
+				bad;
+
+	if (W < 16)
+	{
+		/* slots 2 and 3 up to bit 32, then in each 32-bit half slot 1 up to bit 16 */
+		const uint64_t two = (UINT64_C(1) << (2 * W)) - 1;
+		const uint32_t one = (1u << W) - 1;
+
+		x = _mm_or_si128(_mm_and_si128(x, _mm_set1_epi64x((long long) two)),
+						 _mm_and_si128(_mm_slli_epi64(x, 32 - 2 * W), _mm_set1_epi64x((long long) (two << 32))));
+		x = _mm_or_si128(_mm_and_si128(x, _mm_set1_epi32((int) one)),
+						 _mm_and_si128(_mm_slli_epi32(x, 16 - W), _mm_set1_epi32((int) (one << 16))));
+	}
+	q = _mm_shuffle_epi32(_mm_unpacklo_epi16(q, q), 0x50);
+	below = _mm_xor_si128(x, _mm_subs_epu16(x, _mm_set1_epi16(1)));
+	bad = _mm_andnot_si128(below, _mm_xor_si128(x, q));
+	return _mm_movemask_epi8(_mm_cmpeq_epi16(bad, _mm_setzero_si128())) != 0;
+}
+#endif
 
 /*
  * h's pair in a split table, read once: its probe and both buckets' slot
