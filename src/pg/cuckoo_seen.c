@@ -473,9 +473,6 @@ cfpg_seen_unsee(FunctionCallInfo fcinfo, int which)
 {
 	SeenArgs	a;
 	int			pos;
-	Datum		d;
-	cf_filter	f;
-	uint64		h;
 	struct varlena *v;
 
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
@@ -519,15 +516,33 @@ cfpg_seen_unsee(FunctionCallInfo fcinfo, int which)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
 	}
-	d = a.base;
-	cfpg_open_datum(&d, &f);
-	cfpg_check_kind(&f, a.hi);
-	if (!cfpg_find_value(&f, a.hi, PG_GETARG_DATUM(2), &h))
+	v = cfpg_seen_base_unsee(&a, PG_GETARG_DATUM(2));
+	if (v == NULL)
 		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	v = cfpg_writable_copy(a.base);
+	PG_RETURN_POINTER(v);
+}
+
+/*
+ * base after one unsee of item: a copy with one copy of the item's hash
+ * deleted (or retained: FORMAT.md, "Deletes"), or NULL when base (not NULL)
+ * does not report the item
+ */
+struct varlena *
+cfpg_seen_base_unsee(SeenArgs *a, Datum item)
+{
+	Datum		d = a->base;
+	cf_filter	f;
+	uint64		h;
+	struct varlena *v;
+
+	cfpg_open_datum(&d, &f);
+	cfpg_check_kind(&f, a->hi);
+	if (!cfpg_find_value(&f, a->hi, item, &h))
+		return NULL;
+	v = cfpg_writable_copy(a->base);
 	cfpg_open(&f, v);
 	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
-	PG_RETURN_POINTER(v);
+	return v;
 }
 
 /* cf_unsee_base(base, delta, item): base after one unsee of item */

@@ -55,6 +55,8 @@ extern Size cfpg_seen_base_bytes(SeenArgs *a);
 extern Size cfpg_seen_delta_limit(SeenArgs *a);
 /* base with elems (newest first) added oldest first; left[i]: kept back */
 extern struct varlena *cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left);
+/* base (not NULL) after one unsee of item, or NULL if base does not report it */
+extern struct varlena *cfpg_seen_base_unsee(SeenArgs *a, Datum item);
 /* ascending uint64, for qsort and bsearch */
 extern int	cfpg_seen_cmp_u64(const void *x, const void *y);
 

@@ -301,8 +301,6 @@ seen3_unsee(FunctionCallInfo fcinfo, int which)
 	SeenArgs   *a = &s.a;
 	int			pos;
 	uint64		h;
-	Datum		d;
-	cf_filter	f;
 	struct varlena *v;
 
 	seen3_args(fcinfo, &s, false);
@@ -329,14 +327,9 @@ seen3_unsee(FunctionCallInfo fcinfo, int which)
 	/* base: changed only when it reports the item */
 	if (which == 1 || a->basenull)
 		return seen3_same(fcinfo, &s, which);
-	d = a->base;
-	cfpg_open_datum(&d, &f);
-	cfpg_check_kind(&f, a->hi);
-	if (!cfpg_find_value(&f, a->hi, PG_GETARG_DATUM(S3_ITEM), &h))
+	v = cfpg_seen_base_unsee(a, PG_GETARG_DATUM(S3_ITEM));
+	if (v == NULL)
 		return seen3_same(fcinfo, &s, 0);
-	v = cfpg_writable_copy(a->base);
-	cfpg_open(&f, v);
-	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
 	PG_RETURN_POINTER(v);
 }
 
