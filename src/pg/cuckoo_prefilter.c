@@ -754,6 +754,8 @@ cfpg_prefilter_init(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 
 	cfpg_pf_range_init();
+	cfpg_pf_find_init();
+	cfpg_pf_citus_init();
 
 	cfpg_prefilter_prev_planner = planner_hook;
 	planner_hook = cfpg_pf_planner;

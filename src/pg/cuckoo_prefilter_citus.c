@@ -47,9 +47,11 @@
 #include "rewrite/rewriteManip.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
+#include "utils/syscache.h"
 #if PG_VERSION_NUM >= 160000
 #include "parser/parse_relation.h"
 #endif
@@ -84,18 +86,39 @@ static int	pf_citus_ext = -1;	/* -1 unknown, 0 no citus, 1 citus */
 static int	pf_citus_n = 0;
 static PfCitusRel pf_citus_cache[PF_CITUS_CACHE];
 
+/* each planning: pg_dist_partition's rows may have changed */
 void
 cfpg_pf_citus_reset(void)
 {
-	pf_citus_ext = -1;
 	pf_citus_n = 0;
 }
 
+/* whether Citus exists is kept until pg_class changes (CREATE / DROP EXTENSION) */
+static void
+cfpg_pf_citus_inval(Datum arg, int cacheid, uint32 hashvalue)
+{
+	pf_citus_ext = -1;
+}
+
+void
+cfpg_pf_citus_init(void)
+{
+	CacheRegisterSyscacheCallback(RELNAMENSP, cfpg_pf_citus_inval, (Datum) 0);
+}
+
+/*
+ * Whether the citus extension exists: first its catalog pg_dist_partition,
+ * a look-up in the syscache, so that a database without Citus pays no scan
+ * of pg_extension (get_extension_oid: it cost a declined join's planning
+ * ~10%); the answer is kept until pg_class changes
+ */
 static bool
 cfpg_pf_citus_exists(void)
 {
 	if (pf_citus_ext < 0)
-		pf_citus_ext = OidIsValid(get_extension_oid("citus", true)) ? 1 : 0;
+		pf_citus_ext =
+			OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)) &&
+			OidIsValid(get_extension_oid("citus", true)) ? 1 : 0;
 	return pf_citus_ext == 1;
 }
 

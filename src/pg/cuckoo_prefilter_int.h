@@ -115,6 +115,8 @@ extern Node *cfpg_pf_any_qual(const PfCand *c);
  */
 extern void cfpg_pf_clip(PfCand *c, double *s_in, double *b_in);
 extern void cfpg_pf_range_init(void);
+extern void cfpg_pf_find_init(void);
+extern void cfpg_pf_citus_init(void);
 
 /*
  * Citus (cuckoo_prefilter_citus.c): a distributed big side is taken as big
