@@ -32,7 +32,10 @@
 #
 # Ends with a table of the steps (wall seconds, cpu seconds of the step's own
 # processes, ok / FAILED / SKIP) and "N passed, M failed" (", K skipped"
-# when a step could not run here: it says why in its SKIP line).
+# when a step could not run here: it says why in its SKIP line); before the
+# table, each failed step's last 80 lines of output again (a background
+# step that passed prints only its last 60 lines), so that the end of a run,
+# which is what CI keeps in view, says why it failed.
 #   PG_VERSIONS   the majors to test (quick: "15"; full: "15 17 18", what CI
 #                 tests).  15 is Debian 12's own package; 17 and 18 come from
 #                 newer Debian suites (scripts/pg-get.sh: a source build, or a
@@ -106,7 +109,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass=0; fail=0; skipped=0; failed=()
+pass=0; fail=0; skipped=0; failed=(); failed_logs=()
 # the final table: one row per step, in the order the steps started
 rows_name=(); rows_secs=(); rows_cpu=(); rows_state=()
 # cpu_of FILE: user + system seconds of the children in the output of the
@@ -149,7 +152,10 @@ run() {
 	times > "$work/times0"
 	ticker "$name" "$t0" &
 	local tick=$!
-	"$@"
+	# its output also kept, so that a failed step's last lines can close the
+	# run (CI shows a run's end); in this shell (a step may set variables)
+	local log="$work/step-${#rows_name[@]}.log"
+	"$@" > >(tee "$log") 2>&1
 	local status=$?
 	kill "$tick" 2> /dev/null; wait "$tick" 2> /dev/null
 	local secs=$((SECONDS - t0)) cpu
@@ -162,6 +168,7 @@ run() {
 		record "$name" "$secs" "$cpu" SKIP; echo "--- SKIP: $name (its output says why)"
 		return 0
 	else
+		failed_logs+=("$log")
 		record "$name" "$secs" "$cpu" FAILED; echo "--- FAILED: $name ($secs s, $cpu s cpu)"
 	fi
 	return "$status"
@@ -196,13 +203,20 @@ join_bg() {
 	for i in "${!bg_pids[@]}"; do
 		[ -n "${bg_pids[i]}" ] || continue
 		wait "${bg_pids[i]}"
-		echo "=== ${bg_names[i]} (background step: its output)"
-		cat "$work/bg-$i.log"
 		read -r status secs < "$work/bg-$i.rc" 2> /dev/null || { status=1; secs=0; }
+		if [ "$status" -eq 0 ] && [ "$(wc -l < "$work/bg-$i.log")" -gt 60 ]; then
+			# a step that passed: its last lines (the whole log of a failed one)
+			echo "=== ${bg_names[i]} (background step: the last 60 of its $(wc -l < "$work/bg-$i.log") lines of output)"
+			tail -n 60 "$work/bg-$i.log"
+		else
+			echo "=== ${bg_names[i]} (background step: its output)"
+			cat "$work/bg-$i.log"
+		fi
 		cpu=$(awk -v a="$(cpu_of "$work/bg-$i.times")" 'BEGIN { printf "%.0f", a }')
 		if [ "$status" -eq 0 ]; then
 			record "${bg_names[i]}" "$secs" "${cpu:-0}" ok "${bg_rows[i]}"; echo "--- ok: ${bg_names[i]} ($secs s)"
 		else
+			failed_logs+=("$work/bg-$i.log")
 			record "${bg_names[i]}" "$secs" "${cpu:-0}" FAILED "${bg_rows[i]}"; echo "--- FAILED: ${bg_names[i]} ($secs s)"
 		fi
 		bg_pids[i]=""
@@ -353,6 +367,12 @@ if full; then
 fi
 
 join_bg
+# each failed step's last lines again, where a reader of the run's end sees them
+for i in "${!failed[@]}"; do
+	echo
+	echo "=== FAILED: ${failed[i]}: the last 80 lines of its output"
+	tail -n 80 "${failed_logs[i]}" 2> /dev/null
+done
 echo
 echo "test: the $mode run, PG_VERSIONS=\"$PG_VERSIONS\", $((SECONDS - t_start)) s in all, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "test: the steps (seconds of wall time; cpu = the step's own processes, not the servers'):"

@@ -57,6 +57,8 @@ if ! as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/log/server.log" -w -t 120
 fi
 started=1
 export PGHOST=$dir/sock PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+# the server's log, for a command that reports what the server said (a crash)
+export TMPCLUSTER_LOG=$dir/log/server.log
 export PATH=$bindir:$PATH
 "$@"
 status=$?

@@ -563,6 +563,27 @@ def main():
     r = random.Random(seed)
     # the few-keys limit from a stream of its own: a seed's queries stay those it gave before
     r_any = random.Random(seed + 1) if ANY_KNOB in have else None
+    tq = time.time()
+    try:
+        return run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any, tq, t0)
+    except RuntimeError as e:
+        # psql ended: the server closed the connection (a crash?) or psql died
+        print("difftest: FAILED: %s" % e)
+        print("difftest: seed %d; replay the run up to here: DIFFTEST_SEED=%d DIFFTEST_QUERIES=%d" % (
+            seed, seed, CURRENT[0]))
+        log = os.environ.get("TMPCLUSTER_LOG")
+        if log and os.path.exists(log):
+            with open(log, errors="replace") as f:
+                tail = f.readlines()[-40:]
+            print("difftest: the server's log ends:\n  " + "  ".join(tail))
+        return 1
+
+
+# the number of the query running (a crash report names it)
+CURRENT = [0]
+
+
+def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any, tq, t0):
     nkeys = 0
     nshipped_keys = 0
     stats = {}          # category -> [queries, fired, errors only off]
@@ -574,9 +595,9 @@ def main():
     nshipped = ngather = ncursor = 0
     plan_dep = []       # errors only on, that the plain query raises under another plan
     slowest = []
-    tq = time.time()
     while (limit is None or n < limit) and (time.time() - tq < budget or n < min_queries):
         n += 1
+        CURRENT[0] = n
         cat = pick(r, CATEGORIES)
         parallel = r.random() < 0.25
         prepared = r.random() < 0.15 and cat != "dml"
@@ -725,6 +746,11 @@ def main():
     status = 0
     if failures:
         status = 1
+        # again at the end, where a run's last lines (CI's view) show them
+        for i, label, q, arg, problem, plan in failures[:3]:
+            print("difftest: DIFFERENCE in query %d (%s)%s: %s\n    %s" % (
+                i, label, (" with $1 = %d" % arg) if arg is not None else "", problem, q))
+        print("difftest: replay: DIFFTEST_SEED=%d DIFFTEST_QUERIES=%d" % (seed, failures[0][0]))
     if n == 0 or frac < min_fired:
         print("difftest: FAIL: too few queries got a filter (%.1f%% < %.0f%%): the test proves little" % (
             100 * frac, 100 * min_fired))
