@@ -477,18 +477,27 @@ def knobs(r):
 RESET_KNOBS = " ".join("RESET %s;" % k for k in KNOBS) + " RESET work_mem;"
 
 
+# the other plans plain_raises_too tries: a join method or scan off, two of
+# them, the join order as written, the parallel plan
+OTHER_PLANS = ([["%s = off" % k] for k in KNOBS] +
+               [["%s = off" % a, "%s = off" % b] for i, a in enumerate(KNOBS) for b in KNOBS[i + 1:]] +
+               [["join_collapse_limit = 1", "from_collapse_limit = 1"],
+                ["parallel_setup_cost = 0", "parallel_tuple_cost = 0", "min_parallel_table_scan_size = 0",
+                 "max_parallel_workers_per_gather = 2"]])
+
+
 def plain_raises_too(db, setting, q, arg, dml, err):
     """whether the query with the setting off raises the same error under
-    another plan (a join method off): the error then comes from the query's
-    own expressions, read in another order, not from the filter"""
+    another plan (OTHER_PLANS): the error then comes from the query's own
+    expressions, read in another order, not from the filter"""
     if arg is not None:
         q = q.replace("$1", str(arg))
-    for knob in KNOBS:
-        sql = "SET %s = off; SET %s = off;\n" % (setting, knob)
-        sql += ("BEGIN;\n%s;\nROLLBACK;" % q) if dml else (q + ";")
-        _, e = db.run(sql + "\nRESET %s;" % knob)
+    for sets in OTHER_PLANS:
+        sql = "BEGIN; SET LOCAL %s = off; %s\n" % (setting, " ".join("SET LOCAL %s;" % x for x in sets))
+        sql += ("SAVEPOINT dt;\n%s;\nROLLBACK TO dt;" % q) if dml else (q + ";")
+        _, e = db.run(sql + "\nROLLBACK;")
         if e and e[0] == err[0]:
-            return knob
+            return ", ".join(sets)
     return None
 
 
