@@ -13,12 +13,20 @@
 # Prints the median of the rounds' on/off ratios (the whole EXPLAIN, parse and
 # output included), then the planning alone: EXPLAIN's Planning Time of
 # PLANS_PER_ROUND plans of each query, off and on alternated, the mean of the
-# fastest 90% of each side, and their ratio.
-# Usage: PG_CONFIG=... bash bench/prefilter_planning.sh [ROUNDS] [PLANS_PER_ROUND]
+# fastest 90% of each side, and their ratio.  Then the same in CPU time, which
+# the machine's load does not move: the backend's own CPU time
+# (/proc/self/schedstat, read through pg_read_file; it advances by the
+# scheduler's tick, 4 ms here, hence batches of CPU_PLANS plans, 20000) of
+# CPU_ROUNDS (3) batches a side in turn: what the setting adds to an EXPLAIN
+# (on - off, us), and that over the planning's own off time as a ratio,
+# 1 + (on - off) / planning_off_us.  Where /proc is not readable it says so.
+# Usage: PG_CONFIG=... [CPU_PLANS=N] [CPU_ROUNDS=N] bash bench/prefilter_planning.sh [ROUNDS] [PLANS_PER_ROUND]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-7}
 per=${2:-2000}
+cpu_plans=${CPU_PLANS:-20000}
+cpu_rounds=${CPU_ROUNDS:-3}
 sql=$(mktemp -t pf-planning.XXXXXX.sql)
 trap 'rm -f "$sql"' EXIT
 cat > "$sql" <<SQL
@@ -98,6 +106,58 @@ SELECT scenario, count(*) AS rounds,
 SELECT scenario, round(off_us::numeric, 2) AS planning_off_us, round(on_us::numeric, 2) AS planning_on_us,
        round((on_us / off_us)::numeric, 3) AS planning_on_off
   FROM planning ORDER BY scenario;
+\set QUIET on
+-- CPU time: the backend's own, batches of cpu_plans EXPLAINs, off and on in turn
+CREATE FUNCTION cpu_ns() RETURNS bigint LANGUAGE sql AS
+  \$\$ SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint \$\$;
+CREATE FUNCTION plan_cpu_us(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE c0 bigint; i int;
+BEGIN
+  PERFORM set_config('cuckoo.join_prefilter', setting, true);
+  c0 := cpu_ns();
+  FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
+  RETURN (cpu_ns() - c0) / 1000.0 / n;
+END \$\$;
+CREATE TEMP TABLE cpu (scenario text, round int, off_us float8, on_us float8);
+DO \$\$
+DECLARE
+  qs text[] := ARRAY[
+    'declined_size', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''',
+    'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k',
+    'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''',
+    'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu'''];
+  r int; i int; a float8; b float8;
+BEGIN
+  BEGIN
+    PERFORM cpu_ns();
+  EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'no CPU time table: /proc/self/schedstat is not readable here (%)', SQLERRM;
+    RETURN;
+  END;
+  FOR r IN 1..$cpu_rounds LOOP
+    FOR i IN 1..4 LOOP
+      IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
+        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
+      ELSE
+        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
+      END IF;
+      IF r % 2 = 0 THEN
+        a := plan_cpu_us(qs[2*i], $cpu_plans, 'off'); b := plan_cpu_us(qs[2*i], $cpu_plans, 'on');
+      ELSE
+        b := plan_cpu_us(qs[2*i], $cpu_plans, 'on'); a := plan_cpu_us(qs[2*i], $cpu_plans, 'off');
+      END IF;
+      INSERT INTO cpu VALUES (qs[2*i-1], r, a, b);
+    END LOOP;
+  END LOOP;
+END \$\$;
+\set QUIET off
+SELECT c.scenario, count(*) AS batches, $cpu_plans AS plans_a_batch,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.off_us)::numeric, 2) AS cpu_off_us_per_explain,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us)::numeric, 2) AS cpu_on_us_per_explain,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us - c.off_us)::numeric, 2) AS added_us,
+       round((1 + percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us - c.off_us) / min(p.off_us))::numeric, 3)
+         AS planning_on_off_cpu
+  FROM cpu c JOIN planning p USING (scenario) GROUP BY c.scenario ORDER BY c.scenario;
 SQL
 chmod 644 "$sql"
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} \
