@@ -124,12 +124,26 @@ cfpg_seen_deconstruct(FunctionCallInfo fcinfo, SeenArgs *a, int argno, const cha
  * same pointer, so nothing of it is written again), but an expanded object
  * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
  */
-Datum
+static Datum
 cfpg_seen_same_base(SeenArgs *a)
 {
 	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
 		return PointerGetDatum(PG_DETOAST_DATUM(a->base));
 	return a->base;
+}
+
+/*
+ * Column argno (0: base, else an array) as the call got it: NULL, base
+ * unchanged (cfpg_seen_same_base) or the array argument itself
+ */
+Datum
+cfpg_seen_same(FunctionCallInfo fcinfo, SeenArgs *a, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		PG_RETURN_NULL();
+	if (argno == 0)
+		return cfpg_seen_same_base(a);
+	return PG_GETARG_DATUM(argno);
 }
 
 /* the item type of a call's argument argno (an element or an array) */
@@ -175,6 +189,15 @@ cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 	dims[0] = n;
 	return construct_md_array(elems, nulls, 1, dims, lbs, a->elemtype, a->elmlen,
 							  a->elmbyval, a->elmalign);
+}
+
+/* an array column's new value: r, or NULL when r holds no item (is NULL) */
+Datum
+cfpg_seen_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
+{
+	if (r == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(r);
 }
 
 /*
@@ -372,12 +395,7 @@ cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, isarray), isarray);
 	k = cfpg_seen_new_items(fcinfo, &a, isarray, &items);
 	if (k == 0)
-	{
-		/* nothing to mark: the column as it is */
-		if (PG_ARGISNULL(which))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
-	}
+		return cfpg_seen_same(fcinfo, &a, which);	/* nothing to mark */
 	nd = cfpg_seen_prepend(&a, items, k, &nn, &nulls);
 	newdelta = cfpg_seen_array(&a, nd, nulls, nn);
 	/* the limit applies to the items marked since the last fold */
@@ -387,9 +405,7 @@ cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newdelta);
 		/* base itself: the same toast pointer, nothing of it written again */
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
+		return cfpg_seen_same(fcinfo, &a, 0);
 	}
 	left = palloc(sizeof(bool) * nn);
 	nb = cfpg_seen_fold(&a, nd, nulls, nn, left);
@@ -397,9 +413,7 @@ cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	{
 		if (nb != NULL)
 			PG_RETURN_POINTER(nb);
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
+		return cfpg_seen_same(fcinfo, &a, 0);
 	}
 	/* delta keeps what the fold did not add, after the separator, in its order */
 	nd2 = palloc(sizeof(Datum) * (nn + 1));
@@ -449,19 +463,47 @@ cuckoo_mark_all_delta(PG_FUNCTION_ARGS)
 	return cfpg_seen_mark(fcinfo, true, 1);
 }
 
+/* an item's hash, as the arrays compare items (value hashing 2) */
+uint64
+cfpg_seen_hash(SeenArgs *a, Datum value)
+{
+	return cfpg_hash_datum(a->hi, value, CF_HASHING_V2);
+}
+
+/* the position of the first (newest) element of elems equal to h, or -1 */
+int
+cfpg_seen_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h)
+{
+	for (int i = 0; i < n; i++)
+		if (!nulls[i] && cfpg_seen_hash(a, elems[i]) == h)
+			return i;
+	return -1;
+}
+
 /* the position of the newest element of delta equal to value (by hash), or -1 */
 static int
 cfpg_seen_in_delta(SeenArgs *a, Datum value)
 {
-	uint64		h;
-
 	if (a->n == 0)
 		return -1;
-	h = cfpg_hash_datum(a->hi, value, CF_HASHING_V2);
-	for (int i = 0; i < a->n; i++)
-		if (!a->enulls[i] && cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2) == h)
-			return i;
-	return -1;
+	return cfpg_seen_find(a, a->elems, a->enulls, a->n, cfpg_seen_hash(a, value));
+}
+
+/* an array column after an unsee: elems without element pos (NULL when no item is left) */
+Datum
+cfpg_seen_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n, int pos)
+{
+	Datum	   *nd = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nn = palloc(sizeof(bool) * Max(n, 1));
+	int			m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (i != pos)
+		{
+			nd[m] = elems[i];
+			nn[m++] = nulls[i];
+		}
+	return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, nd, nn, m));
 }
 
 /*
@@ -473,76 +515,46 @@ cfpg_seen_unsee(FunctionCallInfo fcinfo, int which)
 {
 	SeenArgs	a;
 	int			pos;
-	struct varlena *v;
 
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
 	if (PG_ARGISNULL(2))
-	{
-		if (PG_ARGISNULL(which))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
-	}
+		return cfpg_seen_same(fcinfo, &a, which);
 	pos = cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2));
 	if (which == 1)
 	{
-		int			n = 0;
-		Datum	   *nd;
-		bool	   *nn;
-		ArrayType  *r;
-
 		if (pos < 0)
-		{
-			if (PG_ARGISNULL(1))
-				PG_RETURN_NULL();
-			PG_RETURN_DATUM(PG_GETARG_DATUM(1));
-		}
-		nd = palloc(sizeof(Datum) * a.n);
-		nn = palloc(sizeof(bool) * a.n);
-		for (int i = 0; i < a.n; i++)
-			if (i != pos)
-			{
-				nd[n] = a.elems[i];
-				nn[n++] = a.enulls[i];
-			}
-		r = cfpg_seen_array(&a, nd, nn, n);
-		if (r == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_ARRAYTYPE_P(r);
+			return cfpg_seen_same(fcinfo, &a, 1);
+		return cfpg_seen_without(fcinfo, &a, a.elems, a.enulls, a.n, pos);
 	}
-	/* base: unchanged when delta had the item, or base does not report it */
-	if (pos >= 0 || a.basenull)
-	{
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	}
-	v = cfpg_seen_base_unsee(&a, PG_GETARG_DATUM(2));
-	if (v == NULL)
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	PG_RETURN_POINTER(v);
+	/* base: unchanged when delta had the item */
+	if (pos >= 0)
+		return cfpg_seen_same(fcinfo, &a, 0);
+	return cfpg_seen_base_unsee(fcinfo, &a, PG_GETARG_DATUM(2));
 }
 
 /*
- * base after one unsee of item: a copy with one copy of the item's hash
- * deleted (or retained: FORMAT.md, "Deletes"), or NULL when base (not NULL)
- * does not report the item
+ * Column base after one unsee of item that no array holds: a copy with one
+ * copy of the item's hash deleted (or retained: FORMAT.md, "Deletes"), or
+ * base unchanged when it is NULL or does not report the item
  */
-struct varlena *
-cfpg_seen_base_unsee(SeenArgs *a, Datum item)
+Datum
+cfpg_seen_base_unsee(FunctionCallInfo fcinfo, SeenArgs *a, Datum item)
 {
 	Datum		d = a->base;
 	cf_filter	f;
 	uint64		h;
 	struct varlena *v;
 
+	if (a->basenull)
+		PG_RETURN_NULL();
 	cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, a->hi);
 	if (!cfpg_find_value(&f, a->hi, item, &h))
-		return NULL;
+		return cfpg_seen_same(fcinfo, a, 0);
 	v = cfpg_writable_copy(a->base);
 	cfpg_open(&f, v);
 	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
-	return v;
+	PG_RETURN_POINTER(v);
 }
 
 /* cf_unsee_base(base, delta, item): base after one unsee of item */
@@ -580,10 +592,34 @@ cfpg_seen_delta_hashes(SeenArgs *a, int *n)
 
 	for (int i = 0; i < a->n; i++)
 		if (!a->enulls[i])
-			hs[k++] = cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2);
+			hs[k++] = cfpg_seen_hash(a, a->elems[i]);
 	qsort(hs, k, sizeof(uint64), cfpg_seen_cmp_u64);
 	*n = k;
 	return hs;
+}
+
+/* base as a filter to read (its kind checked), or NULL when it is NULL */
+const cf_filter *
+cfpg_seen_read_base(FunctionCallInfo fcinfo, SeenArgs *a)
+{
+	const cf_filter *f;
+
+	if (a->basenull)
+		return NULL;
+	f = cfpg_read_filter(fcinfo, a->c, a->base);
+	cfpg_check_kind(f, a->hi);
+	return f;
+}
+
+/* whether base (false if NULL) reports item */
+bool
+cfpg_seen_base_has(FunctionCallInfo fcinfo, SeenArgs *a, Datum item)
+{
+	const cf_filter *f = cfpg_seen_read_base(fcinfo, a);
+	uint64		h;
+
+	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
+	return f != NULL && cfpg_find_value(f, a->hi, item, &h);
 }
 
 /* cf_seen(base, delta, item): whether item is reported seen (NULL item: NULL) */
@@ -592,23 +628,13 @@ Datum
 cuckoo_seen(PG_FUNCTION_ARGS)
 {
 	SeenArgs	a;
-	const cf_filter *f;
 
 	if (PG_ARGISNULL(2))
 		PG_RETURN_NULL();
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
 	if (cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2)) >= 0)
 		PG_RETURN_BOOL(true);
-	if (a.basenull)
-		PG_RETURN_BOOL(false);
-	f = cfpg_read_filter(fcinfo, a.c, a.base);
-	cfpg_check_kind(f, a.hi);
-	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
-	{
-		uint64		h;
-
-		PG_RETURN_BOOL(cfpg_find_value(f, a.hi, PG_GETARG_DATUM(2), &h));
-	}
+	PG_RETURN_BOOL(cfpg_seen_base_has(fcinfo, &a, PG_GETARG_DATUM(2)));
 }
 
 #define SEEN_BLOCK	64			/* candidates probed together */
@@ -641,11 +667,7 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 	arr = PG_GETARG_ARRAYTYPE_P(2);
 	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
 	dh = cfpg_seen_delta_hashes(&a, &nd);
-	if (!a.basenull)
-	{
-		f = cfpg_read_filter(fcinfo, a.c, a.base);
-		cfpg_check_kind(f, a.hi);
-	}
+	f = cfpg_seen_read_base(fcinfo, &a);
 	out = palloc(sizeof(Datum) * Max(m, 1));
 	for (int i0 = 0; i0 < m; i0 += SEEN_BLOCK)
 	{
@@ -661,7 +683,7 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 
 			if (nulls[i])
 				continue;
-			h2 = cfpg_hash_datum(a.hi, el[i], CF_HASHING_V2);
+			h2 = cfpg_seen_hash(&a, el[i]);
 			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), cfpg_seen_cmp_u64) != NULL)
 				continue;		/* in delta: seen */
 			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */

@@ -38,10 +38,12 @@ extern void cfpg_seen_deconstruct(FunctionCallInfo fcinfo, SeenArgs *a, int argn
 								  const char *what, Datum **elems, bool **nulls, int *n);
 /* the item type of argument argno (element or array), else delta's element type */
 extern Oid	cfpg_seen_item_type_at(FunctionCallInfo fcinfo, int argno, bool isarray, int deltaarg);
-/* base unchanged: the argument itself (an expanded one flattened) */
-extern Datum cfpg_seen_same_base(SeenArgs *a);
+/* column argno as the call got it (base: the argument itself, an expanded one flattened) */
+extern Datum cfpg_seen_same(FunctionCallInfo fcinfo, SeenArgs *a, int argno);
 /* a one-dimensional array of elems (nulls: the separator), NULL if no item */
 extern ArrayType *cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n);
+/* an array column's value: r, or NULL for NULL */
+extern Datum cfpg_seen_array_or_null(FunctionCallInfo fcinfo, ArrayType *r);
 /* the non-NULL marks of argument argno, in order */
 extern int	cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
 								   Datum **items);
@@ -55,8 +57,19 @@ extern Size cfpg_seen_base_bytes(SeenArgs *a);
 extern Size cfpg_seen_delta_limit(SeenArgs *a);
 /* base with elems (newest first) added oldest first; left[i]: kept back */
 extern struct varlena *cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left);
-/* base (not NULL) after one unsee of item, or NULL if base does not report it */
-extern struct varlena *cfpg_seen_base_unsee(SeenArgs *a, Datum item);
+/* an item's hash as the arrays compare items (value hashing 2) */
+extern uint64 cfpg_seen_hash(SeenArgs *a, Datum value);
+/* the position of the first (newest) element of elems with hash h, or -1 */
+extern int	cfpg_seen_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h);
+/* an array column after an unsee: elems without element pos */
+extern Datum cfpg_seen_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls,
+							   int n, int pos);
+/* column base after one unsee of item that no array holds */
+extern Datum cfpg_seen_base_unsee(FunctionCallInfo fcinfo, SeenArgs *a, Datum item);
+/* base to read (its kind checked), or NULL when it is NULL */
+extern const cf_filter *cfpg_seen_read_base(FunctionCallInfo fcinfo, SeenArgs *a);
+/* whether base reports item (false when it is NULL) */
+extern bool cfpg_seen_base_has(FunctionCallInfo fcinfo, SeenArgs *a, Datum item);
 /* ascending uint64, for qsort and bsearch */
 extern int	cfpg_seen_cmp_u64(const void *x, const void *y);
 

@@ -88,26 +88,6 @@ seen3_read_mid(FunctionCallInfo fcinfo, Seen3Args *s)
 	s->midread = true;
 }
 
-/* column which (0 base, 1 mid, 2 delta) as the call got it */
-static Datum
-seen3_same(FunctionCallInfo fcinfo, Seen3Args *s, int which)
-{
-	if (PG_ARGISNULL(which))
-		PG_RETURN_NULL();
-	if (which == 0)
-		return cfpg_seen_same_base(&s->a);
-	return PG_GETARG_DATUM(which);
-}
-
-/* an array for column which, or NULL when it holds no item */
-static Datum
-seen3_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
-{
-	if (r == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(r);
-}
-
 /*
  * A mark (isarray: of a page of items) for column which (0: base, 1: mid,
  * 2: delta): the new value of that column.
@@ -135,7 +115,7 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	seen3_args(fcinfo, &s, isarray);
 	k = cfpg_seen_new_items_at(fcinfo, a, isarray, S3_ITEM, &items);
 	if (k == 0)
-		return seen3_same(fcinfo, &s, which);	/* nothing to mark */
+		return cfpg_seen_same(fcinfo, a, which);	/* nothing to mark */
 	nd = cfpg_seen_prepend(a, items, k, &nn, &nulls);
 	nf = cfpg_seen_fresh(nulls, nn);
 	/* the limit applies to the items marked since the last fold */
@@ -144,7 +124,7 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	{
 		if (which == 2)
 			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nn));
-		return seen3_same(fcinfo, &s, which);	/* mid is not even read */
+		return cfpg_seen_same(fcinfo, a, which);	/* mid is not even read */
 	}
 
 	/*
@@ -169,11 +149,11 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	if (VARSIZE(newmid) <= cfpg_seen_base_bytes(a) / CF_SEEN3_MID_RATIO)
 	{
 		if (which == 0)
-			return seen3_same(fcinfo, &s, 0);
+			return cfpg_seen_same(fcinfo, a, 0);
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newmid);
 		/* delta keeps its separator and the items kept back, if any */
-		return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd + nf, nulls + nf, nn - nf));
+		return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, nd + nf, nulls + nf, nn - nf));
 	}
 
 	/* mid is folded into base, with delta: the two-column fold */
@@ -190,7 +170,7 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	{
 		if (nb != NULL)
 			PG_RETURN_POINTER(nb);
-		return seen3_same(fcinfo, &s, 0);
+		return cfpg_seen_same(fcinfo, a, 0);
 	}
 	/* delta keeps what the fold did not add, after the separator, in its order */
 	nd = palloc(sizeof(Datum) * (nm + 1));
@@ -256,40 +236,6 @@ cuckoo_mark3_all_delta(PG_FUNCTION_ARGS)
 	return seen3_mark(fcinfo, true, 2);
 }
 
-/* an item's hash, as the arrays compare items (value hashing 2) */
-static uint64
-seen3_hash(SeenArgs *a, Datum v)
-{
-	return cfpg_hash_datum(a->hi, v, CF_HASHING_V2);
-}
-
-/* the position of the first (newest) element of elems equal to h, or -1 */
-static int
-seen3_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h)
-{
-	for (int i = 0; i < n; i++)
-		if (!nulls[i] && seen3_hash(a, elems[i]) == h)
-			return i;
-	return -1;
-}
-
-/* elems without element pos, as an array (NULL when no item is left) */
-static Datum
-seen3_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n, int pos)
-{
-	Datum	   *nd = palloc(sizeof(Datum) * Max(n, 1));
-	bool	   *nn = palloc(sizeof(bool) * Max(n, 1));
-	int			m = 0;
-
-	for (int i = 0; i < n; i++)
-		if (i != pos)
-		{
-			nd[m] = elems[i];
-			nn[m++] = nulls[i];
-		}
-	return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd, nn, m));
-}
-
 /*
  * An unsee of argument 3 for column which: one copy less, the newest: from
  * delta if it holds the item, else from mid, else from base.
@@ -301,36 +247,32 @@ seen3_unsee(FunctionCallInfo fcinfo, int which)
 	SeenArgs   *a = &s.a;
 	int			pos;
 	uint64		h;
-	struct varlena *v;
 
 	seen3_args(fcinfo, &s, false);
 	if (PG_ARGISNULL(S3_ITEM))
-		return seen3_same(fcinfo, &s, which);
-	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
-	pos = seen3_find(a, a->elems, a->enulls, a->n, h);
+		return cfpg_seen_same(fcinfo, a, which);
+	h = cfpg_seen_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	pos = cfpg_seen_find(a, a->elems, a->enulls, a->n, h);
 	if (pos >= 0)
 	{
 		if (which == 2)
-			return seen3_without(fcinfo, a, a->elems, a->enulls, a->n, pos);
-		return seen3_same(fcinfo, &s, which);
+			return cfpg_seen_without(fcinfo, a, a->elems, a->enulls, a->n, pos);
+		return cfpg_seen_same(fcinfo, a, which);
 	}
 	if (which == 2)
-		return seen3_same(fcinfo, &s, 2);
+		return cfpg_seen_same(fcinfo, a, 2);
 	seen3_read_mid(fcinfo, &s);
-	pos = seen3_find(a, s.melems, s.mnulls, s.mn, h);
+	pos = cfpg_seen_find(a, s.melems, s.mnulls, s.mn, h);
 	if (pos >= 0)
 	{
 		if (which == 1)
-			return seen3_without(fcinfo, a, s.melems, s.mnulls, s.mn, pos);
-		return seen3_same(fcinfo, &s, 0);
+			return cfpg_seen_without(fcinfo, a, s.melems, s.mnulls, s.mn, pos);
+		return cfpg_seen_same(fcinfo, a, 0);
 	}
+	if (which == 1)
+		return cfpg_seen_same(fcinfo, a, 1);
 	/* base: changed only when it reports the item */
-	if (which == 1 || a->basenull)
-		return seen3_same(fcinfo, &s, which);
-	v = cfpg_seen_base_unsee(a, PG_GETARG_DATUM(S3_ITEM));
-	if (v == NULL)
-		return seen3_same(fcinfo, &s, 0);
-	PG_RETURN_POINTER(v);
+	return cfpg_seen_base_unsee(fcinfo, a, PG_GETARG_DATUM(S3_ITEM));
 }
 
 /* cf_unsee_base(base, mid, delta, item): base after one unsee of item */
@@ -415,7 +357,7 @@ seen3_mark_held(SeenArgs *a, Datum *elems, bool *nulls, int ne, const Seen3Set *
 
 		if (nulls[i])
 			continue;
-		k = seen3_set_find(set, seen3_hash(a, elems[i]));
+		k = seen3_set_find(set, cfpg_seen_hash(a, elems[i]));
 		if (k >= 0)
 			held[k] = true;
 	}
@@ -428,24 +370,18 @@ cuckoo_seen3(PG_FUNCTION_ARGS)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	const cf_filter *f;
 	uint64		h;
 
 	if (PG_ARGISNULL(S3_ITEM))
 		PG_RETURN_NULL();
 	seen3_args(fcinfo, &s, false);
-	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
-	if (seen3_find(a, a->elems, a->enulls, a->n, h) >= 0)
+	h = cfpg_seen_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	if (cfpg_seen_find(a, a->elems, a->enulls, a->n, h) >= 0)
 		PG_RETURN_BOOL(true);
 	seen3_read_mid(fcinfo, &s);
-	if (seen3_find(a, s.melems, s.mnulls, s.mn, h) >= 0)
+	if (cfpg_seen_find(a, s.melems, s.mnulls, s.mn, h) >= 0)
 		PG_RETURN_BOOL(true);
-	if (a->basenull)
-		PG_RETURN_BOOL(false);
-	f = cfpg_read_filter(fcinfo, a->c, a->base);
-	cfpg_check_kind(f, a->hi);
-	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
-	PG_RETURN_BOOL(cfpg_find_value(f, a->hi, PG_GETARG_DATUM(S3_ITEM), &h));
+	PG_RETURN_BOOL(cfpg_seen_base_has(fcinfo, a, PG_GETARG_DATUM(S3_ITEM)));
 }
 
 #define SEEN3_BLOCK	64			/* candidates probed together */
@@ -488,7 +424,7 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 	uh = palloc(sizeof(uint64) * Max(m, 1));
 	for (int i = 0; i < m; i++)
 		if (!nulls[i])
-			uh[nh++] = ch[i] = seen3_hash(a, el[i]);
+			uh[nh++] = ch[i] = cfpg_seen_hash(a, el[i]);
 	qsort(uh, nh, sizeof(uint64), cfpg_seen_cmp_u64);
 	for (int i = 0; i < nh; i++)
 		if (nu == 0 || uh[nu - 1] != uh[i])
@@ -503,11 +439,7 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 		seen3_read_mid(fcinfo, &s);
 		seen3_mark_held(a, s.melems, s.mnulls, s.mn, &set, held);
 	}
-	if (!a->basenull)
-	{
-		f = cfpg_read_filter(fcinfo, a->c, a->base);
-		cfpg_check_kind(f, a->hi);
-	}
+	f = cfpg_seen_read_base(fcinfo, a);
 	out = palloc(sizeof(Datum) * Max(m, 1));
 	for (int i0 = 0; i0 < m; i0 += SEEN3_BLOCK)
 	{
