@@ -201,19 +201,12 @@ cfpg_seen_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
 }
 
 /*
- * The marks of a call: argument 2, one item or (isarray) an array of them,
- * in the order marked; NULL items are skipped.  Sets *items to a palloc'd
- * array, returns how many.
+ * The marks of a call: argument argno, one item or (isarray) an array of
+ * them, in the order marked; NULL items are skipped.  Sets *items to a
+ * palloc'd array, returns how many.
  */
 static int
-cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
-{
-	return cfpg_seen_new_items_at(fcinfo, a, isarray, 2, items);
-}
-
-/* the same, with the item(s) in argument argno */
-int
-cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
 					   Datum **items)
 {
 	int			n = 0;
@@ -249,7 +242,7 @@ cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int a
  * reverse, then the old elements as they are (the separator included);
  * *nout gets its length, *nulls its separator flags.
  */
-Datum *
+static Datum *
 cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 {
 	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
@@ -272,7 +265,7 @@ cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 }
 
 /* how many elements come before the separator (all, if there is none) */
-int
+static int
 cfpg_seen_fresh(const bool *nulls, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -285,7 +278,7 @@ cfpg_seen_fresh(const bool *nulls, int n)
  * The bytes delta may take before it is folded.  Reads base's size from
  * its toast pointer (or header) without fetching its data.
  */
-Size
+static Size
 cfpg_seen_delta_limit(SeenArgs *a)
 {
 	Size		limit = cfpg_seen_base_bytes(a) / CF_SEEN_FOLD_RATIO;
@@ -302,11 +295,28 @@ cfpg_seen_base_bytes(SeenArgs *a)
 	return a->basenull ? 0 : toast_raw_datum_size(a->base);
 }
 
-/* Whether a delta of deltabytes bytes is folded into base. */
-static bool
-cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
+/*
+ * A mark's first step, the same in both recipes: the marks of argument
+ * argno (one item or, isarray, an array of them) prepended to delta, and
+ * whether the marks since the last fold outgrow delta's limit.  False when
+ * there is nothing to mark.
+ */
+bool
+cfpg_seen_mark_prepare(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+					   SeenMark *m)
 {
-	return deltabytes > cfpg_seen_delta_limit(a);
+	Datum	   *items;
+	int			k = cfpg_seen_new_items(fcinfo, a, isarray, argno, &items);
+	ArrayType  *fresh;
+
+	if (k == 0)
+		return false;
+	m->elems = cfpg_seen_prepend(a, items, k, &m->n, &m->nulls);
+	m->nfresh = cfpg_seen_fresh(m->nulls, m->n);
+	/* the limit applies to the items marked since the last fold */
+	fresh = cfpg_seen_array(a, m->elems, NULL, m->nfresh);
+	m->full = VARSIZE(fresh) > cfpg_seen_delta_limit(a);
+	return true;
 }
 
 /*
@@ -321,7 +331,7 @@ cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
  */
 #define CF_SEEN_MAX_COPIES	2
 
-struct varlena *
+static struct varlena *
 cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 {
 	struct varlena *v;
@@ -372,6 +382,43 @@ cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 }
 
 /*
+ * The fold of elems[0 .. n) (newest first; nulls[i]: the separator) into
+ * base, for column base (wantbase) or delta: base with the items added (base
+ * unchanged if none was), delta with what the fold did not add, after the
+ * separator, in its order (NULL if it added all)
+ */
+Datum
+cfpg_seen_fold_column(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n,
+					  bool wantbase)
+{
+	bool	   *left = palloc(sizeof(bool) * n);
+	struct varlena *nb = cfpg_seen_fold(a, elems, nulls, n, left);
+	Datum	   *nd;
+	bool	   *nn;
+	int			nl = 0;
+
+	if (wantbase)
+	{
+		if (nb != NULL)
+			PG_RETURN_POINTER(nb);
+		return cfpg_seen_same(fcinfo, a, 0);
+	}
+	nd = palloc(sizeof(Datum) * (n + 1));
+	nn = palloc(sizeof(bool) * (n + 1));
+	nd[0] = (Datum) 0;
+	nn[0] = true;
+	for (int i = 0; i < n; i++)
+		if (left[i])
+		{
+			nd[++nl] = elems[i];
+			nn[nl] = false;
+		}
+	if (nl == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nn, nl + 1));
+}
+
+/*
  * A mark (isarray: of a page of items) for column which (0: base, 1:
  * delta): the new value of that column.
  */
@@ -379,56 +426,22 @@ static Datum
 cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 {
 	SeenArgs	a;
-	Datum	   *items;
-	Datum	   *nd;
-	int			k,
-				nn;
-	bool	   *nulls;
+	SeenMark	m;
 	ArrayType  *newdelta;
-	ArrayType  *fresh;
-	bool	   *left;
-	struct varlena *nb;
-	Datum	   *nd2;
-	bool	   *nulls2;
-	int			nl = 0;
 
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, isarray), isarray);
-	k = cfpg_seen_new_items(fcinfo, &a, isarray, &items);
-	if (k == 0)
+	if (!cfpg_seen_mark_prepare(fcinfo, &a, isarray, 2, &m))
 		return cfpg_seen_same(fcinfo, &a, which);	/* nothing to mark */
-	nd = cfpg_seen_prepend(&a, items, k, &nn, &nulls);
-	newdelta = cfpg_seen_array(&a, nd, nulls, nn);
-	/* the limit applies to the items marked since the last fold */
-	fresh = cfpg_seen_array(&a, nd, NULL, cfpg_seen_fresh(nulls, nn));
-	if (!cfpg_seen_must_fold(&a, VARSIZE(fresh)))
+	/* built for either column: a delta too large for an array fails both alike */
+	newdelta = cfpg_seen_array(&a, m.elems, m.nulls, m.n);
+	if (!m.full)
 	{
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newdelta);
 		/* base itself: the same toast pointer, nothing of it written again */
 		return cfpg_seen_same(fcinfo, &a, 0);
 	}
-	left = palloc(sizeof(bool) * nn);
-	nb = cfpg_seen_fold(&a, nd, nulls, nn, left);
-	if (which == 0)
-	{
-		if (nb != NULL)
-			PG_RETURN_POINTER(nb);
-		return cfpg_seen_same(fcinfo, &a, 0);
-	}
-	/* delta keeps what the fold did not add, after the separator, in its order */
-	nd2 = palloc(sizeof(Datum) * (nn + 1));
-	nulls2 = palloc(sizeof(bool) * (nn + 1));
-	nd2[0] = (Datum) 0;
-	nulls2[0] = true;
-	for (int i = 0; i < nn; i++)
-		if (left[i])
-		{
-			nd2[++nl] = nd[i];
-			nulls2[nl] = false;
-		}
-	if (nl == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(&a, nd2, nulls2, nl + 1));
+	return cfpg_seen_fold_column(fcinfo, &a, m.elems, m.nulls, m.n, which == 0);
 }
 
 /* cf_mark_base(base, delta, item): base after marking item (see cf_mark_delta) */

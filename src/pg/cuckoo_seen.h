@@ -30,6 +30,16 @@ typedef struct SeenArgs
 	int			n;
 } SeenArgs;
 
+/* delta with a call's marks, before any fold (cfpg_seen_mark_prepare) */
+typedef struct SeenMark
+{
+	Datum	   *elems;			/* the marks, newest first, then delta's elements */
+	bool	   *nulls;			/* the separator */
+	int			n;
+	int			nfresh;			/* the elements before the separator */
+	bool		full;			/* they outgrow delta's limit: delta is folded */
+} SeenMark;
+
 /* reads base (argument 0), delta (deltaarg) and the item(s)' hash info (itemarg) */
 extern void cfpg_seen_args_at(FunctionCallInfo fcinfo, SeenArgs *a, Oid elemtype, bool isarray,
 							  int deltaarg, int itemarg);
@@ -44,19 +54,14 @@ extern Datum cfpg_seen_same(FunctionCallInfo fcinfo, SeenArgs *a, int argno);
 extern ArrayType *cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n);
 /* an array column's value: r, or NULL for NULL */
 extern Datum cfpg_seen_array_or_null(FunctionCallInfo fcinfo, ArrayType *r);
-/* the non-NULL marks of argument argno, in order */
-extern int	cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
-								   Datum **items);
-/* delta after marks items[0 .. k): newest first */
-extern Datum *cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls);
-/* how many elements come before the separator */
-extern int	cfpg_seen_fresh(const bool *nulls, int n);
+/* the marks of argument argno prepended to delta; false if none */
+extern bool cfpg_seen_mark_prepare(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+								   SeenMark *m);
 /* base's raw size (0 for NULL), without fetching it */
 extern Size cfpg_seen_base_bytes(SeenArgs *a);
-/* the bytes delta may take before it is folded */
-extern Size cfpg_seen_delta_limit(SeenArgs *a);
-/* base with elems (newest first) added oldest first; left[i]: kept back */
-extern struct varlena *cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left);
+/* the fold of elems (newest first) into base: column base (wantbase) or delta */
+extern Datum cfpg_seen_fold_column(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems,
+								   bool *nulls, int n, bool wantbase);
 /* an item's hash as the arrays compare items (value hashing 2) */
 extern uint64 cfpg_seen_hash(SeenArgs *a, Datum value);
 /* the position of the first (newest) element of elems with hash h, or -1 */

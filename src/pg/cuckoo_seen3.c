@@ -1,16 +1,17 @@
 /*
  * cuckoo_seen3.c - the "seen" recipe in three columns (1.4): a large filter
  * (base), a middle array of items (mid) and the small array of the newest
- * marks (delta).  A mark prepends to delta (as in two columns, whose code
- * in cuckoo_seen.c this file shares); when delta outgrows its limit (the
- * same limit, cfpg_seen_delta_limit) its items move to mid, a plain array
- * of items, newest first, that only a delta fold writes; when mid would
- * take more bytes than base's / CF_SEEN3_MID_RATIO, mid and delta are
- * folded into base with cf_add, oldest first (the two-column fold, the same
- * code: base is byte for byte what one cf_add per mark gives, and items base
- * already reports twice stay in delta after the separator).  base is thus
- * written once per (base's bytes / CF_SEEN3_MID_RATIO / item size) marks
- * instead of once per (delta's limit / item size) marks.
+ * marks (delta).  A mark prepends to delta (as in two columns, with the
+ * same code: cfpg_seen_mark_prepare in cuckoo_seen.c); when delta outgrows
+ * its limit (the same limit) its items move to mid, a plain array of items,
+ * newest first, that only a delta fold writes; when mid would take more
+ * bytes than base's / CF_SEEN3_MID_RATIO, mid and delta are folded into base
+ * with cf_add, oldest first (the two-column fold, the same code,
+ * cfpg_seen_fold_column: base is byte for byte what one cf_add per mark
+ * gives, and items base already reports twice stay in delta after the
+ * separator).  base is thus written once per (base's bytes /
+ * CF_SEEN3_MID_RATIO / item size) marks instead of once per (delta's limit /
+ * item size) marks.
  *
  * Every function takes (base, mid, delta, ...): the old values of all three
  * columns, so that one UPDATE sets all three.  A column a mark does not
@@ -97,33 +98,19 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	Datum	   *items;
-	Datum	   *nd;
-	bool	   *nulls;
-	int			k,
-				nn,
-				nf,
-				nm = 0;
-	ArrayType  *fresh;
+	SeenMark	m;
+	int			nm = 0;
 	Datum	   *seq;
 	bool	   *seqnulls;
 	ArrayType  *newmid;
-	bool	   *left;
-	struct varlena *nb;
-	int			nl = 0;
 
 	seen3_args(fcinfo, &s, isarray);
-	k = cfpg_seen_new_items_at(fcinfo, a, isarray, S3_ITEM, &items);
-	if (k == 0)
+	if (!cfpg_seen_mark_prepare(fcinfo, a, isarray, S3_ITEM, &m))
 		return cfpg_seen_same(fcinfo, a, which);	/* nothing to mark */
-	nd = cfpg_seen_prepend(a, items, k, &nn, &nulls);
-	nf = cfpg_seen_fresh(nulls, nn);
-	/* the limit applies to the items marked since the last fold */
-	fresh = cfpg_seen_array(a, nd, NULL, nf);
-	if (VARSIZE(fresh) <= cfpg_seen_delta_limit(a))
+	if (!m.full)
 	{
 		if (which == 2)
-			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nn));
+			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, m.elems, m.nulls, m.n));
 		return cfpg_seen_same(fcinfo, a, which);	/* mid is not even read */
 	}
 
@@ -132,11 +119,11 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	 * marks, mid's items, then delta's separator and the items kept back
 	 */
 	seen3_read_mid(fcinfo, &s);
-	seq = palloc(sizeof(Datum) * (nn + s.mn + 1));
-	seqnulls = palloc(sizeof(bool) * (nn + s.mn + 1));
-	for (int i = 0; i < nf; i++)
+	seq = palloc(sizeof(Datum) * (m.n + s.mn + 1));
+	seqnulls = palloc(sizeof(bool) * (m.n + s.mn + 1));
+	for (int i = 0; i < m.nfresh; i++)
 	{
-		seq[nm] = nd[i];
+		seq[nm] = m.elems[i];
 		seqnulls[nm++] = false;
 	}
 	for (int i = 0; i < s.mn; i++)
@@ -153,39 +140,19 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newmid);
 		/* delta keeps its separator and the items kept back, if any */
-		return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, nd + nf, nulls + nf, nn - nf));
+		return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, m.elems + m.nfresh,
+															   m.nulls + m.nfresh, m.n - m.nfresh));
 	}
 
 	/* mid is folded into base, with delta: the two-column fold */
 	if (which == 1)
 		PG_RETURN_NULL();
-	for (int i = nf; i < nn; i++)
+	for (int i = m.nfresh; i < m.n; i++)
 	{
-		seq[nm] = nd[i];
-		seqnulls[nm++] = nulls[i];
+		seq[nm] = m.elems[i];
+		seqnulls[nm++] = m.nulls[i];
 	}
-	left = palloc(sizeof(bool) * nm);
-	nb = cfpg_seen_fold(a, seq, seqnulls, nm, left);
-	if (which == 0)
-	{
-		if (nb != NULL)
-			PG_RETURN_POINTER(nb);
-		return cfpg_seen_same(fcinfo, a, 0);
-	}
-	/* delta keeps what the fold did not add, after the separator, in its order */
-	nd = palloc(sizeof(Datum) * (nm + 1));
-	nulls = palloc(sizeof(bool) * (nm + 1));
-	nd[0] = (Datum) 0;
-	nulls[0] = true;
-	for (int i = 0; i < nm; i++)
-		if (left[i])
-		{
-			nd[++nl] = seq[i];
-			nulls[nl] = false;
-		}
-	if (nl == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nl + 1));
+	return cfpg_seen_fold_column(fcinfo, a, seq, seqnulls, nm, which == 0);
 }
 
 /* cf_mark_base(base, mid, delta, item): base after marking item */
