@@ -653,35 +653,20 @@ cuckoo_seen(PG_FUNCTION_ARGS)
 #define SEEN_BLOCK	64			/* candidates probed together */
 
 /*
- * cf_unseen(base, delta, candidates): the candidates not reported seen, in
- * their order (repeats kept, NULL elements dropped); NULL candidates: NULL.
+ * cf_unseen's answer, the same in both recipes: the elements of el[0 .. m)
+ * (NULL ones dropped) that the arrays do not hold, held(arg, i, el[i], &h)
+ * telling (and setting h, the element's hash as the arrays compare items),
+ * and that base (read after the caller's arrays) does not report, in order.
  */
-PG_FUNCTION_INFO_V1(cuckoo_unseen);
 Datum
-cuckoo_unseen(PG_FUNCTION_ARGS)
+cfpg_seen_unseen(FunctionCallInfo fcinfo, SeenArgs *a, Datum *el, bool *nulls, int m,
+				 SeenHeldFn held, void *arg)
 {
-	SeenArgs	a;
-	const cf_filter *f = NULL;
-	ArrayType  *arr;
-	Datum	   *el;
-	bool	   *nulls;
-	int			m,
-				nd,
-				nout = 0;
-	uint64	   *dh;
-	Datum	   *out;
+	const cf_filter *f = cfpg_seen_read_base(fcinfo, a);
+	Datum	   *out = palloc(sizeof(Datum) * Max(m, 1));
+	int			nout = 0;
 	ArrayType  *r;
-	int			dims[1];
-	int			lbs[1] = {1};
 
-	if (PG_ARGISNULL(2))
-		PG_RETURN_NULL();
-	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, true), true);
-	arr = PG_GETARG_ARRAYTYPE_P(2);
-	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
-	dh = cfpg_seen_delta_hashes(&a, &nd);
-	f = cfpg_seen_read_base(fcinfo, &a);
-	out = palloc(sizeof(Datum) * Max(m, 1));
 	for (int i0 = 0; i0 < m; i0 += SEEN_BLOCK)
 	{
 		uint64		hs[SEEN_BLOCK];
@@ -692,15 +677,14 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		for (int i = i0; i < m && i < i0 + SEEN_BLOCK; i++)
 		{
-			uint64		h2;
+			uint64		h;
 
 			if (nulls[i])
 				continue;
-			h2 = cfpg_seen_hash(&a, el[i]);
-			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), cfpg_seen_cmp_u64) != NULL)
-				continue;		/* in delta: seen */
+			if (held(arg, i, el[i], &h))
+				continue;		/* in an array: seen */
 			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
-			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a.hi, el[i]);
+			hs[nb] = f == NULL ? h : cfpg_value_hash(f, a->hi, el[i]);
 			pos[nb++] = i;
 		}
 		if (f != NULL && nb > 0)
@@ -709,9 +693,49 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 			if (f == NULL || !found[k])
 				out[nout++] = el[pos[k]];
 	}
-	dims[0] = nout;
-	if (nout == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a.elemtype));
-	r = construct_md_array(out, NULL, 1, dims, lbs, a.elemtype, a.elmlen, a.elmbyval, a.elmalign);
-	PG_RETURN_ARRAYTYPE_P(r);
+	r = cfpg_seen_array(a, out, NULL, nout);
+	PG_RETURN_ARRAYTYPE_P(r != NULL ? r : construct_empty_array(a->elemtype));
+}
+
+/* delta's sorted hashes, for cfpg_seen_in_hashes */
+typedef struct SeenHashes
+{
+	SeenArgs   *a;
+	uint64	   *hs;
+	int			n;
+} SeenHashes;
+
+/* SeenHeldFn: whether delta has value (its hash among arg's, a SeenHashes) */
+static bool
+cfpg_seen_in_hashes(void *arg, int i, Datum value, uint64 *h)
+{
+	SeenHashes *d = arg;
+
+	*h = cfpg_seen_hash(d->a, value);
+	return d->n > 0 && bsearch(h, d->hs, d->n, sizeof(uint64), cfpg_seen_cmp_u64) != NULL;
+}
+
+/*
+ * cf_unseen(base, delta, candidates): the candidates not reported seen, in
+ * their order (repeats kept, NULL elements dropped); NULL candidates: NULL.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_unseen);
+Datum
+cuckoo_unseen(PG_FUNCTION_ARGS)
+{
+	SeenArgs	a;
+	SeenHashes	d;
+	ArrayType  *arr;
+	Datum	   *el;
+	bool	   *nulls;
+	int			m;
+
+	if (PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, true), true);
+	arr = PG_GETARG_ARRAYTYPE_P(2);
+	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
+	d.a = &a;
+	d.hs = cfpg_seen_delta_hashes(&a, &d.n);
+	return cfpg_seen_unseen(fcinfo, &a, el, nulls, m, cfpg_seen_in_hashes, &d);
 }

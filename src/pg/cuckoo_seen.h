@@ -75,6 +75,12 @@ extern Datum cfpg_seen_base_unsee(FunctionCallInfo fcinfo, SeenArgs *a, Datum it
 extern const cf_filter *cfpg_seen_read_base(FunctionCallInfo fcinfo, SeenArgs *a);
 /* whether base reports item (false when it is NULL) */
 extern bool cfpg_seen_base_has(FunctionCallInfo fcinfo, SeenArgs *a, Datum item);
+/* whether the arrays hold candidate i (value), *h set to its hash (cfpg_seen_hash) */
+typedef bool (*SeenHeldFn) (void *arg, int i, Datum value, uint64 *h);
+
+/* cf_unseen's answer: the candidates el[0 .. m) neither held nor in base, in order */
+extern Datum cfpg_seen_unseen(FunctionCallInfo fcinfo, SeenArgs *a, Datum *el, bool *nulls, int m,
+							  SeenHeldFn held, void *arg);
 /* ascending uint64, for qsort and bsearch */
 extern int	cfpg_seen_cmp_u64(const void *x, const void *y);
 

@@ -351,7 +351,23 @@ cuckoo_seen3(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(cfpg_seen_base_has(fcinfo, a, PG_GETARG_DATUM(S3_ITEM)));
 }
 
-#define SEEN3_BLOCK	64			/* candidates probed together */
+/* the candidates' hashes and which of them delta or mid holds */
+typedef struct Seen3Held
+{
+	const uint64 *ch;			/* the candidates' hashes, in their order */
+	const int  *ci;				/* their index in the set of distinct ones */
+	const bool *held;			/* held[k]: the set's k-th is in delta or mid */
+} Seen3Held;
+
+/* SeenHeldFn: whether delta or mid holds candidate i */
+static bool
+seen3_held(void *arg, int i, Datum value, uint64 *h)
+{
+	const Seen3Held *sh = arg;
+
+	*h = sh->ch[i];
+	return sh->held[sh->ci[i]];
+}
 
 /*
  * cf_unseen(base, mid, delta, candidates): the candidates not reported
@@ -364,22 +380,18 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	const cf_filter *f = NULL;
 	ArrayType  *arr;
 	Datum	   *el;
 	bool	   *nulls;
 	int			m,
 				nh = 0,
-				nu = 0,
-				nout = 0;
+				nu = 0;
 	uint64	   *ch;				/* the candidates' hashes, in their order */
 	int		   *ci;				/* their index in set */
 	Seen3Set	set;			/* the distinct ones */
 	uint64	   *uh;
 	bool	   *held;			/* uh[i] is in delta or mid */
-	Datum	   *out;
-	int			dims[1];
-	int			lbs[1] = {1};
+	Seen3Held	sh;
 
 	if (PG_ARGISNULL(S3_ITEM))
 		PG_RETURN_NULL();
@@ -406,35 +418,8 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 		seen3_read_mid(fcinfo, &s);
 		seen3_mark_held(a, s.melems, s.mnulls, s.mn, &set, held);
 	}
-	f = cfpg_seen_read_base(fcinfo, a);
-	out = palloc(sizeof(Datum) * Max(m, 1));
-	for (int i0 = 0; i0 < m; i0 += SEEN3_BLOCK)
-	{
-		uint64		hs[SEEN3_BLOCK];
-		bool		found[SEEN3_BLOCK];
-		int			pos[SEEN3_BLOCK];
-		int			nb = 0;
-
-		CHECK_FOR_INTERRUPTS();
-		for (int i = i0; i < m && i < i0 + SEEN3_BLOCK; i++)
-		{
-			if (nulls[i])
-				continue;
-			if (held[ci[i]])
-				continue;		/* in delta or mid: seen */
-			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
-			hs[nb] = f == NULL ? ch[i] : cfpg_value_hash(f, a->hi, el[i]);
-			pos[nb++] = i;
-		}
-		if (f != NULL && nb > 0)
-			cf_contains_many(f, hs, (size_t) nb, found);
-		for (int k = 0; k < nb; k++)
-			if (f == NULL || !found[k])
-				out[nout++] = el[pos[k]];
-	}
-	dims[0] = nout;
-	if (nout == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a->elemtype));
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, NULL, 1, dims, lbs, a->elemtype, a->elmlen,
-											 a->elmbyval, a->elmalign));
+	sh.ch = ch;
+	sh.ci = ci;
+	sh.held = held;
+	return cfpg_seen_unseen(fcinfo, a, el, nulls, m, seen3_held, &sh);
 }
