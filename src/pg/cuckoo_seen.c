@@ -26,6 +26,10 @@
  * (only the newest marks count towards the fold limit): nothing is lost,
  * nothing is refused, and repeated marks of one item do not pile up copies
  * in base.
+ *
+ * The three-column recipe (cuckoo_seen3.c) takes the same steps with the
+ * routines of this file that cuckoo_seen.h exports (cfpg_seen_mark_prepare,
+ * cfpg_seen_fold_column, cfpg_seen_base_unsee, cfpg_seen_unseen, ...).
  */
 #include "postgres.h"
 
