@@ -26,6 +26,10 @@
  * (only the newest marks count towards the fold limit): nothing is lost,
  * nothing is refused, and repeated marks of one item do not pile up copies
  * in base.
+ *
+ * The three-column recipe (cuckoo_seen3.c) takes the same steps with the
+ * routines of this file that cuckoo_seen.h exports (cfpg_seen_mark_prepare,
+ * cfpg_seen_fold_column, cfpg_seen_base_unsee, cfpg_seen_unseen, ...).
  */
 #include "postgres.h"
 
@@ -124,12 +128,26 @@ cfpg_seen_deconstruct(FunctionCallInfo fcinfo, SeenArgs *a, int argno, const cha
  * same pointer, so nothing of it is written again), but an expanded object
  * (a PL/pgSQL variable) as a flat copy, as cf_add_unique returns it
  */
-Datum
+static Datum
 cfpg_seen_same_base(SeenArgs *a)
 {
 	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(a->base)))
 		return PointerGetDatum(PG_DETOAST_DATUM(a->base));
 	return a->base;
+}
+
+/*
+ * Column argno (0: base, else an array) as the call got it: NULL, base
+ * unchanged (cfpg_seen_same_base) or the array argument itself
+ */
+Datum
+cfpg_seen_same(FunctionCallInfo fcinfo, SeenArgs *a, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		PG_RETURN_NULL();
+	if (argno == 0)
+		return cfpg_seen_same_base(a);
+	return PG_GETARG_DATUM(argno);
 }
 
 /* the item type of a call's argument argno (an element or an array) */
@@ -177,20 +195,22 @@ cfpg_seen_array(SeenArgs *a, Datum *elems, bool *nulls, int n)
 							  a->elmbyval, a->elmalign);
 }
 
-/*
- * The marks of a call: argument 2, one item or (isarray) an array of them,
- * in the order marked; NULL items are skipped.  Sets *items to a palloc'd
- * array, returns how many.
- */
-static int
-cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, Datum **items)
+/* an array column's new value: r, or NULL when r holds no item (is NULL) */
+Datum
+cfpg_seen_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
 {
-	return cfpg_seen_new_items_at(fcinfo, a, isarray, 2, items);
+	if (r == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(r);
 }
 
-/* the same, with the item(s) in argument argno */
-int
-cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+/*
+ * The marks of a call: argument argno, one item or (isarray) an array of
+ * them, in the order marked; NULL items are skipped.  Sets *items to a
+ * palloc'd array, returns how many.
+ */
+static int
+cfpg_seen_new_items(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
 					   Datum **items)
 {
 	int			n = 0;
@@ -226,7 +246,7 @@ cfpg_seen_new_items_at(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int a
  * reverse, then the old elements as they are (the separator included);
  * *nout gets its length, *nulls its separator flags.
  */
-Datum *
+static Datum *
 cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 {
 	Datum	   *out = palloc(sizeof(Datum) * Max(k + a->n, 1));
@@ -249,7 +269,7 @@ cfpg_seen_prepend(SeenArgs *a, Datum *items, int k, int *nout, bool **nulls)
 }
 
 /* how many elements come before the separator (all, if there is none) */
-int
+static int
 cfpg_seen_fresh(const bool *nulls, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -262,7 +282,7 @@ cfpg_seen_fresh(const bool *nulls, int n)
  * The bytes delta may take before it is folded.  Reads base's size from
  * its toast pointer (or header) without fetching its data.
  */
-Size
+static Size
 cfpg_seen_delta_limit(SeenArgs *a)
 {
 	Size		limit = cfpg_seen_base_bytes(a) / CF_SEEN_FOLD_RATIO;
@@ -279,11 +299,28 @@ cfpg_seen_base_bytes(SeenArgs *a)
 	return a->basenull ? 0 : toast_raw_datum_size(a->base);
 }
 
-/* Whether a delta of deltabytes bytes is folded into base. */
-static bool
-cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
+/*
+ * A mark's first step, the same in both recipes: the marks of argument
+ * argno (one item or, isarray, an array of them) prepended to delta, and
+ * whether the marks since the last fold outgrow delta's limit.  False when
+ * there is nothing to mark.
+ */
+bool
+cfpg_seen_mark_prepare(FunctionCallInfo fcinfo, SeenArgs *a, bool isarray, int argno,
+					   SeenMark *m)
 {
-	return deltabytes > cfpg_seen_delta_limit(a);
+	Datum	   *items;
+	int			k = cfpg_seen_new_items(fcinfo, a, isarray, argno, &items);
+	ArrayType  *fresh;
+
+	if (k == 0)
+		return false;
+	m->elems = cfpg_seen_prepend(a, items, k, &m->n, &m->nulls);
+	m->nfresh = cfpg_seen_fresh(m->nulls, m->n);
+	/* the limit applies to the items marked since the last fold */
+	fresh = cfpg_seen_array(a, m->elems, NULL, m->nfresh);
+	m->full = VARSIZE(fresh) > cfpg_seen_delta_limit(a);
+	return true;
 }
 
 /*
@@ -298,7 +335,7 @@ cfpg_seen_must_fold(SeenArgs *a, Size deltabytes)
  */
 #define CF_SEEN_MAX_COPIES	2
 
-struct varlena *
+static struct varlena *
 cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 {
 	struct varlena *v;
@@ -349,6 +386,43 @@ cfpg_seen_fold(SeenArgs *a, Datum *elems, bool *nulls, int n, bool *left)
 }
 
 /*
+ * The fold of elems[0 .. n) (newest first; nulls[i]: the separator) into
+ * base, for column base (wantbase) or delta: base with the items added (base
+ * unchanged if none was), delta with what the fold did not add, after the
+ * separator, in its order (NULL if it added all)
+ */
+Datum
+cfpg_seen_fold_column(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n,
+					  bool wantbase)
+{
+	bool	   *left = palloc(sizeof(bool) * n);
+	struct varlena *nb = cfpg_seen_fold(a, elems, nulls, n, left);
+	Datum	   *nd;
+	bool	   *nn;
+	int			nl = 0;
+
+	if (wantbase)
+	{
+		if (nb != NULL)
+			PG_RETURN_POINTER(nb);
+		return cfpg_seen_same(fcinfo, a, 0);
+	}
+	nd = palloc(sizeof(Datum) * (n + 1));
+	nn = palloc(sizeof(bool) * (n + 1));
+	nd[0] = (Datum) 0;
+	nn[0] = true;
+	for (int i = 0; i < n; i++)
+		if (left[i])
+		{
+			nd[++nl] = elems[i];
+			nn[nl] = false;
+		}
+	if (nl == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nn, nl + 1));
+}
+
+/*
  * A mark (isarray: of a page of items) for column which (0: base, 1:
  * delta): the new value of that column.
  */
@@ -356,65 +430,22 @@ static Datum
 cfpg_seen_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 {
 	SeenArgs	a;
-	Datum	   *items;
-	Datum	   *nd;
-	int			k,
-				nn;
-	bool	   *nulls;
+	SeenMark	m;
 	ArrayType  *newdelta;
-	ArrayType  *fresh;
-	bool	   *left;
-	struct varlena *nb;
-	Datum	   *nd2;
-	bool	   *nulls2;
-	int			nl = 0;
 
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, isarray), isarray);
-	k = cfpg_seen_new_items(fcinfo, &a, isarray, &items);
-	if (k == 0)
-	{
-		/* nothing to mark: the column as it is */
-		if (PG_ARGISNULL(which))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
-	}
-	nd = cfpg_seen_prepend(&a, items, k, &nn, &nulls);
-	newdelta = cfpg_seen_array(&a, nd, nulls, nn);
-	/* the limit applies to the items marked since the last fold */
-	fresh = cfpg_seen_array(&a, nd, NULL, cfpg_seen_fresh(nulls, nn));
-	if (!cfpg_seen_must_fold(&a, VARSIZE(fresh)))
+	if (!cfpg_seen_mark_prepare(fcinfo, &a, isarray, 2, &m))
+		return cfpg_seen_same(fcinfo, &a, which);	/* nothing to mark */
+	/* built for either column: a delta too large for an array fails both alike */
+	newdelta = cfpg_seen_array(&a, m.elems, m.nulls, m.n);
+	if (!m.full)
 	{
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newdelta);
 		/* base itself: the same toast pointer, nothing of it written again */
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
+		return cfpg_seen_same(fcinfo, &a, 0);
 	}
-	left = palloc(sizeof(bool) * nn);
-	nb = cfpg_seen_fold(&a, nd, nulls, nn, left);
-	if (which == 0)
-	{
-		if (nb != NULL)
-			PG_RETURN_POINTER(nb);
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	}
-	/* delta keeps what the fold did not add, after the separator, in its order */
-	nd2 = palloc(sizeof(Datum) * (nn + 1));
-	nulls2 = palloc(sizeof(bool) * (nn + 1));
-	nd2[0] = (Datum) 0;
-	nulls2[0] = true;
-	for (int i = 0; i < nn; i++)
-		if (left[i])
-		{
-			nd2[++nl] = nd[i];
-			nulls2[nl] = false;
-		}
-	if (nl == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(&a, nd2, nulls2, nl + 1));
+	return cfpg_seen_fold_column(fcinfo, &a, m.elems, m.nulls, m.n, which == 0);
 }
 
 /* cf_mark_base(base, delta, item): base after marking item (see cf_mark_delta) */
@@ -449,19 +480,47 @@ cuckoo_mark_all_delta(PG_FUNCTION_ARGS)
 	return cfpg_seen_mark(fcinfo, true, 1);
 }
 
+/* an item's hash, as the arrays compare items (value hashing 2) */
+uint64
+cfpg_seen_hash(SeenArgs *a, Datum value)
+{
+	return cfpg_hash_datum(a->hi, value, CF_HASHING_V2);
+}
+
+/* the position of the first (newest) element of elems equal to h, or -1 */
+int
+cfpg_seen_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h)
+{
+	for (int i = 0; i < n; i++)
+		if (!nulls[i] && cfpg_seen_hash(a, elems[i]) == h)
+			return i;
+	return -1;
+}
+
 /* the position of the newest element of delta equal to value (by hash), or -1 */
 static int
 cfpg_seen_in_delta(SeenArgs *a, Datum value)
 {
-	uint64		h;
-
 	if (a->n == 0)
 		return -1;
-	h = cfpg_hash_datum(a->hi, value, CF_HASHING_V2);
-	for (int i = 0; i < a->n; i++)
-		if (!a->enulls[i] && cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2) == h)
-			return i;
-	return -1;
+	return cfpg_seen_find(a, a->elems, a->enulls, a->n, cfpg_seen_hash(a, value));
+}
+
+/* an array column after an unsee: elems without element pos (NULL when no item is left) */
+Datum
+cfpg_seen_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n, int pos)
+{
+	Datum	   *nd = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nn = palloc(sizeof(bool) * Max(n, 1));
+	int			m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (i != pos)
+		{
+			nd[m] = elems[i];
+			nn[m++] = nulls[i];
+		}
+	return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, nd, nn, m));
 }
 
 /*
@@ -473,76 +532,46 @@ cfpg_seen_unsee(FunctionCallInfo fcinfo, int which)
 {
 	SeenArgs	a;
 	int			pos;
-	struct varlena *v;
 
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
 	if (PG_ARGISNULL(2))
-	{
-		if (PG_ARGISNULL(which))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(which == 0 ? cfpg_seen_same_base(&a) : PG_GETARG_DATUM(1));
-	}
+		return cfpg_seen_same(fcinfo, &a, which);
 	pos = cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2));
 	if (which == 1)
 	{
-		int			n = 0;
-		Datum	   *nd;
-		bool	   *nn;
-		ArrayType  *r;
-
 		if (pos < 0)
-		{
-			if (PG_ARGISNULL(1))
-				PG_RETURN_NULL();
-			PG_RETURN_DATUM(PG_GETARG_DATUM(1));
-		}
-		nd = palloc(sizeof(Datum) * a.n);
-		nn = palloc(sizeof(bool) * a.n);
-		for (int i = 0; i < a.n; i++)
-			if (i != pos)
-			{
-				nd[n] = a.elems[i];
-				nn[n++] = a.enulls[i];
-			}
-		r = cfpg_seen_array(&a, nd, nn, n);
-		if (r == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_ARRAYTYPE_P(r);
+			return cfpg_seen_same(fcinfo, &a, 1);
+		return cfpg_seen_without(fcinfo, &a, a.elems, a.enulls, a.n, pos);
 	}
-	/* base: unchanged when delta had the item, or base does not report it */
-	if (pos >= 0 || a.basenull)
-	{
-		if (a.basenull)
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	}
-	v = cfpg_seen_base_unsee(&a, PG_GETARG_DATUM(2));
-	if (v == NULL)
-		PG_RETURN_DATUM(cfpg_seen_same_base(&a));
-	PG_RETURN_POINTER(v);
+	/* base: unchanged when delta had the item */
+	if (pos >= 0)
+		return cfpg_seen_same(fcinfo, &a, 0);
+	return cfpg_seen_base_unsee(fcinfo, &a, PG_GETARG_DATUM(2));
 }
 
 /*
- * base after one unsee of item: a copy with one copy of the item's hash
- * deleted (or retained: FORMAT.md, "Deletes"), or NULL when base (not NULL)
- * does not report the item
+ * Column base after one unsee of item that no array holds: a copy with one
+ * copy of the item's hash deleted (or retained: FORMAT.md, "Deletes"), or
+ * base unchanged when it is NULL or does not report the item
  */
-struct varlena *
-cfpg_seen_base_unsee(SeenArgs *a, Datum item)
+Datum
+cfpg_seen_base_unsee(FunctionCallInfo fcinfo, SeenArgs *a, Datum item)
 {
 	Datum		d = a->base;
 	cf_filter	f;
 	uint64		h;
 	struct varlena *v;
 
+	if (a->basenull)
+		PG_RETURN_NULL();
 	cfpg_open_datum(&d, &f);
 	cfpg_check_kind(&f, a->hi);
 	if (!cfpg_find_value(&f, a->hi, item, &h))
-		return NULL;
+		return cfpg_seen_same(fcinfo, a, 0);
 	v = cfpg_writable_copy(a->base);
 	cfpg_open(&f, v);
 	(void) cf_delete(&f, h);	/* present: one copy goes, or is retained */
-	return v;
+	PG_RETURN_POINTER(v);
 }
 
 /* cf_unsee_base(base, delta, item): base after one unsee of item */
@@ -580,10 +609,34 @@ cfpg_seen_delta_hashes(SeenArgs *a, int *n)
 
 	for (int i = 0; i < a->n; i++)
 		if (!a->enulls[i])
-			hs[k++] = cfpg_hash_datum(a->hi, a->elems[i], CF_HASHING_V2);
+			hs[k++] = cfpg_seen_hash(a, a->elems[i]);
 	qsort(hs, k, sizeof(uint64), cfpg_seen_cmp_u64);
 	*n = k;
 	return hs;
+}
+
+/* base as a filter to read (its kind checked), or NULL when it is NULL */
+const cf_filter *
+cfpg_seen_read_base(FunctionCallInfo fcinfo, SeenArgs *a)
+{
+	const cf_filter *f;
+
+	if (a->basenull)
+		return NULL;
+	f = cfpg_read_filter(fcinfo, a->c, a->base);
+	cfpg_check_kind(f, a->hi);
+	return f;
+}
+
+/* whether base (false if NULL) reports item */
+bool
+cfpg_seen_base_has(FunctionCallInfo fcinfo, SeenArgs *a, Datum item)
+{
+	const cf_filter *f = cfpg_seen_read_base(fcinfo, a);
+	uint64		h;
+
+	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
+	return f != NULL && cfpg_find_value(f, a->hi, item, &h);
 }
 
 /* cf_seen(base, delta, item): whether item is reported seen (NULL item: NULL) */
@@ -592,61 +645,32 @@ Datum
 cuckoo_seen(PG_FUNCTION_ARGS)
 {
 	SeenArgs	a;
-	const cf_filter *f;
 
 	if (PG_ARGISNULL(2))
 		PG_RETURN_NULL();
 	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, false), false);
 	if (cfpg_seen_in_delta(&a, PG_GETARG_DATUM(2)) >= 0)
 		PG_RETURN_BOOL(true);
-	if (a.basenull)
-		PG_RETURN_BOOL(false);
-	f = cfpg_read_filter(fcinfo, a.c, a.base);
-	cfpg_check_kind(f, a.hi);
-	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
-	{
-		uint64		h;
-
-		PG_RETURN_BOOL(cfpg_find_value(f, a.hi, PG_GETARG_DATUM(2), &h));
-	}
+	PG_RETURN_BOOL(cfpg_seen_base_has(fcinfo, &a, PG_GETARG_DATUM(2)));
 }
 
 #define SEEN_BLOCK	64			/* candidates probed together */
 
 /*
- * cf_unseen(base, delta, candidates): the candidates not reported seen, in
- * their order (repeats kept, NULL elements dropped); NULL candidates: NULL.
+ * cf_unseen's answer, the same in both recipes: the elements of el[0 .. m)
+ * (NULL ones dropped) that the arrays do not hold, held(arg, i, el[i], &h)
+ * telling (and setting h, the element's hash as the arrays compare items),
+ * and that base (read after the caller's arrays) does not report, in order.
  */
-PG_FUNCTION_INFO_V1(cuckoo_unseen);
 Datum
-cuckoo_unseen(PG_FUNCTION_ARGS)
+cfpg_seen_unseen(FunctionCallInfo fcinfo, SeenArgs *a, Datum *el, bool *nulls, int m,
+				 SeenHeldFn held, void *arg)
 {
-	SeenArgs	a;
-	const cf_filter *f = NULL;
-	ArrayType  *arr;
-	Datum	   *el;
-	bool	   *nulls;
-	int			m,
-				nd,
-				nout = 0;
-	uint64	   *dh;
-	Datum	   *out;
+	const cf_filter *f = cfpg_seen_read_base(fcinfo, a);
+	Datum	   *out = palloc(sizeof(Datum) * Max(m, 1));
+	int			nout = 0;
 	ArrayType  *r;
-	int			dims[1];
-	int			lbs[1] = {1};
 
-	if (PG_ARGISNULL(2))
-		PG_RETURN_NULL();
-	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, true), true);
-	arr = PG_GETARG_ARRAYTYPE_P(2);
-	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
-	dh = cfpg_seen_delta_hashes(&a, &nd);
-	if (!a.basenull)
-	{
-		f = cfpg_read_filter(fcinfo, a.c, a.base);
-		cfpg_check_kind(f, a.hi);
-	}
-	out = palloc(sizeof(Datum) * Max(m, 1));
 	for (int i0 = 0; i0 < m; i0 += SEEN_BLOCK)
 	{
 		uint64		hs[SEEN_BLOCK];
@@ -657,15 +681,14 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		for (int i = i0; i < m && i < i0 + SEEN_BLOCK; i++)
 		{
-			uint64		h2;
+			uint64		h;
 
 			if (nulls[i])
 				continue;
-			h2 = cfpg_hash_datum(a.hi, el[i], CF_HASHING_V2);
-			if (nd > 0 && bsearch(&h2, dh, nd, sizeof(uint64), cfpg_seen_cmp_u64) != NULL)
-				continue;		/* in delta: seen */
+			if (held(arg, i, el[i], &h))
+				continue;		/* in an array: seen */
 			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
-			hs[nb] = f == NULL ? h2 : cfpg_value_hash(f, a.hi, el[i]);
+			hs[nb] = f == NULL ? h : cfpg_value_hash(f, a->hi, el[i]);
 			pos[nb++] = i;
 		}
 		if (f != NULL && nb > 0)
@@ -674,9 +697,49 @@ cuckoo_unseen(PG_FUNCTION_ARGS)
 			if (f == NULL || !found[k])
 				out[nout++] = el[pos[k]];
 	}
-	dims[0] = nout;
-	if (nout == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a.elemtype));
-	r = construct_md_array(out, NULL, 1, dims, lbs, a.elemtype, a.elmlen, a.elmbyval, a.elmalign);
-	PG_RETURN_ARRAYTYPE_P(r);
+	r = cfpg_seen_array(a, out, NULL, nout);
+	PG_RETURN_ARRAYTYPE_P(r != NULL ? r : construct_empty_array(a->elemtype));
+}
+
+/* delta's sorted hashes, for cfpg_seen_in_hashes */
+typedef struct SeenHashes
+{
+	SeenArgs   *a;
+	uint64	   *hs;
+	int			n;
+} SeenHashes;
+
+/* SeenHeldFn: whether delta has value (its hash among arg's, a SeenHashes) */
+static bool
+cfpg_seen_in_hashes(void *arg, int i, Datum value, uint64 *h)
+{
+	SeenHashes *d = arg;
+
+	*h = cfpg_seen_hash(d->a, value);
+	return d->n > 0 && bsearch(h, d->hs, d->n, sizeof(uint64), cfpg_seen_cmp_u64) != NULL;
+}
+
+/*
+ * cf_unseen(base, delta, candidates): the candidates not reported seen, in
+ * their order (repeats kept, NULL elements dropped); NULL candidates: NULL.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_unseen);
+Datum
+cuckoo_unseen(PG_FUNCTION_ARGS)
+{
+	SeenArgs	a;
+	SeenHashes	d;
+	ArrayType  *arr;
+	Datum	   *el;
+	bool	   *nulls;
+	int			m;
+
+	if (PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	cfpg_seen_args(fcinfo, &a, cfpg_seen_item_type(fcinfo, 2, true), true);
+	arr = PG_GETARG_ARRAYTYPE_P(2);
+	deconstruct_array(arr, a.elemtype, a.elmlen, a.elmbyval, a.elmalign, &el, &nulls, &m);
+	d.a = &a;
+	d.hs = cfpg_seen_delta_hashes(&a, &d.n);
+	return cfpg_seen_unseen(fcinfo, &a, el, nulls, m, cfpg_seen_in_hashes, &d);
 }

@@ -1,16 +1,17 @@
 /*
  * cuckoo_seen3.c - the "seen" recipe in three columns (1.4): a large filter
  * (base), a middle array of items (mid) and the small array of the newest
- * marks (delta).  A mark prepends to delta (as in two columns, whose code
- * in cuckoo_seen.c this file shares); when delta outgrows its limit (the
- * same limit, cfpg_seen_delta_limit) its items move to mid, a plain array
- * of items, newest first, that only a delta fold writes; when mid would
- * take more bytes than base's / CF_SEEN3_MID_RATIO, mid and delta are
- * folded into base with cf_add, oldest first (the two-column fold, the same
- * code: base is byte for byte what one cf_add per mark gives, and items base
- * already reports twice stay in delta after the separator).  base is thus
- * written once per (base's bytes / CF_SEEN3_MID_RATIO / item size) marks
- * instead of once per (delta's limit / item size) marks.
+ * marks (delta).  A mark prepends to delta (as in two columns, with the
+ * same code: cfpg_seen_mark_prepare in cuckoo_seen.c); when delta outgrows
+ * its limit (the same limit) its items move to mid, a plain array of items,
+ * newest first, that only a delta fold writes; when mid would take more
+ * bytes than base's / CF_SEEN3_MID_RATIO, mid and delta are folded into base
+ * with cf_add, oldest first (the two-column fold, the same code,
+ * cfpg_seen_fold_column: base is byte for byte what one cf_add per mark
+ * gives, and items base already reports twice stay in delta after the
+ * separator).  base is thus written once per (base's bytes /
+ * CF_SEEN3_MID_RATIO / item size) marks instead of once per (delta's limit /
+ * item size) marks.
  *
  * Every function takes (base, mid, delta, ...): the old values of all three
  * columns, so that one UPDATE sets all three.  A column a mark does not
@@ -88,26 +89,6 @@ seen3_read_mid(FunctionCallInfo fcinfo, Seen3Args *s)
 	s->midread = true;
 }
 
-/* column which (0 base, 1 mid, 2 delta) as the call got it */
-static Datum
-seen3_same(FunctionCallInfo fcinfo, Seen3Args *s, int which)
-{
-	if (PG_ARGISNULL(which))
-		PG_RETURN_NULL();
-	if (which == 0)
-		return cfpg_seen_same_base(&s->a);
-	return PG_GETARG_DATUM(which);
-}
-
-/* an array for column which, or NULL when it holds no item */
-static Datum
-seen3_array_or_null(FunctionCallInfo fcinfo, ArrayType *r)
-{
-	if (r == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(r);
-}
-
 /*
  * A mark (isarray: of a page of items) for column which (0: base, 1: mid,
  * 2: delta): the new value of that column.
@@ -117,34 +98,20 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	Datum	   *items;
-	Datum	   *nd;
-	bool	   *nulls;
-	int			k,
-				nn,
-				nf,
-				nm = 0;
-	ArrayType  *fresh;
+	SeenMark	m;
+	int			nm = 0;
 	Datum	   *seq;
 	bool	   *seqnulls;
 	ArrayType  *newmid;
-	bool	   *left;
-	struct varlena *nb;
-	int			nl = 0;
 
 	seen3_args(fcinfo, &s, isarray);
-	k = cfpg_seen_new_items_at(fcinfo, a, isarray, S3_ITEM, &items);
-	if (k == 0)
-		return seen3_same(fcinfo, &s, which);	/* nothing to mark */
-	nd = cfpg_seen_prepend(a, items, k, &nn, &nulls);
-	nf = cfpg_seen_fresh(nulls, nn);
-	/* the limit applies to the items marked since the last fold */
-	fresh = cfpg_seen_array(a, nd, NULL, nf);
-	if (VARSIZE(fresh) <= cfpg_seen_delta_limit(a))
+	if (!cfpg_seen_mark_prepare(fcinfo, a, isarray, S3_ITEM, &m))
+		return cfpg_seen_same(fcinfo, a, which);	/* nothing to mark */
+	if (!m.full)
 	{
 		if (which == 2)
-			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nn));
-		return seen3_same(fcinfo, &s, which);	/* mid is not even read */
+			PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, m.elems, m.nulls, m.n));
+		return cfpg_seen_same(fcinfo, a, which);	/* mid is not even read */
 	}
 
 	/*
@@ -152,11 +119,11 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	 * marks, mid's items, then delta's separator and the items kept back
 	 */
 	seen3_read_mid(fcinfo, &s);
-	seq = palloc(sizeof(Datum) * (nn + s.mn + 1));
-	seqnulls = palloc(sizeof(bool) * (nn + s.mn + 1));
-	for (int i = 0; i < nf; i++)
+	seq = palloc(sizeof(Datum) * (m.n + s.mn + 1));
+	seqnulls = palloc(sizeof(bool) * (m.n + s.mn + 1));
+	for (int i = 0; i < m.nfresh; i++)
 	{
-		seq[nm] = nd[i];
+		seq[nm] = m.elems[i];
 		seqnulls[nm++] = false;
 	}
 	for (int i = 0; i < s.mn; i++)
@@ -169,43 +136,23 @@ seen3_mark(FunctionCallInfo fcinfo, bool isarray, int which)
 	if (VARSIZE(newmid) <= cfpg_seen_base_bytes(a) / CF_SEEN3_MID_RATIO)
 	{
 		if (which == 0)
-			return seen3_same(fcinfo, &s, 0);
+			return cfpg_seen_same(fcinfo, a, 0);
 		if (which == 1)
 			PG_RETURN_ARRAYTYPE_P(newmid);
 		/* delta keeps its separator and the items kept back, if any */
-		return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd + nf, nulls + nf, nn - nf));
+		return cfpg_seen_array_or_null(fcinfo, cfpg_seen_array(a, m.elems + m.nfresh,
+															   m.nulls + m.nfresh, m.n - m.nfresh));
 	}
 
 	/* mid is folded into base, with delta: the two-column fold */
 	if (which == 1)
 		PG_RETURN_NULL();
-	for (int i = nf; i < nn; i++)
+	for (int i = m.nfresh; i < m.n; i++)
 	{
-		seq[nm] = nd[i];
-		seqnulls[nm++] = nulls[i];
+		seq[nm] = m.elems[i];
+		seqnulls[nm++] = m.nulls[i];
 	}
-	left = palloc(sizeof(bool) * nm);
-	nb = cfpg_seen_fold(a, seq, seqnulls, nm, left);
-	if (which == 0)
-	{
-		if (nb != NULL)
-			PG_RETURN_POINTER(nb);
-		return seen3_same(fcinfo, &s, 0);
-	}
-	/* delta keeps what the fold did not add, after the separator, in its order */
-	nd = palloc(sizeof(Datum) * (nm + 1));
-	nulls = palloc(sizeof(bool) * (nm + 1));
-	nd[0] = (Datum) 0;
-	nulls[0] = true;
-	for (int i = 0; i < nm; i++)
-		if (left[i])
-		{
-			nd[++nl] = seq[i];
-			nulls[nl] = false;
-		}
-	if (nl == 0)
-		PG_RETURN_NULL();
-	PG_RETURN_ARRAYTYPE_P(cfpg_seen_array(a, nd, nulls, nl + 1));
+	return cfpg_seen_fold_column(fcinfo, a, seq, seqnulls, nm, which == 0);
 }
 
 /* cf_mark_base(base, mid, delta, item): base after marking item */
@@ -256,40 +203,6 @@ cuckoo_mark3_all_delta(PG_FUNCTION_ARGS)
 	return seen3_mark(fcinfo, true, 2);
 }
 
-/* an item's hash, as the arrays compare items (value hashing 2) */
-static uint64
-seen3_hash(SeenArgs *a, Datum v)
-{
-	return cfpg_hash_datum(a->hi, v, CF_HASHING_V2);
-}
-
-/* the position of the first (newest) element of elems equal to h, or -1 */
-static int
-seen3_find(SeenArgs *a, Datum *elems, bool *nulls, int n, uint64 h)
-{
-	for (int i = 0; i < n; i++)
-		if (!nulls[i] && seen3_hash(a, elems[i]) == h)
-			return i;
-	return -1;
-}
-
-/* elems without element pos, as an array (NULL when no item is left) */
-static Datum
-seen3_without(FunctionCallInfo fcinfo, SeenArgs *a, Datum *elems, bool *nulls, int n, int pos)
-{
-	Datum	   *nd = palloc(sizeof(Datum) * Max(n, 1));
-	bool	   *nn = palloc(sizeof(bool) * Max(n, 1));
-	int			m = 0;
-
-	for (int i = 0; i < n; i++)
-		if (i != pos)
-		{
-			nd[m] = elems[i];
-			nn[m++] = nulls[i];
-		}
-	return seen3_array_or_null(fcinfo, cfpg_seen_array(a, nd, nn, m));
-}
-
 /*
  * An unsee of argument 3 for column which: one copy less, the newest: from
  * delta if it holds the item, else from mid, else from base.
@@ -301,36 +214,32 @@ seen3_unsee(FunctionCallInfo fcinfo, int which)
 	SeenArgs   *a = &s.a;
 	int			pos;
 	uint64		h;
-	struct varlena *v;
 
 	seen3_args(fcinfo, &s, false);
 	if (PG_ARGISNULL(S3_ITEM))
-		return seen3_same(fcinfo, &s, which);
-	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
-	pos = seen3_find(a, a->elems, a->enulls, a->n, h);
+		return cfpg_seen_same(fcinfo, a, which);
+	h = cfpg_seen_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	pos = cfpg_seen_find(a, a->elems, a->enulls, a->n, h);
 	if (pos >= 0)
 	{
 		if (which == 2)
-			return seen3_without(fcinfo, a, a->elems, a->enulls, a->n, pos);
-		return seen3_same(fcinfo, &s, which);
+			return cfpg_seen_without(fcinfo, a, a->elems, a->enulls, a->n, pos);
+		return cfpg_seen_same(fcinfo, a, which);
 	}
 	if (which == 2)
-		return seen3_same(fcinfo, &s, 2);
+		return cfpg_seen_same(fcinfo, a, 2);
 	seen3_read_mid(fcinfo, &s);
-	pos = seen3_find(a, s.melems, s.mnulls, s.mn, h);
+	pos = cfpg_seen_find(a, s.melems, s.mnulls, s.mn, h);
 	if (pos >= 0)
 	{
 		if (which == 1)
-			return seen3_without(fcinfo, a, s.melems, s.mnulls, s.mn, pos);
-		return seen3_same(fcinfo, &s, 0);
+			return cfpg_seen_without(fcinfo, a, s.melems, s.mnulls, s.mn, pos);
+		return cfpg_seen_same(fcinfo, a, 0);
 	}
+	if (which == 1)
+		return cfpg_seen_same(fcinfo, a, 1);
 	/* base: changed only when it reports the item */
-	if (which == 1 || a->basenull)
-		return seen3_same(fcinfo, &s, which);
-	v = cfpg_seen_base_unsee(a, PG_GETARG_DATUM(S3_ITEM));
-	if (v == NULL)
-		return seen3_same(fcinfo, &s, 0);
-	PG_RETURN_POINTER(v);
+	return cfpg_seen_base_unsee(fcinfo, a, PG_GETARG_DATUM(S3_ITEM));
 }
 
 /* cf_unsee_base(base, mid, delta, item): base after one unsee of item */
@@ -415,7 +324,7 @@ seen3_mark_held(SeenArgs *a, Datum *elems, bool *nulls, int ne, const Seen3Set *
 
 		if (nulls[i])
 			continue;
-		k = seen3_set_find(set, seen3_hash(a, elems[i]));
+		k = seen3_set_find(set, cfpg_seen_hash(a, elems[i]));
 		if (k >= 0)
 			held[k] = true;
 	}
@@ -428,27 +337,37 @@ cuckoo_seen3(PG_FUNCTION_ARGS)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	const cf_filter *f;
 	uint64		h;
 
 	if (PG_ARGISNULL(S3_ITEM))
 		PG_RETURN_NULL();
 	seen3_args(fcinfo, &s, false);
-	h = seen3_hash(a, PG_GETARG_DATUM(S3_ITEM));
-	if (seen3_find(a, a->elems, a->enulls, a->n, h) >= 0)
+	h = cfpg_seen_hash(a, PG_GETARG_DATUM(S3_ITEM));
+	if (cfpg_seen_find(a, a->elems, a->enulls, a->n, h) >= 0)
 		PG_RETURN_BOOL(true);
 	seen3_read_mid(fcinfo, &s);
-	if (seen3_find(a, s.melems, s.mnulls, s.mn, h) >= 0)
+	if (cfpg_seen_find(a, s.melems, s.mnulls, s.mn, h) >= 0)
 		PG_RETURN_BOOL(true);
-	if (a->basenull)
-		PG_RETURN_BOOL(false);
-	f = cfpg_read_filter(fcinfo, a->c, a->base);
-	cfpg_check_kind(f, a->hi);
-	/* also under the hashes an equal value may be stored under (cfpg_find_value) */
-	PG_RETURN_BOOL(cfpg_find_value(f, a->hi, PG_GETARG_DATUM(S3_ITEM), &h));
+	PG_RETURN_BOOL(cfpg_seen_base_has(fcinfo, a, PG_GETARG_DATUM(S3_ITEM)));
 }
 
-#define SEEN3_BLOCK	64			/* candidates probed together */
+/* the candidates' hashes and which of them delta or mid holds */
+typedef struct Seen3Held
+{
+	const uint64 *ch;			/* the candidates' hashes, in their order */
+	const int  *ci;				/* their index in the set of distinct ones */
+	const bool *held;			/* held[k]: the set's k-th is in delta or mid */
+} Seen3Held;
+
+/* SeenHeldFn: whether delta or mid holds candidate i */
+static bool
+seen3_held(void *arg, int i, Datum value, uint64 *h)
+{
+	const Seen3Held *sh = arg;
+
+	*h = sh->ch[i];
+	return sh->held[sh->ci[i]];
+}
 
 /*
  * cf_unseen(base, mid, delta, candidates): the candidates not reported
@@ -461,22 +380,18 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 {
 	Seen3Args	s;
 	SeenArgs   *a = &s.a;
-	const cf_filter *f = NULL;
 	ArrayType  *arr;
 	Datum	   *el;
 	bool	   *nulls;
 	int			m,
 				nh = 0,
-				nu = 0,
-				nout = 0;
+				nu = 0;
 	uint64	   *ch;				/* the candidates' hashes, in their order */
 	int		   *ci;				/* their index in set */
 	Seen3Set	set;			/* the distinct ones */
 	uint64	   *uh;
 	bool	   *held;			/* uh[i] is in delta or mid */
-	Datum	   *out;
-	int			dims[1];
-	int			lbs[1] = {1};
+	Seen3Held	sh;
 
 	if (PG_ARGISNULL(S3_ITEM))
 		PG_RETURN_NULL();
@@ -488,7 +403,7 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 	uh = palloc(sizeof(uint64) * Max(m, 1));
 	for (int i = 0; i < m; i++)
 		if (!nulls[i])
-			uh[nh++] = ch[i] = seen3_hash(a, el[i]);
+			uh[nh++] = ch[i] = cfpg_seen_hash(a, el[i]);
 	qsort(uh, nh, sizeof(uint64), cfpg_seen_cmp_u64);
 	for (int i = 0; i < nh; i++)
 		if (nu == 0 || uh[nu - 1] != uh[i])
@@ -503,39 +418,8 @@ cuckoo_unseen3(PG_FUNCTION_ARGS)
 		seen3_read_mid(fcinfo, &s);
 		seen3_mark_held(a, s.melems, s.mnulls, s.mn, &set, held);
 	}
-	if (!a->basenull)
-	{
-		f = cfpg_read_filter(fcinfo, a->c, a->base);
-		cfpg_check_kind(f, a->hi);
-	}
-	out = palloc(sizeof(Datum) * Max(m, 1));
-	for (int i0 = 0; i0 < m; i0 += SEEN3_BLOCK)
-	{
-		uint64		hs[SEEN3_BLOCK];
-		bool		found[SEEN3_BLOCK];
-		int			pos[SEEN3_BLOCK];
-		int			nb = 0;
-
-		CHECK_FOR_INTERRUPTS();
-		for (int i = i0; i < m && i < i0 + SEEN3_BLOCK; i++)
-		{
-			if (nulls[i])
-				continue;
-			if (held[ci[i]])
-				continue;		/* in delta or mid: seen */
-			/* base: the hash it holds for an equal value, if any (cfpg_value_hash) */
-			hs[nb] = f == NULL ? ch[i] : cfpg_value_hash(f, a->hi, el[i]);
-			pos[nb++] = i;
-		}
-		if (f != NULL && nb > 0)
-			cf_contains_many(f, hs, (size_t) nb, found);
-		for (int k = 0; k < nb; k++)
-			if (f == NULL || !found[k])
-				out[nout++] = el[pos[k]];
-	}
-	dims[0] = nout;
-	if (nout == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(a->elemtype));
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, NULL, 1, dims, lbs, a->elemtype, a->elmlen,
-											 a->elmbyval, a->elmalign));
+	sh.ch = ch;
+	sh.ci = ci;
+	sh.held = held;
+	return cfpg_seen_unseen(fcinfo, a, el, nulls, m, seen3_held, &sh);
 }
