@@ -4,9 +4,11 @@
 Generated queries run with cuckoo.join_prefilter off and on; their rows must
 be the same multiset, and no query may raise an error only with the setting
 on, unless the plain query raises the same error under another plan (a join
-method turned off): then it comes from the query's own expressions, which
-PostgreSQL evaluates in an order that depends on the plan, and it is counted
-and shown apart.  The thresholds are set so that the rule applies wherever it is allowed,
+method or two turned off, the join order as written, a parallel plan), or one
+of the query's own conditions on a table raises it on that table's rows alone
+(any plan that reads that table whole raises it): then it comes from the
+query's own expressions, which PostgreSQL evaluates in an order that depends
+on the plan, and it is counted and shown apart.  The thresholds are set so that the rule applies wherever it is allowed,
 and the test counts the queries whose plan (EXPLAIN VERBOSE, setting on)
 holds a filter: a differential test where the rule never fires proves
 nothing, so a minimum fraction must fire.
@@ -295,7 +297,13 @@ def restriction(r, a, param=None):
     ]
     if param is not None:
         choices = [lambda: "%s.v < %s" % (a, param), lambda: "%s.g <> %s" % (a, param)]
-    return r.choice(choices)()
+    cond = r.choice(choices)()
+    RESTR.append((a, cond))
+    return cond
+
+
+# the restrictions of the query being generated: (alias, condition)
+RESTR = []
 
 
 def where(conds):
@@ -501,6 +509,28 @@ def plain_raises_too(db, setting, q, arg, dml, err):
     return None
 
 
+ALIAS = re.compile(r"\b(?:FROM|JOIN|USING)\s+(\w+)\s+([a-z])\b")
+
+
+def own_condition_raises(db, setting, q, arg, restr, err):
+    """whether one of the query's own conditions on a table raises the error
+    on that table's rows alone: then any plan that reads the whole table with
+    its conditions raises it (which plan reads which table first is the
+    planner's choice), so it is not the filter's"""
+    names = dict((a, t) for t, a in ALIAS.findall(q))
+    for a, cond in restr:
+        t = names.get(a, a if a in LOCAL + FOREIGN + ["v_b", "v_c"] else None)
+        if t is None:
+            continue
+        one = "SELECT count(*) FROM %s%s WHERE %s" % (t, "" if t == a else " " + a, cond)
+        if arg is not None:
+            one = one.replace("$1", str(arg))
+        _, e = db.run("BEGIN; SET LOCAL %s = off;\n%s;\nROLLBACK;" % (setting, one))
+        if e and e[0] == err[0]:
+            return "its own condition on %s alone raises it: %s" % (t, cond)
+    return None
+
+
 def digest(rows):
     rows = sorted(rows)
     return len(rows), hashlib.md5("\n".join(rows).encode()).hexdigest()
@@ -618,6 +648,7 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
         ncursor += cursor
         label = (cat + (" parallel" if parallel else "") + (" prepared" if prepared else "") +
                  (" cursor" if cursor else ""))
+        del RESTR[:]
         if prepared:
             q, fam = gen_query(r, cat, param="$1")
             arg = r.randint(0, 99)
@@ -699,7 +730,8 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
         if f and fam == "text_nd" and cat not in ("three_way", "union"):
             problem = "a filter on keys of a nondeterministic collation"
         elif err_on and not err_off:
-            knob = plain_raises_too(db, setting, q, arg, cat == "dml", err_on)
+            knob = (plain_raises_too(db, setting, q, arg, cat == "dml", err_on) or
+                    own_condition_raises(db, setting, q, arg, list(RESTR), err_on))
             if knob:
                 # another plan of the plain query raises it too
                 plan_dep.append((n, label, q, arg, err_on[0], knob))
@@ -751,7 +783,7 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
     print("  an error only with the setting on that the plain query raises too under another plan "
           "(its own expressions read in another order): %d" % len(plan_dep))
     for i, label, q, arg, e, knob in plan_dep[:3]:
-        print("    query %d (%s)%s, off with %s = off: %s: %s" % (
+        print("    query %d (%s)%s, off with %s: %s: %s" % (
             i, label, (" $1 = %d" % arg) if arg is not None else "", knob, e, q))
     print("  differences (rows, or an error only with the setting on): %d" % len(failures))
     for secs, i, label, q in slowest:
