@@ -243,4 +243,10 @@ bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* split tables: does a stash record match h (the lookup paths read it after a miss) */
 bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
 
+/*
+ * The lookup path of f, whose sub-filters are split tables (cuckoo_split_lookup.c,
+ * the split geometry's lookup operation), or NULL: the general path.
+ */
+const cfi_lookup_path *cfi_split_lookup(cf_filter *f);
+
 #endif							/* CUCKOO_SPLIT_H */
