@@ -188,7 +188,7 @@ def glue_reads():
 # CORE_OBJS, so that nothing between or below them calls into it (the order
 # check above), and its private header included by its files alone (tests
 # and benches aside)
-SPLIT_OBJS = ['cuckoo_split', 'cuckoo_geom_split']
+SPLIT_OBJS = ['cuckoo_split', 'cuckoo_split_lookup', 'cuckoo_geom_split']
 SPLIT_HEADER = 'src/core/cuckoo_split.h'
 
 

@@ -58,9 +58,10 @@ extern const cf_geom_ops cfi_geom_list;
 extern const cf_geom_ops *const cfi_geom_top;
 
 /*
- * What the split module (cuckoo_split.c, cuckoo_geom_split.c) gives the
- * geometries above it: a list's conversion into a split table builds one
- * with these, and a union checks that two filters' split tables agree.
+ * What the split module (cuckoo_split.c, cuckoo_split_lookup.c,
+ * cuckoo_geom_split.c) gives the geometries above it: a list's conversion
+ * into a split table builds one with these, and a union checks that two
+ * filters' split tables agree.
  *
  * cfi_stage_setup of a split table: and its extension width R = w - 1 - F0
  */

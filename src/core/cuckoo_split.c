@@ -5,7 +5,8 @@
  * walk of cuckoo_table.h), the doubling, the stash, deletes of the finest
  * match, and placing entries of another table of the family (unions).
  * When a filter's split table doubles or unites, and the filter's layout,
- * are cuckoo_geom_split.c's.  Plain C99.
+ * are cuckoo_geom_split.c's, the lookup paths cuckoo_split_lookup.c's.
+ * Plain C99.
  */
 #include "cuckoo_split.h"
 

@@ -10,7 +10,8 @@
 
 /*
  * SSE2 (every x86-64) compares a split table's bucket pair in 16-bit lanes
- * (split_pair_match16); CF_NO_SIMD builds the portable path alone.
+ * (split_pair_match16) or, for widths 17 .. 24, 32-bit ones
+ * (split_pair_match32); CF_NO_SIMD builds the portable path alone.
  */
 #if defined(__SSE2__) && !defined(CF_NO_SIMD)
 #define SPLIT_SIMD 1
@@ -145,6 +146,43 @@ split_pair_match16(uint64_t w1, uint64_t w2, uint32_t q1, uint32_t q2, const uin
 	bad = _mm_andnot_si128(below, _mm_xor_si128(x, q));
 	return _mm_movemask_epi8(_mm_cmpeq_epi16(bad, _mm_setzero_si128())) != 0;
 }
+
+/*
+ * Split tables of bucket size 4 and width 17 <= W <= 24 (W known at
+ * compile time), h's two buckets each in two words (a: slots 0 and 1, b:
+ * slots 2 and 3, in its low 2W bits) compared at once against q1 and q2 in
+ * 32-bit SSE2 lanes: true iff a slot of bucket 1 matches q1 or one of
+ * bucket 2 matches q2 (split_slot_matches: v ^ q <= v ^ (v - 1)).  Every
+ * lane is below 2^31, so the lanes compare as signed, and an empty lane's
+ * mask, 0 - 1, is below every query: it cannot match, with no separate
+ * empty test.
+ */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+split_pair_match32(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2, uint32_t q1, uint32_t q2,
+				   const uint32_t W)
+{
+	const uint64_t one = (UINT64_C(1) << W) - 1;
+	const __m128i lo = _mm_set1_epi64x((long long) one),
+				hi = _mm_set1_epi64x((long long) (one << 32)),
+				ones = _mm_set1_epi32(1);
+	__m128i		x1 = _mm_set_epi64x((long long) b1, (long long) a1),
+				x2 = _mm_set_epi64x((long long) b2, (long long) a2),
+				miss1,
+				miss2;
+
+	/* in each 64-bit half, its second slot up to bit 32: slot s in 32-bit lane s */
+	x1 = _mm_or_si128(_mm_and_si128(x1, lo), _mm_and_si128(_mm_slli_epi64(x1, 32 - W), hi));
+	x2 = _mm_or_si128(_mm_and_si128(x2, lo), _mm_and_si128(_mm_slli_epi64(x2, 32 - W), hi));
+	/* all ones in a lane that does not match */
+	miss1 = _mm_cmpgt_epi32(_mm_xor_si128(x1, _mm_set1_epi32((int) q1)),
+							_mm_xor_si128(x1, _mm_sub_epi32(x1, ones)));
+	miss2 = _mm_cmpgt_epi32(_mm_xor_si128(x2, _mm_set1_epi32((int) q2)),
+							_mm_xor_si128(x2, _mm_sub_epi32(x2, ones)));
+	return _mm_movemask_epi8(_mm_and_si128(miss1, miss2)) != 0xFFFF;
+}
 #endif
 
 /*
@@ -242,5 +280,11 @@ uint64_t	cfi_split_lift_copies(const cf_stage *st, uint32_t bucket_size, uint32_
 bool		cfi_split_has(const cf_stage *st, uint32_t bucket_size, uint64_t h);
 /* split tables: does a stash record match h (the lookup paths read it after a miss) */
 bool		cfi_split_stash_has(const cf_stage *st, uint64_t h);
+
+/*
+ * The lookup path of f, whose sub-filters are split tables (cuckoo_split_lookup.c,
+ * the split geometry's lookup operation), or NULL: the general path.
+ */
+const cfi_lookup_path *cfi_split_lookup(cf_filter *f);
 
 #endif							/* CUCKOO_SPLIT_H */

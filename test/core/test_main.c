@@ -59,6 +59,7 @@ static const test_entry tests[] = {
 	T("split", test_split_hostile),
 	T("split", test_split_build),
 	T("split", test_split_semisort),
+	T("split", test_split_wide),
 	/* list sub-filters (geometry 4) */
 	T("list", test_list_basic),
 	T("list", test_list_grow),

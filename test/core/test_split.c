@@ -712,3 +712,151 @@ test_split_semisort(void)
 		free(buf);
 	}
 }
+
+/* the lookup path of one bit-packed split table of bucket size 4 and width w (base width 5) */
+static uint32_t
+split_path_for(uint32_t w)
+{
+	return w >= 17 && w <= 24 ? 54 + w - 17 : w >= 12 && w <= 16 ? 35 + w - 12 : 34;
+}
+
+/*
+ * Mismatches of f's lookup path (cf_contains, cf_contains_many) against
+ * the general path's reading (cfi_split_has, slot by slot): the present
+ * hashes in[0..nin) (each must be found), probes random hashes, and
+ * hashes whose pair holds the table's first or last bucket.
+ */
+static uint64_t
+split_path_mismatches(const cf_filter *f, const uint64_t *in, uint64_t nin, uint64_t probes,
+					  uint64_t *rng)
+{
+	const cf_stage *st = &f->stages[0];
+	uint64_t	bad = 0,
+				q[64];
+	bool		want[64],
+				found[64];
+	uint32_t	edges = 0;
+
+	for (uint64_t i = 0; i < nin + probes + 4096; i += 64)
+	{
+		size_t		m = 0;
+
+		for (; m < 64 && i + m < nin + probes + 4096; m++)
+		{
+			uint64_t	k = i + m;
+
+			if (k < nin)
+				q[m] = in[k];
+			else if (k < nin + probes)
+				q[m] = splitmix64(rng);
+			else
+			{
+				/* a hash whose pair holds bucket 0 or the last one (a few tries each) */
+				split_probe p;
+
+				q[m] = splitmix64(rng);
+				for (int t = 0; t < 4096; t++, q[m] = splitmix64(rng))
+				{
+					split_probe_of(st, q[m], &p);
+					if (p.i1 == 0 || p.i2 == 0 || p.i1 == st->nbuckets - 1 || p.i2 == st->nbuckets - 1)
+					{
+						edges++;
+						break;
+					}
+				}
+			}
+			want[m] = k < nin || cfi_split_has(st, f->bucket_size, q[m]);
+			bad += cf_contains(f, q[m]) != want[m];
+		}
+		cf_contains_many(f, q, m, found);
+		for (size_t j = 0; j < m; j++)
+			bad += found[j] != want[j];
+	}
+	CHECKF(edges >= 64, "%u hashes at the table's first or last bucket", edges);
+	return bad;
+}
+
+/*
+ * The split lookup paths of bucket size 4, one load a bucket (widths <=
+ * 16) and two (17 .. 24), against the general path's reading, level by
+ * level as tables grow at rates 0.5% to 0.0005%: every item found, in the
+ * stash too, and every other answer the same.  0.5% and 0.1% grow through
+ * 11 doublings (0.1%: widths 16, then 18), the others start at widths 17
+ * to 24 (cf_split_width at level 0).
+ */
+void
+test_split_wide(void)
+{
+	const double fprs[] = {0.005, 0.001, 0.0005, 0.0003, 0.0001, 0.00008, 0.00003, 0.000022,
+	0.00001, 0.0000055};
+	const int	nrates = (int) (sizeof(fprs) / sizeof(fprs[0]));
+	uint32_t	seen = 0;		/* bit w: a table of width w was checked */
+
+	for (int k = 0; k < nrates; k++)
+	{
+		size_t		len;
+		cf_filter	f;
+		uint8_t    *buf = split_new(64, fprs[k], &len, &f);
+		uint64_t	rng = 4100 + k,
+					n = (uint64_t) ((k < 2 ? 150000 : 20000) * t_scale) + 3000,
+					bad = 0,
+					v = splitmix64(&rng);
+		uint64_t   *h = malloc(n * sizeof(uint64_t));
+		alloc_ctx	ac = {0, 0};
+		uint32_t	level = f.stages[0].level,
+					copies = 0;
+
+		(void) buf;
+		for (uint64_t i = 0; i < n && !BAILED(); i++)
+		{
+			uint8_t    *old = f.buf;
+
+			h[i] = splitmix64(&rng);
+			CHECK(cf_insert(&f, h[i], t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+			if (f.stages[0].level != level || i + 1 == n)
+			{
+				/* a new level (and the last one): its path, its answers */
+				level = f.stages[0].level;
+				CHECK(f.nstages == 1 && f.stages[0].geom == CF_GEOM_SPLIT && f.bucket_size == 4);
+				CHECKF(f.lookup == split_path_for(f.stages[0].fpbits), "width %u: lookup path %u",
+					   f.stages[0].fpbits, f.lookup);
+				bad += split_path_mismatches(&f, h, i + 1, i + 1 == n ? 200000 : 4000, &rng);
+				seen |= UINT32_C(1) << f.stages[0].fpbits;
+			}
+		}
+		/* copies of v: its pair's 8 slots, then the stash, which the path reads after a miss */
+		while (f.stages[0].nstash < 2 && copies < 100)
+		{
+			uint8_t    *old = f.buf;
+
+			CHECK(cf_insert(&f, v, t_alloc, &ac) == CF_OK);
+			if (f.buf != old)
+				free(old);
+			copies++;
+		}
+		CHECKF(f.stages[0].nstash == 2 && cf_count(&f, v) == copies, "%u stash records, %u copies",
+			   f.stages[0].nstash, copies);
+		CHECK(f.lookup == split_path_for(f.stages[0].fpbits));
+		bad += split_path_mismatches(&f, &v, 1, 4000, &rng);
+		for (uint32_t i = 0; i < copies; i++)
+		{
+			CHECK(cf_delete(&f, v) == CF_OK);
+			CHECK(cf_contains(&f, v) == (cf_count(&f, v) > 0));
+			CHECK(cf_contains(&f, v) == cfi_split_has(&f.stages[0], 4, v));
+		}
+		bad += split_path_mismatches(&f, h, n, 4000, &rng);
+		CHECKF(bad == 0, "fpr %g: %llu answers differ from the general path's", fprs[k],
+			   (unsigned long long) bad);
+		/* 0.1% (bench_grow -e 0.001): width 18 after 11 doublings */
+		CHECKF(k != 1 || t_scale < 1 || f.stages[0].fpbits == 18, "0.1%%: width %u", f.stages[0].fpbits);
+		t_note("fpr %g: %llu items, level %u, width %u, path %u", fprs[k], (unsigned long long) n,
+			   f.stages[0].level, f.stages[0].fpbits, f.lookup);
+		free(h);
+		free(f.buf);
+	}
+	/* every two-load width */
+	CHECKF((seen & 0x1fe0000u) == 0x1fe0000u, "widths checked: %#x", seen);
+	t_note("widths checked: %#x", seen);
+}

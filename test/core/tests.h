@@ -62,6 +62,7 @@ void		test_split_union_precision(void);
 void		test_split_hostile(void);
 void		test_split_build(void);
 void		test_split_semisort(void);
+void		test_split_wide(void);
 
 /* test_build.c */
 void		test_build_geometries(void);
