@@ -38,6 +38,14 @@ INSERT INTO pf_big SELECT g % 5000, g, 'r' || g % 7 FROM generate_series(1, 5000
 CREATE TABLE pf_small (k int8, region text);
 INSERT INTO pf_small SELECT g, CASE WHEN g % 100 = 0 THEN 'eu' ELSE 'us' END FROM generate_series(1, 10000) g;
 ANALYZE pf_big, pf_small;
+-- the scenarios, each with the cuckoo.join_prefilter_min_big_rows it is run under
+CREATE TEMP TABLE scen (ord int, scenario text, q text, min_big_rows text);
+INSERT INTO scen VALUES
+  (1, 'declined_size', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''', '1e6'),
+  (2, 'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k', '0'),
+  (3, 'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''', '1e6'),
+  (4, 'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''', '0');
+-- n EXPLAINs of q under setting: wall ms (plan_ms), the backend's CPU us per EXPLAIN (plan_cpu_us)
 CREATE FUNCTION plan_ms(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
 DECLARE t0 timestamptz; i int;
 BEGIN
@@ -45,6 +53,37 @@ BEGIN
   t0 := clock_timestamp();
   FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
   RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
+END \$\$;
+CREATE FUNCTION cpu_ns() RETURNS bigint LANGUAGE sql AS
+  \$\$ SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint \$\$;
+CREATE FUNCTION plan_cpu_us(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE c0 bigint; i int;
+BEGIN
+  PERFORM set_config('cuckoo.join_prefilter', setting, true);
+  c0 := cpu_ns();
+  FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
+  RETURN (cpu_ns() - c0) / 1000.0 / n;
+END \$\$;
+-- rounds of fn(q, n, 'off') and fn(q, n, 'on') for every scenario, the order
+-- of the two sides swapped every round
+CREATE FUNCTION alternate(fn text, n int, rounds int)
+  RETURNS TABLE (scenario text, round int, off_v float8, on_v float8) LANGUAGE plpgsql AS \$\$
+DECLARE s record; r int; a float8; b float8;
+BEGIN
+  FOR r IN 1..rounds LOOP
+    FOR s IN SELECT * FROM scen ORDER BY ord LOOP
+      PERFORM set_config('cuckoo.join_prefilter_min_big_rows', s.min_big_rows, true);
+      IF r % 2 = 0 THEN
+        EXECUTE format('SELECT %s(\$1, \$2, ''off'')', fn) INTO a USING s.q, n;
+        EXECUTE format('SELECT %s(\$1, \$2, ''on'')', fn) INTO b USING s.q, n;
+      ELSE
+        EXECUTE format('SELECT %s(\$1, \$2, ''on'')', fn) INTO b USING s.q, n;
+        EXECUTE format('SELECT %s(\$1, \$2, ''off'')', fn) INTO a USING s.q, n;
+      END IF;
+      scenario := s.scenario; round := r; off_v := a; on_v := b;
+      RETURN NEXT;
+    END LOOP;
+  END LOOP;
 END \$\$;
 -- the planning alone: EXPLAIN's Planning Time of n plans, off and on
 -- alternated, the mean of the fastest 90% of each side
@@ -62,102 +101,41 @@ BEGIN
   off_us := (SELECT avg(x) FROM unnest(a) x WHERE x <= (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY y) FROM unnest(a) y)) * 1000;
   on_us := (SELECT avg(x) FROM unnest(b) x WHERE x <= (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY y) FROM unnest(b) y)) * 1000;
 END \$\$;
-CREATE TEMP TABLE runs (scenario text, round int, off_ms float8, on_ms float8);
+CREATE TEMP TABLE runs AS SELECT * FROM alternate('plan_ms', $per, $rounds);
 CREATE TEMP TABLE planning (scenario text, off_us float8, on_us float8);
 DO \$\$
-DECLARE
-  qs text[] := ARRAY[
-    'declined_size', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''',
-    'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k',
-    'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''',
-    'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu'''];
-  r int; i int; a float8; b float8;
+DECLARE s record;
 BEGIN
-  FOR r IN 1..$rounds LOOP
-    FOR i IN 1..4 LOOP
-      IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
-        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
-      ELSE
-        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
-      END IF;
-      IF r % 2 = 0 THEN
-        a := plan_ms(qs[2*i], $per, 'off'); b := plan_ms(qs[2*i], $per, 'on');
-      ELSE
-        b := plan_ms(qs[2*i], $per, 'on'); a := plan_ms(qs[2*i], $per, 'off');
-      END IF;
-      INSERT INTO runs VALUES (qs[2*i-1], r, a, b);
-    END LOOP;
-  END LOOP;
-  FOR i IN 1..4 LOOP
-    IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
-      PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
-    ELSE
-      PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
-    END IF;
-    INSERT INTO planning SELECT qs[2*i-1], p.off_us, p.on_us FROM planning_us(qs[2*i], $per) p;
+  FOR s IN SELECT * FROM scen ORDER BY ord LOOP
+    PERFORM set_config('cuckoo.join_prefilter_min_big_rows', s.min_big_rows, true);
+    INSERT INTO planning SELECT s.scenario, p.off_us, p.on_us FROM planning_us(s.q, $per) p;
   END LOOP;
 END \$\$;
 \set QUIET off
 SELECT scenario, count(*) AS rounds,
-       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY off_ms))::numeric / $per * 1000, 1) AS off_us_per_plan,
-       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms))::numeric / $per * 1000, 1) AS on_us_per_plan,
-       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_ms / off_ms))::numeric, 3) AS median_on_off
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY off_v))::numeric / $per * 1000, 1) AS off_us_per_plan,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_v))::numeric / $per * 1000, 1) AS on_us_per_plan,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY on_v / off_v))::numeric, 3) AS median_on_off
   FROM runs GROUP BY scenario ORDER BY scenario;
 SELECT scenario, round(off_us::numeric, 2) AS planning_off_us, round(on_us::numeric, 2) AS planning_on_us,
        round((on_us / off_us)::numeric, 3) AS planning_on_off
   FROM planning ORDER BY scenario;
+-- CPU time, where /proc/self/schedstat can be read
+SELECT pg_read_file('/proc/self/schedstat', 0, 1, true) IS NOT NULL AS have_cpu \gset
+\if :have_cpu
 \set QUIET on
--- CPU time: the backend's own, batches of cpu_plans EXPLAINs, off and on in turn
-CREATE FUNCTION cpu_ns() RETURNS bigint LANGUAGE sql AS
-  \$\$ SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint \$\$;
-CREATE FUNCTION plan_cpu_us(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE c0 bigint; i int;
-BEGIN
-  PERFORM set_config('cuckoo.join_prefilter', setting, true);
-  c0 := cpu_ns();
-  FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
-  RETURN (cpu_ns() - c0) / 1000.0 / n;
-END \$\$;
-CREATE TEMP TABLE cpu (scenario text, round int, off_us float8, on_us float8);
-DO \$\$
-DECLARE
-  qs text[] := ARRAY[
-    'declined_size', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''',
-    'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k',
-    'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''',
-    'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu'''];
-  r int; i int; a float8; b float8;
-BEGIN
-  BEGIN
-    PERFORM cpu_ns();
-  EXCEPTION WHEN OTHERS THEN
-    RAISE NOTICE 'no CPU time table: /proc/self/schedstat is not readable here (%)', SQLERRM;
-    RETURN;
-  END;
-  FOR r IN 1..$cpu_rounds LOOP
-    FOR i IN 1..4 LOOP
-      IF qs[2*i-1] IN ('applied', 'declined_estimate') THEN
-        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '0', true);
-      ELSE
-        PERFORM set_config('cuckoo.join_prefilter_min_big_rows', '1e6', true);
-      END IF;
-      IF r % 2 = 0 THEN
-        a := plan_cpu_us(qs[2*i], $cpu_plans, 'off'); b := plan_cpu_us(qs[2*i], $cpu_plans, 'on');
-      ELSE
-        b := plan_cpu_us(qs[2*i], $cpu_plans, 'on'); a := plan_cpu_us(qs[2*i], $cpu_plans, 'off');
-      END IF;
-      INSERT INTO cpu VALUES (qs[2*i-1], r, a, b);
-    END LOOP;
-  END LOOP;
-END \$\$;
+CREATE TEMP TABLE cpu AS SELECT * FROM alternate('plan_cpu_us', $cpu_plans, $cpu_rounds);
 \set QUIET off
 SELECT c.scenario, count(*) AS batches, $cpu_plans AS plans_a_batch,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.off_us)::numeric, 2) AS cpu_off_us_per_explain,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us)::numeric, 2) AS cpu_on_us_per_explain,
-       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us - c.off_us)::numeric, 2) AS added_us,
-       round((1 + percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_us - c.off_us) / min(p.off_us))::numeric, 3)
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.off_v)::numeric, 2) AS cpu_off_us_per_explain,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_v)::numeric, 2) AS cpu_on_us_per_explain,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_v - c.off_v)::numeric, 2) AS added_us,
+       round((1 + percentile_cont(0.5) WITHIN GROUP (ORDER BY c.on_v - c.off_v) / min(p.off_us))::numeric, 3)
          AS planning_on_off_cpu
   FROM cpu c JOIN planning p USING (scenario) GROUP BY c.scenario ORDER BY c.scenario;
+\else
+\echo no CPU time table: /proc/self/schedstat cannot be read here
+\endif
 SQL
 chmod 644 "$sql"
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config} \
