@@ -45,25 +45,24 @@ INSERT INTO scen VALUES
   (2, 'declined_estimate', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k', '0'),
   (3, 'none', 'SELECT count(*) FROM pf_big b WHERE b.region = ''r1''', '1e6'),
   (4, 'applied', 'SELECT count(*) FROM pf_big b JOIN pf_small s ON b.k = s.k WHERE s.region = ''eu''', '0');
--- n EXPLAINs of q under setting: wall ms (plan_ms), the backend's CPU us per EXPLAIN (plan_cpu_us)
-CREATE FUNCTION plan_ms(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz; i int;
-BEGIN
-  PERFORM set_config('cuckoo.join_prefilter', setting, true);
-  t0 := clock_timestamp();
-  FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
-  RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
-END \$\$;
+-- n EXPLAINs of q under setting: the wall time in ms (plan_ms), or the
+-- backend's own CPU time in us per EXPLAIN (plan_cpu_us)
 CREATE FUNCTION cpu_ns() RETURNS bigint LANGUAGE sql AS
   \$\$ SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint \$\$;
-CREATE FUNCTION plan_cpu_us(q text, n int, setting text) RETURNS float8 LANGUAGE plpgsql AS \$\$
-DECLARE c0 bigint; i int;
+CREATE FUNCTION explains(q text, n int, setting text, cpu bool) RETURNS float8 LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz; c0 bigint; i int;
 BEGIN
   PERFORM set_config('cuckoo.join_prefilter', setting, true);
-  c0 := cpu_ns();
+  IF cpu THEN c0 := cpu_ns(); END IF;
+  t0 := clock_timestamp();
   FOR i IN 1..n LOOP EXECUTE 'EXPLAIN ' || q; END LOOP;
-  RETURN (cpu_ns() - c0) / 1000.0 / n;
+  IF cpu THEN RETURN (cpu_ns() - c0) / 1000.0 / n; END IF;
+  RETURN extract(epoch FROM clock_timestamp() - t0) * 1000;
 END \$\$;
+CREATE FUNCTION plan_ms(q text, n int, setting text) RETURNS float8 LANGUAGE sql AS
+  \$\$ SELECT explains(q, n, setting, false) \$\$;
+CREATE FUNCTION plan_cpu_us(q text, n int, setting text) RETURNS float8 LANGUAGE sql AS
+  \$\$ SELECT explains(q, n, setting, true) \$\$;
 -- rounds of fn(q, n, 'off') and fn(q, n, 'on') for every scenario, the order
 -- of the two sides swapped every round
 CREATE FUNCTION alternate(fn text, n int, rounds int)
