@@ -83,6 +83,7 @@ struct PfCitus
 #define PF_CITUS_CACHE 16
 
 static int	pf_citus_ext = -1;	/* -1 unknown, 0 no citus, 1 citus */
+static uint64 pf_citus_inval_n = 0;	/* invalidations seen */
 static int	pf_citus_n = 0;
 static PfCitusRel pf_citus_cache[PF_CITUS_CACHE];
 
@@ -98,6 +99,7 @@ static void
 cfpg_pf_citus_inval(Datum arg, int cacheid, uint32 hashvalue)
 {
 	pf_citus_ext = -1;
+	pf_citus_inval_n++;
 }
 
 void
@@ -115,11 +117,17 @@ cfpg_pf_citus_init(void)
 static bool
 cfpg_pf_citus_exists(void)
 {
-	if (pf_citus_ext < 0)
-		pf_citus_ext =
-			OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)) &&
-			OidIsValid(get_extension_oid("citus", true)) ? 1 : 0;
-	return pf_citus_ext == 1;
+	uint64		inval = pf_citus_inval_n;
+	int			exists;
+
+	if (pf_citus_ext >= 0)
+		return pf_citus_ext == 1;
+	exists = OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)) &&
+		OidIsValid(get_extension_oid("citus", true)) ? 1 : 0;
+	/* kept only if no change of pg_class came in while it was looked up */
+	if (inval == pf_citus_inval_n)
+		pf_citus_ext = exists;
+	return exists == 1;
 }
 
 /* the distribution column's number from partkey, a Var as nodeToString */

@@ -202,11 +202,13 @@ typedef struct PfOpInfo
 #define PF_OPS 64
 static PfOpInfo pf_ops[PF_OPS];
 static int	pf_nops = 0;
+static uint64 pf_ops_inval = 0;	/* invalidations seen: one during a look-up */
 
 static void
 cfpg_pf_ops_inval(Datum arg, int cacheid, uint32 hashvalue)
 {
 	pf_nops = 0;
+	pf_ops_inval++;
 }
 
 void
@@ -220,8 +222,10 @@ cfpg_pf_find_init(void)
 static const PfOpInfo *
 cfpg_pf_opinfo(Oid opno, Oid intype)
 {
+	static PfOpInfo uncached;
 	PfOpInfo	o;
 	TypeCacheEntry *tce;
+	uint64		inval = pf_ops_inval;
 	int			i;
 
 	for (i = 0; i < pf_nops; i++)
@@ -237,6 +241,16 @@ cfpg_pf_opinfo(Oid opno, Oid intype)
 		get_op_opfamily_strategy(opno, tce->btree_opf) == BTEqualStrategyNumber;
 	o.strict = op_strict(opno);
 	o.commutator = get_commutator(opno);
+	/*
+	 * A catalog change seen while these were looked up (a look-up that
+	 * opens a catalog takes in invalidations) may have made them stale:
+	 * use them this once, as an uncached look-up would, but keep nothing
+	 */
+	if (inval != pf_ops_inval)
+	{
+		uncached = o;
+		return &uncached;
+	}
 	/* full: start again (a query with more distinct operators is rare) */
 	if (pf_nops == PF_OPS)
 		pf_nops = 0;
