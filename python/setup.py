@@ -26,7 +26,7 @@ core_sources = sorted(rel(p) for p in glob.glob(os.path.join(CORE, '*.c')))
 
 setup(
     name='cuckoo',
-    version='1.4.0',
+    version='1.5.0',
     description='cuckoo filters in the bytes the cuckoo PostgreSQL extension stores',
     license='PostgreSQL',
     packages=['cuckoo'],

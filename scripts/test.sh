@@ -8,7 +8,7 @@
 #                                 build, the whole pg_regress suite, the core
 #                                 unit and model tests (in the background,
 #                                 beside the PostgreSQL steps), the
-#                                 1.0/1.1/1.2/1.3 -> 1.4 update test
+#                                 1.0/1.1/1.2/1.3/1.4 -> 1.5 update test
 #                                 (the released 1.3 build cached),
 #                                 dump/restore, the release and README checks,
 #                                 a short join pre-filter differential test
@@ -310,7 +310,7 @@ for major in $PG_VERSIONS; do
 		run "PG $major: cuckoo.so exports no core symbol" python3 test/layering.py "$b/cuckoo.so"
 	fi
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
-	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1, 1.2 and 1.3 -> 1.4 keep stored filters" in_major "$major" bash test/pg/update.sh
+	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1, 1.2, 1.3 and 1.4 -> 1.5 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
 	# the README's first command ends in this: the demo must run as written
 	run "PG $major: the demo (demo/demo.sql) runs" in_major "$major" \

@@ -10,7 +10,7 @@ CREATE DATABASE cuckoo_lifecycle;
 CREATE EXTENSION cuckoo;
 
 -- what the default version is: the version, the control file's answers
--- (1.0, 1.1, 1.2, 1.3 and 1.4), and every member object (an update script must account
+-- (1.0, 1.1, 1.2, 1.3, 1.4 and 1.5), and every member object (an update script must account
 -- for each of them; test/pg/update.sh updates a 1.0 full of filters)
 SELECT extname, extversion, extrelocatable FROM pg_extension WHERE extname = 'cuckoo';
 SELECT name, version, superuser, trusted, relocatable, schema, requires
@@ -21,14 +21,15 @@ SELECT pg_describe_object(classid, objid, 0) AS member
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'cuckoo')
  ORDER BY 1;
 
--- ALTER EXTENSION UPDATE is a no-op at the newest version, 1.4; there is
--- no path back to 1.0, 1.1, 1.2 or 1.3
+-- ALTER EXTENSION UPDATE is a no-op at the newest version, 1.5; there is
+-- no path back to 1.0, 1.1, 1.2, 1.3 or 1.4
 ALTER EXTENSION cuckoo UPDATE;
 ALTER EXTENSION cuckoo UPDATE TO '1.0';
 ALTER EXTENSION cuckoo UPDATE TO '1.1';
 ALTER EXTENSION cuckoo UPDATE TO '1.2';
 ALTER EXTENSION cuckoo UPDATE TO '1.3';
 ALTER EXTENSION cuckoo UPDATE TO '1.4';
+ALTER EXTENSION cuckoo UPDATE TO '1.5';
 SELECT extversion FROM pg_extension WHERE extname = 'cuckoo';
 CREATE EXTENSION cuckoo;
 CREATE EXTENSION IF NOT EXISTS cuckoo;

@@ -11,9 +11,9 @@
 # wrappers).
 #
 # Then the released code: the previous release's sources (git commit
-# $RELEASE_COMMIT of this checkout's history, extension 1.3) are built into a
+# $RELEASE_COMMIT of this checkout's history, extension 1.4) are built into a
 # private copy of the server's installation, a cluster is created there and
-# the same filters are stored under 1.3 by the released library; the
+# the same filters are stored under 1.4 by the released library; the
 # cluster is then started with this build's installation (the same data
 # directory: what a package upgrade does), and the answers must be those the
 # released library gave, before and after ALTER EXTENSION cuckoo UPDATE,
@@ -23,8 +23,8 @@
 # a directory under $TMPDIR when that cannot be written), keyed by the
 # commit and the server's version and installation directory, and only the
 # first run builds it.  Without that commit (a shallow clone) this part
-# prints a SKIP line and is not run.  CUCKOO_RELEASE_VERSIONS (default "1.3")
-# lists the versions stored by the released library ("1.0 1.1 1.2 1.3" for
+# prints a SKIP line and is not run.  CUCKOO_RELEASE_VERSIONS (default "1.4")
+# lists the versions stored by the released library ("1.0 1.1 1.2 1.3 1.4" for
 # all).
 #
 # Every setup step's exit code is checked, and every answers file must be
@@ -38,8 +38,8 @@ if [ -z "${CUCKOO_UPDATE_INNER:-}" ]; then
 	CUCKOO_UPDATE_INNER=1 PG_CONFIG="$PG_CONFIG" exec bash "$top/test/pg/tmpcluster.sh" bash "$0" "$@"
 fi
 
-RELEASE_COMMIT=e01b186	# cuckoo 1.3, the previous release
-RELEASE_VERSION=1.3
+RELEASE_COMMIT=048351e	# cuckoo 1.4, the previous release
+RELEASE_VERSION=1.4
 work=$(mktemp -d -t cuckoo-update.XXXXXX)
 chmod 755 "$work"
 rel_started=""
@@ -162,7 +162,7 @@ update_from() {
 # every released version the default one can be reached from, side by
 # side (each in databases of its own; the server does the work: 2 cores)
 upd_pids=(); upd_olds=()
-for old in 1.0 1.1 1.2 1.3; do
+for old in 1.0 1.1 1.2 1.3 1.4; do
 	[ "$old" = "$new" ] && continue
 	( update_from "$old" ) > "$work/update-$old.log" 2>&1 &
 	upd_pids+=("$!"); upd_olds+=("$old")
