@@ -8,7 +8,7 @@ MODULE_big = cuckoo
 # nm); then the PostgreSQL glue (src/pg), which calls the core
 CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
 	src/core/cuckoo_lookup.o src/core/cuckoo_format.o src/core/cuckoo_build.o src/core/cuckoo_geom.o \
-	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_ops.o \
+	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_geometries.o src/core/cuckoo_ops.o \
 	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
 PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_hashval_hash.o src/pg/cuckoo_hashval_alt.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
 	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_seen.o src/pg/cuckoo_seen3.o src/pg/cuckoo_values.o \

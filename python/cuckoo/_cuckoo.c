@@ -633,7 +633,7 @@ Filter_init(FilterObject *self, PyObject *args, PyObject *kw)
 	p.bucket_size = bucket_size;
 	p.max_kicks = max_kicks;
 	p.expansion = expansion;
-	p.geometry = CF_GEOM_LIST;	/* as cf_create */
+	p.geometry = CF_GROWING;	/* as cf_create */
 	if (cfpy_encoding(encoding, &p.encoding) < 0)
 		return -1;
 	f = cf_filter_new(&p, err, sizeof(err));

@@ -49,7 +49,7 @@ static const test_entry tests[] = {
 	T("unit", test_failed_add_bounded),
 	T("unit", test_lookup_paths),
 	T("unit", test_geom_ops),
-	T("unit", test_geom_top_over),
+	T("unit", test_geom_reopen),
 	T("split", test_split_schedule),
 	T("split", test_split_growth),
 	T("split", test_split_stash),

@@ -2564,52 +2564,59 @@ test_lookup_paths(void)
 }
 
 /*
- * Every geometry's table of operations is complete (cuckoo_geom.h), as
- * cuckoo_ops.c calls it without testing: the operations of one sub-filter;
- * for a geometry that grows in place (insert_grow) the growth and union
- * hooks; for one that does not, full_of_copies (asked when its filter grows
- * by a new chain table); and chain's growth, which such filters take.
+ * Every geometry's table is complete (cuckoo_geom.h), as cuckoo_ops.c calls
+ * it without testing: the operations of one sub-filter; the creation hooks
+ * all or none; for a geometry that grows in place (growth->insert_grow)
+ * the growth and union hooks; for one that does not, full_of_copies (asked
+ * when its filter grows by a new chain table); and the growth of an
+ * appended sub-filter (chain's), which such filters take.  The registry
+ * holds each table at its own byte.
  */
 void
 test_geom_ops(void)
 {
-	const cf_geom_ops *all[64];
+	const cfi_geometry *all[CFI_GEOM_BYTES];
 	int			n = 0;
 
-	/* every geometry, from the one cf_open starts at down the 'below' links: a new one needs no line here */
-	for (const cf_geom_ops *g = cfi_geom_top; g != NULL && n < 64; g = g->below)
-		all[n++] = g;
-	CHECKF(n < 64, "the 'below' links of the geometries run in a circle");
-	CHECKF(n >= 4 && all[n - 1] == &cfi_geom_legacy, "the tables do not end at legacy (%d of them)", n);
-	for (int k = 0; k < n; k++)
+	/* every geometry of the registry: a new one needs no line here */
+	for (uint32_t b = 0; b < CFI_GEOM_BYTES; b++)
 	{
-		const cf_geom_ops *g = all[k];
+		const cfi_geometry *g = cfi_geometry_at(&cfi_geometries, b);
 
-		CHECKF(g->geom >= 1 && g->geom <= 255 && g->name != NULL, "geometry %u: wrong number or no name", g->geom);
-		for (int j = 0; j < k; j++)
-			CHECKF(strcmp(g->name, all[j]->name) != 0 && g->geom != all[j]->geom,
-				   "two geometries named %s or numbered %u", g->name, g->geom);
+		if (g == NULL)
+			continue;
+		CHECKF(g->geom == b && g->name != NULL, "the table at byte %u is geometry %u (%s)", b, g->geom,
+			   g->name ? g->name : "no name");
+		for (int j = 0; j < n; j++)
+			CHECKF(strcmp(g->name, all[j]->name) != 0 && g != all[j],
+				   "two geometries named %s, or one table at two bytes", g->name);
+		all[n++] = g;
 		CHECKF(g->check && g->scan && g->has && g->count && g->add && g->remove && g->refines && g->items,
 			   "%s: a sub-filter operation is missing", g->name);
-		CHECKF(g->stats || g->filter_stats, "%s: no statistics", g->name);
-		if (g->insert_grow)
-			CHECKF(g->grow_size && g->grow && g->unites && g->union_size && g->unite,
-				   "%s grows in place without its growth and union hooks", g->name);
+		CHECKF((g->takes != NULL) == (g->create_size != NULL) && (g->takes != NULL) == (g->create != NULL),
+			   "%s: some of its creation hooks are missing", g->name);
+		CHECKF(g->stats || (g->growth && g->growth->filter_stats), "%s: no statistics", g->name);
+		if (g->growth && g->growth->insert_grow)
+			CHECKF(g->growth->grow_size && g->growth->grow && g->growth->unites && g->growth->union_size &&
+				   g->growth->unite, "%s grows in place without its growth and union hooks", g->name);
 		else
 			CHECKF(g->full_of_copies && g->stats, "%s: grows by chain tables without full_of_copies or stats",
 				   g->name);
 	}
-	CHECK(cfi_geom_chain.grow_size && cfi_geom_chain.grow && cfi_geom_chain.insert_grow == NULL);
+	CHECKF(n == 4 && cfi_geometry_at(&cfi_geometries, CFI_GEOM_BYTES) == NULL &&
+		   cfi_geometry_at(&cfi_geometries, 0) == NULL && cfi_geometry_at(&cfi_geometries, 255) == NULL,
+		   "the registry has %d geometries (4: legacy, chain, split, list) or a table past its bytes", n);
+	CHECK(cfi_geom_appended->growth && cfi_geom_appended->growth->grow_size && cfi_geom_appended->growth->grow &&
+		  cfi_geom_appended->growth->insert_grow == NULL && cfi_geom_appended->takes != NULL);
 }
 
 /*
- * A rewrite re-opens against the highest of its module's table and the
- * tables the filter carries (cfi_top_over): chain growth re-opens against
- * chain's table, which cannot see a geometry defined above chain (a split
- * table here, as a new geometry would be) beside it.
+ * A rewrite re-opens the filter with the registry it was opened with
+ * (cfi_registry_of): a filter laid out again by the code all geometries
+ * share (cfi_splice_stages, chain's growth) keeps reading its split table.
  */
 void
-test_geom_top_over(void)
+test_geom_reopen(void)
 {
 	cf_params	p = t_params(500, 0.01, 4, 500, 2);
 	size_t		len;
@@ -2623,16 +2630,13 @@ test_geom_top_over(void)
 	p.geometry = CF_GEOM_SPLIT;
 	buf = t_create(&p, &len);
 	CHECK(buf != NULL && cf_open(&f, buf, len, err, sizeof(err)) && f.stages[0].geom == CF_GEOM_SPLIT);
+	CHECK(cfi_registry_of(&f) == &cfi_geometries && cfi_geometry_of(&f.stages[0]) == &cfi_geom_split);
 	for (int i = 0; i < 300; i++)
 		CHECK(cf_add(&f, splitmix64(&rng)) == CF_OK);
-	CHECK(cfi_top_over(&f, &cfi_geom_chain) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, &cfi_geom_legacy) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, &cfi_geom_split) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, cfi_geom_top) == cfi_geom_top);
-	/* laid out again by a module below split: still read, nothing lost */
 	out = malloc(len);
-	cfi_splice_stages(&f, out, 0, desc, NULL, &cfi_geom_chain);
-	CHECK(f.buf == out && cfi_ops_of(&f.stages[0]) == &cfi_geom_split);
+	cfi_splice_stages(&f, out, 0, desc, NULL);
+	CHECK(f.buf == out && cfi_geometry_of(&f.stages[0]) == &cfi_geom_split &&
+		  cfi_registry_of(&f) == &cfi_geometries);
 	rng = 5;
 	for (int i = 0; i < 300; i++)
 		CHECK(cf_contains(&f, splitmix64(&rng)));
