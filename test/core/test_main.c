@@ -50,6 +50,7 @@ static const test_entry tests[] = {
 	T("unit", test_lookup_paths),
 	T("unit", test_geom_ops),
 	T("unit", test_geom_reopen),
+	T("unit", test_geom_created),
 	T("split", test_split_schedule),
 	T("split", test_split_growth),
 	T("split", test_split_stash),

@@ -2644,3 +2644,110 @@ test_geom_reopen(void)
 	free(out);
 	free(buf);
 }
+
+/*
+ * Every geometry cf_create can give (a table of the registry with creation
+ * hooks) is created by some request of a grid (what is asked for: built at
+ * once, growing, a split table; capacity; rate; expansion), and every filter
+ * the grid creates keeps a model's answers: each value added (copies too)
+ * and not deleted found, counts at least the model's, each delete of a
+ * present value done (or left in place), valid bytes after the adds and the
+ * deletes, and the same bytes from the same requests and values.  A new
+ * geometry that cf_create can give needs no line here (only a request of
+ * the grid that its takes accepts).
+ */
+void
+test_geom_created(void)
+{
+	static const int asks[] = {CF_BUILT_AT_ONCE, CF_GROWING, CF_GEOM_SPLIT};
+	static const uint64_t caps[] = {10, 3000};
+	static const double fprs[] = {0.01, 1e-7};
+	static const int exps[] = {0, 2};
+	bool		seen[CFI_GEOM_BYTES] = {false};
+	int			made = 0;
+
+	for (size_t a = 0; a < sizeof(asks) / sizeof(asks[0]); a++)
+		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+			for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
+				for (size_t e = 0; e < sizeof(exps) / sizeof(exps[0]); e++)
+				{
+					cf_params	p = t_params(caps[c], fprs[r], 4, 500, exps[e]);
+					uint8_t    *bytes[2] = {NULL, NULL};
+					size_t		lens[2] = {0, 0};
+					const char *name = "?";
+
+					p.geometry = asks[a];
+					for (int run = 0; run < 2; run++)
+					{
+						size_t		len;
+						uint8_t    *buf = t_create(&p, &len);
+						cf_filter	f;
+						model		m;
+						char		err[256];
+						uint64_t	rng = 42 + a * 1000 + c * 100 + r * 10 + e,
+									n = caps[c] * (exps[e] ? 3 : 1) / 2;
+						uint64_t   *keys = malloc(sizeof(uint64_t) * (n + 1));
+						uint64_t	added = 0;
+
+						CHECK(buf != NULL && cf_open(&f, buf, len, err, sizeof(err)));
+						if (buf == NULL)
+							return;
+						name = cfi_geometry_of(&f.stages[0])->name;
+						seen[f.stages[0].geom] = true;
+						model_init(&m);
+						for (uint64_t i = 0; i < n; i++)
+						{
+							/* a few copies of one value among distinct ones */
+							uint64_t	h = i % 7 == 3 && i > 0 ? keys[i - 1] : splitmix64(&rng);
+							uint8_t    *old = f.buf;
+							cf_status	rc = cf_insert(&f, h, t_alloc, NULL);
+
+							if (rc != CF_OK)
+								break;
+							if (f.buf != old)
+								free(old);
+							keys[added++] = h;
+							model_add(&m, h);
+						}
+						CHECKF(added >= n / 2, "%s (asked %d, capacity %llu, fpr %g, expansion %d): %llu of %llu adds",
+							   name, asks[a], (unsigned long long) caps[c], fprs[r], exps[e],
+							   (unsigned long long) added, (unsigned long long) n);
+						CHECKF(cf_validate(f.buf, f.len, err, sizeof(err)), "%s after adds: %s", name, err);
+						for (uint64_t i = 0; i < added; i++)
+							CHECKF(cf_contains(&f, keys[i]) && cf_count(&f, keys[i]) >= model_get(&m, keys[i]),
+								   "%s: value %llu of %llu lost after adds", name,
+								   (unsigned long long) i, (unsigned long long) added);
+						for (uint64_t i = 0; i < added; i += 2)
+						{
+							cf_status	rc = cf_delete(&f, keys[i]);
+
+							CHECKF(rc == CF_OK || rc == CF_RETAINED, "%s: delete of a present value: %d", name, (int) rc);
+							if (rc == CF_OK)
+								model_del(&m, keys[i]);
+						}
+						for (uint64_t i = 0; i < added; i++)
+							CHECKF(model_get(&m, keys[i]) == 0 || cf_contains(&f, keys[i]),
+								   "%s: value %llu lost after deletes", name, (unsigned long long) i);
+						CHECKF(cf_validate(f.buf, f.len, err, sizeof(err)), "%s after deletes: %s", name, err);
+						bytes[run] = f.buf;
+						lens[run] = f.len;
+						model_free(&m);
+						free(keys);
+					}
+					CHECKF(lens[0] == lens[1] && memcmp(bytes[0], bytes[1], lens[0]) == 0,
+						   "%s: the same requests and values gave different bytes", name);
+					free(bytes[0]);
+					free(bytes[1]);
+					made++;
+				}
+	for (uint32_t b = 0; b < CFI_GEOM_BYTES; b++)
+	{
+		const cfi_geometry *g = cfi_geometry_at(&cfi_geometries, b);
+
+		if (g != NULL && g->create != NULL)
+			CHECKF(seen[b], "%s: no request of the grid creates it (add one its takes accepts)", g->name);
+		else
+			CHECKF(!seen[b], "geometry %u created, but its table has no creation hooks", b);
+	}
+	t_note("%d requests created filters of every creatable geometry, each kept the model's answers", made);
+}

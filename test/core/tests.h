@@ -37,6 +37,7 @@ void		test_failed_add_bounded(void);
 void		test_lookup_paths(void);
 void		test_geom_ops(void);
 void		test_geom_reopen(void);
+void		test_geom_created(void);
 void		test_growth_shape(void);
 void		test_churn_window(void);
 void		test_churn_two_families(void);
