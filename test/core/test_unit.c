@@ -2603,9 +2603,13 @@ test_geom_ops(void)
 			CHECKF(g->full_of_copies && g->stats, "%s: grows by chain tables without full_of_copies or stats",
 				   g->name);
 	}
-	CHECKF(n == 4 && cfi_geometry_at(&cfi_geometries, CFI_GEOM_BYTES) == NULL &&
+	CHECKF(cfi_geometry_at(&cfi_geometries, CF_GEOM_LEGACY) == &cfi_geom_legacy &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_CHAIN) == &cfi_geom_chain &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_SPLIT) == &cfi_geom_split &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_LIST) == &cfi_geom_list &&
+		   cfi_geometry_at(&cfi_geometries, CFI_GEOM_BYTES) == NULL &&
 		   cfi_geometry_at(&cfi_geometries, 0) == NULL && cfi_geometry_at(&cfi_geometries, 255) == NULL,
-		   "the registry has %d geometries (4: legacy, chain, split, list) or a table past its bytes", n);
+		   "the registry (%d geometries) misses one of FORMAT.md's, or has a table past its bytes", n);
 	CHECK(cfi_geom_appended->growth && cfi_geom_appended->growth->grow_size && cfi_geom_appended->growth->grow &&
 		  cfi_geom_appended->growth->insert_grow == NULL && cfi_geom_appended->takes != NULL);
 }
