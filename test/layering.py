@@ -25,7 +25,8 @@
 7. Every variant in its own room (src/core, comments and strings aside): a
    geometry is named (CF_GEOM_*) only in the geometry modules
    (GEOMETRY_FILES: cuckoo_geom_*.c, the registry cuckoo_geometries.c and
-   the modules' private files), where cuckoo.h defines it, and in
+   the modules' private files), where cuckoo.h or cuckoo_geom.h defines it
+   (tested there neither), and in
    cuckoo_format.c's version-1 rule (its tables are legacy); the registry
    is the one place a geometry byte meets its table (a table set at a
    byte, [CF_GEOM_*] =, and cfi_geometries, read by cf_open alone), the
@@ -131,8 +132,10 @@ GLUE_READS = [
 REGISTRY = 'cuckoo_geometries.c'
 GEOMETRY_FILES = {REGISTRY, 'cuckoo_chain.h', 'cuckoo_split.c', 'cuckoo_split.h', 'cuckoo_list.h'} | {
     os.path.basename(p) for p in glob.glob(os.path.join(TOP, 'src/core/cuckoo_geom_*.c'))}
-# where else a geometry may be named: its definition, and version 1's rule (its tables are legacy)
-GEOM_NAMED_ALSO = {'cuckoo.h': None, 'cuckoo_format.c': {'CF_GEOM_LEGACY'}}
+# where else a geometry may be named: its definition (cuckoo.h: the ones a library caller
+# may ask for by number; cuckoo_geom.h: a geometry only the registry chooses), and version
+# 1's rule (its tables are legacy)
+GEOM_NAMED_ALSO = {'cuckoo.h': None, 'cuckoo_geom.h': None, 'cuckoo_format.c': {'CF_GEOM_LEGACY'}}
 GEOM_NAME = re.compile(r'\bCF_GEOM_\w+')
 REGISTRY_SET = re.compile(r'\[\s*CF_GEOM_\w+\s*\]\s*=')
 REGISTRY_USERS = {REGISTRY: 'defines it', 'cuckoo_geom.h': 'declares it', 'cuckoo_ops.c': 'cf_open, cf_validate, cf_upgrade'}
@@ -336,7 +339,7 @@ def main():
     before = len(failures)
     ncore = variants()
     if len(failures) == before:
-        print('variants: %d core files; geometries named only in %s (and cuckoo.h, version 1\'s legacy '
+        print('variants: %d core files; geometries named only in %s (and cuckoo.h, cuckoo_geom.h, version 1\'s legacy '
               'in cuckoo_format.c); the registry %s the one place a byte meets its table and a new '
               'filter\'s geometry is chosen; encodings only in %s; no file over 1,000 lines'
               % (ncore, ', '.join(sorted(GEOMETRY_FILES)), REGISTRY, ', '.join(sorted(CODEC_FILES))))
