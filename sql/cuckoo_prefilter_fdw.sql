@@ -64,6 +64,8 @@ SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
+-- 1.4's rule, local filtered sides too (the default, auto, costs those: at the end)
+SET cuckoo.join_prefilter_query = always;
 -- the filter first (a few keys get = ANY: below)
 SET cuckoo.join_prefilter_max_array_keys = 0;
 -- the messages without their DETAIL (the estimates, which may differ between majors)

@@ -1,23 +1,50 @@
 /*
- * cuckoo_prefilter_int.h - what the join pre-filter's two files share: a
- * candidate join (found in the query tree by cuckoo_prefilter_find.c, with
- * the estimates and the decision of cuckoo_prefilter.c) and the settings the
- * search reads.
+ * cuckoo_prefilter_int.h - what the stages of the query-level join
+ * pre-filter share: a candidate join (found in the query tree by
+ * cuckoo_prefilter_find.c, estimated by cuckoo_prefilter_estimate.c, decided
+ * by cuckoo_prefilter_decide.c, built by cuckoo_prefilter_build.c and put into
+ * the query by cuckoo_prefilter_splice.c; cuckoo_prefilter.c runs them), the
+ * settings and the facts the decision reads.
  */
 #ifndef CUCKOO_PREFILTER_INT_H
 #define CUCKOO_PREFILTER_INT_H
 
+#include "nodes/params.h"
 #include "nodes/parsenodes.h"
 #include "nodes/pathnodes.h"
+#include "nodes/plannodes.h"
+#include "optimizer/planner.h"
 
 #include "cuckoo_compat.h"
 
 CFPG_HIDDEN_BEGIN
 
-/* the settings (docs/prefilter.md) the search reads; cuckoo_prefilter.c defines them */
-extern double cfpg_prefilter_min_big_rows;
+/* cuckoo.join_prefilter_query: where the query-level form applies */
+typedef enum PfQueryMode
+{
+	PF_QUERY_OFF,				/* nowhere */
+	PF_QUERY_REMOTE,			/* where the filter crosses a network only */
+	PF_QUERY_AUTO,				/* remote, and local plans costed to pay */
+	PF_QUERY_ALWAYS				/* wherever the thresholds accept (1.4's rule) */
+} PfQueryMode;
+
+/* the settings (docs/prefilter.md); cuckoo_prefilter.c defines them */
+typedef struct PfSettings
+{
+	int			mode;			/* PfQueryMode */
+	double		min_big_rows;
+	double		max_small_rows; /* -1: no limit */
+	double		min_removed;
+	double		max_small_ratio;	/* -1: no limit */
+	int			max_array_keys;
+	/* the planner's cost units, for the filter's own cost (set each planning) */
+	double		seq_page_cost;
+	double		cpu_tuple_cost;
+	double		cpu_operator_cost;
+} PfSettings;
+
+extern PfSettings cfpg_pf_set;
 extern int	cfpg_prefilter_msglevel;
-extern int	cfpg_prefilter_max_array_keys;
 
 #define PF_MSG "cuckoo.join_prefilter"
 
@@ -47,6 +74,7 @@ typedef struct PfSide
 	bool		exact;			/* ... from the RTE itself */
 	double		rows;			/* rows after its own conditions */
 	double		tuples;			/* rows in the relation */
+	double		pages;			/* its pages */
 	double		nd;				/* distinct keys in the relation */
 	bool		nd_default;		/* nd is a guess: no statistics */
 	bool		inh;			/* its statistics are the inheritance tree's */
@@ -71,9 +99,114 @@ typedef struct PfCand
 	Oid			eqcoll;			/* its input collation */
 	double		removed;		/* expected fraction of B's rows removed */
 	bool		apply;
+	bool		costed;			/* applies only if the plan with it costs less */
+	bool		remote;			/* B is a postgres_fdw foreign table */
+	bool		reported;		/* its one message is out */
+	const char *why;			/* why it was declined, or NULL */
+	Oid			probe_op;		/* the @> of its filter, once built */
+	bool		any_form;		/* built as = ANY (its keys) */
 	struct PfCitus *citus;		/* a Citus distributed side, or NULL
 								 * (cuckoo_prefilter_citus.c) */
 } PfCand;
+
+/*
+ * The decision (cuckoo_prefilter_decide.c): pure functions of a candidate's
+ * facts and the settings, which hold every threshold of the query-level form.
+ */
+typedef enum PfWhere
+{
+	PF_LOCAL,					/* B is a local table */
+	PF_FDW,						/* B is a postgres_fdw foreign table */
+	PF_CITUS					/* B or S is a Citus distributed table */
+} PfWhere;
+
+typedef struct PfFacts
+{
+	PfWhere		where;
+	bool		seen;			/* both sides' estimates are there */
+	double		b_rows;			/* B's rows after its conditions */
+	double		s_rows;			/* S's rows after the conditions the filter keeps */
+	double		s_tuples;		/* S's rows */
+	double		s_pages;		/* S's pages */
+	double		b_nd;			/* B's distinct keys */
+	double		s_nd;			/* S's distinct keys */
+	bool		nd_default;		/* a distinct count is a guess */
+	double		s_in;			/* fraction of S's keys within B's range */
+	double		b_in;			/* fraction of B's keys within S's range */
+	bool		s_rescan_same;	/* a second scan of S sees the first one's rows */
+	bool		limit;			/* a LIMIT, OFFSET or cursor plans for few rows */
+	/* Citus */
+	bool		b_dist;			/* B is distributed */
+	bool		s_dist;			/* S is distributed */
+	bool		colocated_keys; /* co-located on both keys (hash) */
+	bool		s_sel_seen;
+	double		s_sel;			/* the selectivity of S's kept conditions */
+	int			s_nshards;
+} PfFacts;
+
+typedef enum PfVerdict
+{
+	PF_DECLINE,
+	PF_APPLY,					/* apply */
+	PF_APPLY_IF_COSTED			/* apply if the plan with it is estimated cheaper */
+} PfVerdict;
+
+/* the false-positive rate of cf_agg's filters, counted as rows kept */
+#define PF_FPR 0.01
+
+/* the verdict on f under s; *removed the expected fraction of B's rows removed */
+extern PfVerdict cfpg_pf_decide(const PfFacts *f, const PfSettings *s,
+								double *removed, const char **why);
+/* Is a table of this many rows too small to be the filtered side? */
+extern bool cfpg_pf_too_few_rows(double tuples, const PfSettings *s);
+
+/* what the plan with the filters shows */
+typedef struct PfPlanFacts
+{
+	Cost		cost_without;	/* the plan as written */
+	Cost		cost_with;		/* the plan with the filters, their InitPlans included */
+	bool		on_param_inner; /* a filter on a nested loop's parameterized inner side */
+} PfPlanFacts;
+
+/* Does the plan with the filters keep them?  Else *why says why not. */
+extern bool cfpg_pf_decide_plan(const PfPlanFacts *pf, bool costed, const char **why);
+
+/*
+ * The estimates (cuckoo_prefilter_estimate.c): the first planning's
+ * set_rel_pathlist_hook notes each side's rows and distinct keys; the
+ * second's brings the filtered side's rows to the decision's estimate.
+ */
+extern void cfpg_pf_estimate_init(void);
+/* the candidates the first planning estimates (NIL: none) */
+extern void cfpg_pf_capture_set(List *cands);
+extern List *cfpg_pf_capture_get(void);
+/* the candidates applied in the planning under way (NIL: none) */
+extern void cfpg_pf_adjust_set(List *cands);
+extern List *cfpg_pf_adjust_get(void);
+/* before the first planning: the declines table statistics alone decide */
+extern List *cfpg_pf_predecide(List *cands, bool limit);
+/* c's facts, from its estimates and the catalog */
+extern void cfpg_pf_facts(PfCand *c, bool limit, PfFacts *f);
+
+/*
+ * Build and splice (cuckoo_prefilter_build.c, cuckoo_prefilter_splice.c):
+ * the filter's condition, put into a copy of the query, planned again.
+ */
+extern Node *cfpg_pf_build(PfCand *c, Oid *nsp, const char **why);
+extern bool cfpg_pf_splice(List *levels, PfCand *c, Node *qual, const char **why);
+/* the planner hook after ours */
+extern void cfpg_pf_set_next_planner(planner_hook_type next);
+/* plans q with capture and adjustment as given, restored after */
+extern PlannedStmt *cfpg_pf_plan_capturing(List *capture, List *adjust, Query *parse,
+												  const char *query_string, int cursorOptions,
+												  ParamListInfo boundParams);
+/* plans q with the filters applied (adjust), or NULL if that fails */
+extern PlannedStmt *cfpg_pf_plan_or_null(List *adjust, Query *q, const char *query_string,
+												int cursorOptions,
+												ParamListInfo boundParams);
+/* the facts of the plan with filters; *bad: the candidates on a parameterized inner scan */
+extern void cfpg_pf_plan_facts(PlannedStmt *first, PlannedStmt *with,
+							   List *applied, PfPlanFacts *pf, List **bad);
 
 /*
  * The query levels the rule looks into, in a fixed order (the same for a
@@ -132,9 +265,8 @@ extern void cfpg_pf_citus_note(PfCand *c);
 /* the set_rel_pathlist_hook's part: the selectivity of S's conditions */
 extern void cfpg_pf_citus_capture(PlannerInfo *root, RelOptInfo *rel, Index rti,
 								  RangeTblEntry *rte, PfCand *c);
-/* decides a candidate with c->citus set (sets c->removed), or *why */
-extern bool cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
-								 double max_small_rows, const char **why);
+/* the Citus facts of a candidate with c->citus set */
+extern void cfpg_pf_citus_facts(const PfCand *c, PfFacts *f);
 /* replaces B by (SELECT its columns FROM B WHERE qual) in q, or *why */
 extern bool cfpg_pf_citus_wrap(Query *q, PfCand *c, Node *qual, const char **why);
 /* of two candidates filtering each other's side, keeps one */
