@@ -93,20 +93,32 @@ cfpg_pf_mirror_applied(PfCand *c, List *cands)
 	return false;
 }
 
-/* Has the other direction of c's join said why already, the same why? */
+/*
+ * Both directions of c's join declined: is the other one's line the join's?
+ * The one that got further says: not the one whose filtered side is small,
+ * then the one expected to remove more, then the first in the list.
+ */
 static bool
-cfpg_pf_mirror_said(PfCand *c, List *cands)
+cfpg_pf_mirror_says(PfCand *c, List *cands)
 {
 	ListCell   *lc;
+	bool		c_small = strstr(c->why, "min_big_rows") != NULL;
 
 	foreach(lc, cands)
 	{
 		PfCand	   *o = lfirst(lc);
+		bool		o_small;
 
-		if (o != c && o->reported && !o->apply && o->why == c->why &&
-			o->qlevel == c->qlevel && o->b.rti == c->s.rti && o->s.rti == c->b.rti &&
-			o->b.relid == c->s.relid && o->s.relid == c->b.relid)
-			return true;
+		if (o == c || o->apply || o->why == NULL || o->qlevel != c->qlevel ||
+			o->b.rti != c->s.rti || o->s.rti != c->b.rti ||
+			o->b.relid != c->s.relid || o->s.relid != c->b.relid || o->kind != c->kind)
+			continue;
+		o_small = strstr(o->why, "min_big_rows") != NULL;
+		if (c_small != o_small)
+			return c_small;
+		if (o->removed != c->removed)
+			return o->removed > c->removed;
+		return o->reported;
 	}
 	return false;
 }
@@ -125,21 +137,22 @@ cfpg_pf_report(List *cands)
 		c->reported = true;
 		if (c->apply)
 			ereport(cfpg_prefilter_msglevel,
-					(errmsg_internal(PF_MSG ": %s on %s.%s from %s.%s (%s)%s%s%s",
+					(errmsg_internal(PF_MSG ": %s on %s.%s from %s.%s (%s)%s%s%s%s",
 									 c->any_form ? "= ANY (keys)" : "filter",
 									 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
 									 c->s.alias, cfpg_pf_attname(c->s.relid, c->s.attno),
 									 cfpg_pf_kind_names[c->kind],
 									 c->s_dropped ? ", some of its conditions left out" : "",
 									 c->citus ? ", in a derived table around a Citus distributed table" : "",
-									 c->costed ? ", costed: the plan with it is estimated cheaper" : ""),
+									 c->costed ? ", costed: the plan with it is estimated cheaper" : "",
+									 c->shared_cte ? ", its filter built once for several joins" : ""),
 					 c->citus ?
 					 errdetail_internal("Estimated rows: %.0f in the filter; by the statistics, up to %.0f%% of the filtered rows have no partner.",
 										c->s.rows, c->removed * 100.0) :
 					 errdetail_internal("Estimated rows: %.0f filtered, %.0f in the filter; by the statistics, up to %.0f%% of the filtered rows have no partner.",
 										c->b.rows, c->s.rows, c->removed * 100.0)));
 		else if (c->why != NULL && !cfpg_pf_mirror_applied(c, cands) &&
-				 !cfpg_pf_mirror_said(c, cands))
+				 !cfpg_pf_mirror_says(c, cands))
 			ereport(cfpg_prefilter_msglevel,
 					(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
 									 c->b.alias, cfpg_pf_attname(c->b.relid, c->b.attno),
@@ -255,6 +268,8 @@ cfpg_pf_build_splice(List *cands, Query *pristine, PlannedStmt *first,
 		bool		costed = false;
 		const char *why = NULL;
 		ListCell   *lc;
+		ListCell   *lc2;
+		int			ncte = 0;
 
 		cfpg_pf_levels(copy, &levels);
 		foreach(lc, cands)
@@ -264,6 +279,8 @@ cfpg_pf_build_splice(List *cands, Query *pristine, PlannedStmt *first,
 
 			if (!c->apply)
 				continue;
+			c->filter_sl = NULL;
+			c->shared_cte = 0;
 			qual = cfpg_pf_build(c, &nsp, &why);
 			if (qual == NULL || !cfpg_pf_splice(levels, c, qual, &why))
 			{
@@ -272,6 +289,17 @@ cfpg_pf_build_splice(List *cands, Query *pristine, PlannedStmt *first,
 				continue;
 			}
 			c->any_form = IsA(qual, BoolExpr);
+			/* the same filter as one spliced before: built once */
+			foreach(lc2, applied)
+			{
+				PfCand	   *o = lfirst(lc2);
+
+				if (cfpg_pf_same_filter(c, o))
+				{
+					cfpg_pf_share(levels, o, c, &ncte);
+					break;
+				}
+			}
 			costed |= c->costed;
 			applied = lappend(applied, c);
 		}

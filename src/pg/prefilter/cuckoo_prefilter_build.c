@@ -128,6 +128,8 @@ cfpg_pf_filter_qual(PfCand *c, Oid nsp, const char **why)
 	sq->hasAggs = true;
 
 	sl = cfpg_pf_make_sublink(EXPR_SUBLINK, sq);
+	c->filter_sl = sl;
+	c->filter_type = cftype;
 
 	bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
 	probe = (Expr *) bv;

@@ -105,11 +105,6 @@ cfpg_pf_decide(const PfFacts *f, const PfSettings *s, double *removed, const cha
 	}
 	if (f->where == PF_CITUS)
 		return cfpg_pf_decide_citus(f, s, removed, why);
-	if (f->where == PF_LOCAL && s->mode == PF_QUERY_REMOTE)
-	{
-		*why = "a local table, and cuckoo.join_prefilter_query is remote";
-		return PF_DECLINE;
-	}
 	if (!f->seen)
 	{
 		*why = "no estimate (a relation the planner removed)";
@@ -151,6 +146,12 @@ cfpg_pf_decide(const PfFacts *f, const PfSettings *s, double *removed, const cha
 		*why = "the expected fraction removed is below cuckoo.join_prefilter_min_removed";
 		return PF_DECLINE;
 	}
+	if (f->where == PF_LOCAL && s->mode == PF_QUERY_REMOTE)
+	{
+		*why = "a local table, and cuckoo.join_prefilter_query is remote";
+		return PF_DECLINE;
+	}
+
 	/*
 	 * A local filter's own cost against what it saves: it reads S a second
 	 * time and aggregates its rows, and probes every row of B; each row it

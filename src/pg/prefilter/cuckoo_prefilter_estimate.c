@@ -349,6 +349,7 @@ cfpg_pf_predecide(List *cands, bool limit)
 			if (cfpg_pf_decide(&f, &cfpg_pf_set, &removed, &why) == PF_DECLINE)
 			{
 				c->why = why;
+				c->removed = removed;
 				continue;
 			}
 		}

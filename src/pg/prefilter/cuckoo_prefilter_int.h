@@ -105,6 +105,9 @@ typedef struct PfCand
 	const char *why;			/* why it was declined, or NULL */
 	Oid			probe_op;		/* the @> of its filter, once built */
 	bool		any_form;		/* built as = ANY (its keys) */
+	SubLink    *filter_sl;		/* its filter's sublink, once built (not = ANY) */
+	Oid			filter_type;	/* the cuckoofilter type */
+	int			shared_cte;		/* > 0: its filter is this WITH query's, built once */
 	struct PfCitus *citus;		/* a Citus distributed side, or NULL
 								 * (cuckoo_prefilter_citus.c) */
 } PfCand;
@@ -194,6 +197,10 @@ extern void cfpg_pf_facts(PfCand *c, bool limit, PfFacts *f);
  */
 extern Node *cfpg_pf_build(PfCand *c, Oid *nsp, const char **why);
 extern bool cfpg_pf_splice(List *levels, PfCand *c, Node *qual, const char **why);
+/* Do c and o build the same filter at the same level? */
+extern bool cfpg_pf_same_filter(const PfCand *c, const PfCand *o);
+/* c's filter and o's (spliced) built once: a MATERIALIZED WITH query of their level */
+extern void cfpg_pf_share(List *levels, PfCand *o, PfCand *c, int *ncte);
 /* the planner hook after ours */
 extern void cfpg_pf_set_next_planner(planner_hook_type next);
 /* plans q with capture and adjustment as given, restored after */

@@ -175,16 +175,108 @@ cfpg_pf_splice(List *levels, PfCand *c, Node *qual, const char **why)
 	return true;
 }
 
+/* ---- one filter for several joins ---- */
+
+bool
+cfpg_pf_same_filter(const PfCand *c, const PfCand *o)
+{
+	return c->filter_sl != NULL && o->filter_sl != NULL &&
+		c->citus == NULL && o->citus == NULL && c->qlevel == o->qlevel &&
+		c->s.relid == o->s.relid && c->s.attno == o->s.attno &&
+		c->s.rti == o->s.rti && c->s_rte->inh == o->s_rte->inh &&
+		c->s.type == o->s.type && c->s.coll == o->s.coll &&
+		c->filter_type == o->filter_type &&
+		equal(c->s_rte->securityQuals, o->s_rte->securityQuals) &&
+		equal(c->s_quals, o->s_quals);
+}
+
+/* SELECT f FROM <cte>: the filter, read from the WITH query one level up */
+static Query *
+cfpg_pf_cte_query(CommonTableExpr *cte, Oid cftype)
+{
+	Query	   *q = makeNode(Query);
+	RangeTblEntry *rte = makeNode(RangeTblEntry);
+	RangeTblRef *ref = makeNode(RangeTblRef);
+
+	ref->rtindex = 1;
+	rte->rtekind = RTE_CTE;
+	rte->ctename = cte->ctename;
+	rte->ctelevelsup = 1;
+	rte->self_reference = false;
+	rte->coltypes = list_make1_oid(cftype);
+	rte->coltypmods = list_make1_int(-1);
+	rte->colcollations = list_make1_oid(InvalidOid);
+	rte->eref = makeAlias(cte->ctename, list_make1(makeString(pstrdup("f"))));
+	rte->inFromCl = true;
+	q->commandType = CMD_SELECT;
+	q->querySource = QSRC_ORIGINAL;
+	q->canSetTag = true;
+	q->rtable = list_make1(rte);
+	q->jointree = makeFromExpr(list_make1(ref), NULL);
+	q->targetList = list_make1(makeTargetEntry((Expr *) makeVar(1, 1, cftype, -1, InvalidOid, 0),
+											   1, pstrdup("f"), false));
+	cte->cterefcount++;
+	return q;
+}
+
+/*
+ * c builds the filter o builds (o spliced before it, at the same level):
+ * the filter's query becomes a MATERIALIZED WITH query of their level, run
+ * once, and each filter's sublink reads it (SELECT f FROM it).
+ */
+void
+cfpg_pf_share(List *levels, PfCand *o, PfCand *c, int *ncte)
+{
+	Query	   *target = (Query *) list_nth(levels, c->qlevel);
+	CommonTableExpr *cte = NULL;
+	ListCell   *lc;
+
+	if (o->shared_cte > 0)
+	{
+		char	   *name = psprintf("cuckoo_prefilter_%d", o->shared_cte);
+
+		foreach(lc, target->cteList)
+			if (strcmp(((CommonTableExpr *) lfirst(lc))->ctename, name) == 0)
+				cte = lfirst(lc);
+	}
+	if (cte == NULL)
+	{
+		cte = makeNode(CommonTableExpr);
+		o->shared_cte = ++(*ncte);
+		cte->ctename = psprintf("cuckoo_prefilter_%d", o->shared_cte);
+		cte->aliascolnames = NIL;
+		cte->ctematerialized = CTEMaterializeAlways;
+		cte->ctequery = o->filter_sl->subselect;
+		cte->location = -1;
+		cte->cterecursive = false;
+		cte->cterefcount = 0;
+		cte->ctecolnames = list_make1(makeString(pstrdup("f")));
+		cte->ctecoltypes = list_make1_oid(o->filter_type);
+		cte->ctecoltypmods = list_make1_int(-1);
+		cte->ctecolcollations = list_make1_oid(InvalidOid);
+		target->cteList = lappend(target->cteList, cte);
+		o->filter_sl->subselect = (Node *) cfpg_pf_cte_query(cte, o->filter_type);
+	}
+	c->shared_cte = o->shared_cte;
+	c->filter_sl->subselect = (Node *) cfpg_pf_cte_query(cte, c->filter_type);
+}
+
 /* ---- what the plan with the filters shows ---- */
 
 typedef struct PfPlanWalk
 {
 	PlannedStmt *stmt;
 	List	   *applied;
+	Oid			scan_relid;		/* the relation of the scan whose qual is walked */
+	Index		scanrelid;		/* ... its range table index */
 	List	   *bad;			/* candidates on a parameterized inner scan */
 } PfPlanWalk;
 
-/* an applied candidate's probe in a qual of a scan of the final range table */
+/*
+ * An applied candidate's probe in the qual of a scan of its relation (the
+ * key matched where the qual names it by the scan's range table index; an
+ * index-only scan's qual names the index's columns)
+ */
 static bool
 cfpg_pf_probe_walker(Node *n, PfPlanWalk *w)
 {
@@ -199,17 +291,15 @@ cfpg_pf_probe_walker(Node *n, PfPlanWalk *w)
 
 		while (v && IsA(v, RelabelType))
 			v = (Node *) ((RelabelType *) v)->arg;
-		if (v && IsA(v, Var) && ((Var *) v)->varno >= 1 &&
-			((Var *) v)->varno <= list_length(w->stmt->rtable))
+		if (v && IsA(v, Var))
 		{
-			RangeTblEntry *rte = rt_fetch(((Var *) v)->varno, w->stmt->rtable);
-
 			foreach(lc, w->applied)
 			{
 				PfCand	   *c = lfirst(lc);
 
-				if (c->probe_op == op->opno && rte->rtekind == RTE_RELATION &&
-					c->b.relid == rte->relid && c->b.attno == ((Var *) v)->varattno)
+				if (c->probe_op == op->opno && c->b.relid == w->scan_relid &&
+					(((Var *) v)->varno != (int) w->scanrelid ||
+					 c->b.attno == ((Var *) v)->varattno))
 					w->bad = list_append_unique_ptr(w->bad, c);
 			}
 		}
@@ -226,7 +316,27 @@ cfpg_pf_walk_plan(Plan *p, bool param_inner, PfPlanWalk *w)
 	if (p == NULL)
 		return;
 	if (param_inner)
-		(void) cfpg_pf_probe_walker((Node *) p->qual, w);
+	{
+		switch (nodeTag(p))
+		{
+			case T_SeqScan:
+			case T_SampleScan:
+			case T_IndexScan:
+			case T_IndexOnlyScan:
+			case T_BitmapHeapScan:
+			case T_TidScan:
+			case T_ForeignScan:
+				w->scanrelid = ((Scan *) p)->scanrelid;
+				w->scan_relid = w->scanrelid >= 1 &&
+					w->scanrelid <= (Index) list_length(w->stmt->rtable) ?
+					rt_fetch(w->scanrelid, w->stmt->rtable)->relid : InvalidOid;
+				if (OidIsValid(w->scan_relid))
+					(void) cfpg_pf_probe_walker((Node *) p->qual, w);
+				break;
+			default:
+				break;
+		}
+	}
 	switch (nodeTag(p))
 	{
 		case T_NestLoop:
