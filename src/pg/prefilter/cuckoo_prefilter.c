@@ -210,13 +210,13 @@ cfpg_pf_decide_all(List *cands, bool limit)
 		ListCell   *lc2;
 
 		cfpg_pf_facts(c, limit, &f);
-		v = cfpg_pf_decide(&f, &cfpg_pf_set, &c->removed, &why);
+		v = cfpg_pf_decide_cand(c, &f, &c->removed, &why);
 		if (v != PF_DECLINE && c->citus == NULL &&
 			!cfpg_pf_rescan_same(c->s.relid, c->s_rte->inh))
 		{
 			/* the catalog, asked only where the rest would apply */
 			f.s_rescan_same = false;
-			v = cfpg_pf_decide(&f, &cfpg_pf_set, &c->removed, &why);
+			v = cfpg_pf_decide_cand(c, &f, &c->removed, &why);
 		}
 		if (v == PF_DECLINE)
 		{

@@ -129,6 +129,8 @@ cfpg_pf_decide(const PfFacts *f, const PfSettings *s, double *removed, const cha
 	sel = f->s_tuples > 0 ? Min(1.0, f->s_rows / f->s_tuples) : 1.0;
 	if (f->nd_default || f->s_nd <= 0 || f->b_nd <= 0)
 		kept = sel;				/* no statistics: as if every key matched */
+	else if (!f->ranges_known)
+		return PF_NEED_RANGES;	/* a catalog look-up, only for those that get here */
 	else
 	{
 		/* distinct keys among S's rows that pass (as estimate_num_groups) */

@@ -233,11 +233,23 @@ cfpg_pf_facts(PfCand *c, bool limit, PfFacts *f)
 	f->nd_default = c->b.nd_default || c->s.nd_default;
 	f->s_in = 1.0;
 	f->b_in = 1.0;
-	/* the key ranges, where the decision will read them */
-	if (f->seen && !f->nd_default && f->s_nd > 0 && f->b_nd > 0)
-		cfpg_pf_clip(c, &f->s_in, &f->b_in);
+	f->ranges_known = false;
 	/* the catalog, only where the rest would apply: set by the caller */
 	f->s_rescan_same = true;
+}
+
+PfVerdict
+cfpg_pf_decide_cand(PfCand *c, PfFacts *f, double *removed, const char **why)
+{
+	PfVerdict	v = cfpg_pf_decide(f, &cfpg_pf_set, removed, why);
+
+	if (v == PF_NEED_RANGES)
+	{
+		cfpg_pf_clip(c, &f->s_in, &f->b_in);
+		f->ranges_known = true;
+		v = cfpg_pf_decide(f, &cfpg_pf_set, removed, why);
+	}
+	return v;
 }
 
 /*
@@ -346,7 +358,7 @@ cfpg_pf_predecide(List *cands, bool limit)
 			cfpg_pf_table_est_once(&t.s, seen, seen_ok, &nseen))
 		{
 			cfpg_pf_facts(&t, limit, &f);
-			if (cfpg_pf_decide(&f, &cfpg_pf_set, &removed, &why) == PF_DECLINE)
+			if (cfpg_pf_decide_cand(&t, &f, &removed, &why) == PF_DECLINE)
 			{
 				c->why = why;
 				c->removed = removed;

@@ -134,6 +134,7 @@ typedef struct PfFacts
 	double		b_nd;			/* B's distinct keys */
 	double		s_nd;			/* S's distinct keys */
 	bool		nd_default;		/* a distinct count is a guess */
+	bool		ranges_known;	/* s_in and b_in are set (asked for: PF_NEED_RANGES) */
 	double		s_in;			/* fraction of S's keys within B's range */
 	double		b_in;			/* fraction of B's keys within S's range */
 	bool		s_rescan_same;	/* a second scan of S sees the first one's rows */
@@ -151,7 +152,8 @@ typedef enum PfVerdict
 {
 	PF_DECLINE,
 	PF_APPLY,					/* apply */
-	PF_APPLY_IF_COSTED			/* apply if the plan with it is estimated cheaper */
+	PF_APPLY_IF_COSTED,			/* apply if the plan with it is estimated cheaper */
+	PF_NEED_RANGES				/* ask again with the key ranges (s_in, b_in) */
 } PfVerdict;
 
 /* the false-positive rate of cf_agg's filters, counted as rows kept */
@@ -190,6 +192,8 @@ extern List *cfpg_pf_adjust_get(void);
 extern List *cfpg_pf_predecide(List *cands, bool limit);
 /* c's facts, from its estimates and the catalog */
 extern void cfpg_pf_facts(PfCand *c, bool limit, PfFacts *f);
+/* the verdict on c (its facts f, the key ranges looked up only if asked for) */
+extern PfVerdict cfpg_pf_decide_cand(PfCand *c, PfFacts *f, double *removed, const char **why);
 
 /*
  * Build and splice (cuckoo_prefilter_build.c, cuckoo_prefilter_splice.c):
