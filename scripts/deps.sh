@@ -9,7 +9,10 @@
 #          python3-psycopg2, python3-psycopg, and python3-pip, python3-wheel
 #          for the offline pip install)
 #   full   (the default) also what the complete test run and the benchmarks
-#          use: valgrind, clang's fuzzer and sanitizer runtime, hll, libbloom
+#          use: valgrind, clang's fuzzer and sanitizer runtime, hll, libbloom,
+#          and the Debian packages' build and test (test/deb/run.sh):
+#          debhelper, dh-python, postgresql-server-dev-all, python3-all-dev,
+#          dpkg-dev, fakeroot, lintian, debootstrap
 #
 # Installing postgresql-15 makes Debian create and start a cluster, 15/main,
 # that nothing here uses: when this script is what installed the server, it
@@ -23,7 +26,9 @@ PKGS=(build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
       python3-psycopg python3-pip python3-wheel)
 case ${1:-full} in
 	quick) ;;
-	full) PKGS+=(postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev) ;;
+	full) PKGS+=(postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev
+			debhelper dh-python postgresql-server-dev-all python3-all-dev dpkg-dev fakeroot
+			lintian debootstrap) ;;
 	*) echo "usage: deps.sh [quick | full]" >&2; exit 2 ;;
 esac
 missing=()
