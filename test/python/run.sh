@@ -26,10 +26,13 @@ PYTHONPATH=$lib "$py" "$top/test/python/test_api.py"
 # python3-pip, python3-wheel), into a target directory, used from elsewhere
 # (from a copy of python/ and src/core: pip builds in the source tree)
 t0=$SECONDS
+# with the objects just built beside them (times kept: setuptools then links
+# the module again without compiling the core a second time)
 mkdir -p "$tmp/src/src"
-cp -r "$top/src/core" "$tmp/src/src/core"
+cp -a "$top/src/core" "$tmp/src/src/core"
 (cd "$top/python" && tar -cf - --exclude=build --exclude='*.egg-info' --exclude='*.so' --exclude=__pycache__ .) |
 	(mkdir -p "$tmp/src/python" && cd "$tmp/src/python" && tar -xf -)
+cp -a "$tmp/build" "$tmp/src/python/build"
 if ! "$py" -m pip install -q --no-index --no-build-isolation --target "$tmp/pip" "$tmp/src/python" > "$tmp/pip.log" 2>&1; then
 	cat "$tmp/pip.log"; echo "python: python3 -m pip install --no-index --no-build-isolation ./python fails"; exit 1
 fi
