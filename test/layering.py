@@ -3,7 +3,7 @@
 
   python3 test/layering.py [path/to/cuckoo.so]
 
-1. The include graph of src/core and src/pg ("..." includes) has no cycle,
+1. The include graph of src/core and src/pg with its subfolders ("..." includes) has no cycle,
    and no src/core file includes a PostgreSQL header (or a src/pg one).
 2. Calls between the core objects follow CORE_OBJS in the Makefile: each
    object uses (nm: its undefined symbols) only objects listed before it.
@@ -52,9 +52,16 @@ def core_objs():
     return [os.path.basename(o)[:-2] for o in m.group(1).split()]
 
 
+def glue_dirs():
+    """src/pg and its subfolders (src/pg/prefilter: the join filters' room)"""
+    top = os.path.join(TOP, 'src/pg')
+    return ['src/pg'] + ['src/pg/' + n for n in sorted(os.listdir(top))
+                         if os.path.isdir(os.path.join(top, n))]
+
+
 def includes():
     graph = {}
-    for d in ('src/core', 'src/pg'):
+    for d in ['src/core'] + glue_dirs():
         for name in sorted(os.listdir(os.path.join(TOP, d))):
             if not name.endswith(('.c', '.h')):
                 continue
@@ -68,7 +75,7 @@ def includes():
                     fail('%s includes the PostgreSQL header %s' % (path, inc))
                 if not quoted:
                     continue
-                for cand in (d + '/' + inc, 'src/core/' + inc, 'src/pg/' + inc):
+                for cand in [d + '/' + inc, 'src/core/' + inc] + [g + '/' + inc for g in glue_dirs()]:
                     if os.path.exists(os.path.join(TOP, cand)):
                         if d == 'src/core' and cand.startswith('src/pg/'):
                             fail('%s includes the glue header %s' % (path, cand))
@@ -169,17 +176,18 @@ def strip_comments_strings(src):
 
 def glue_reads():
     n = 0
-    for name in sorted(os.listdir(os.path.join(TOP, 'src/pg'))):
-        if not name.endswith(('.c', '.h')):
-            continue
-        n += 1
-        src = strip_comments_strings(open(os.path.join(TOP, 'src/pg', name)).read())
-        for lineno, line in enumerate(src.split('\n'), 1):
-            for rx, what in GLUE_READS:
-                m = rx.search(line)
-                if m:
-                    fail('src/pg/%s:%d reads %s (%s): ask the core (cuckoo.h)'
-                         % (name, lineno, what, m.group(0).strip()))
+    for d in glue_dirs():
+        for name in sorted(os.listdir(os.path.join(TOP, d))):
+            if not name.endswith(('.c', '.h')):
+                continue
+            n += 1
+            src = strip_comments_strings(open(os.path.join(TOP, d, name)).read())
+            for lineno, line in enumerate(src.split('\n'), 1):
+                for rx, what in GLUE_READS:
+                    m = rx.search(line)
+                    if m:
+                        fail('%s/%s:%d reads %s (%s): ask the core (cuckoo.h)'
+                             % (d, name, lineno, what, m.group(0).strip()))
     return n
 
 
