@@ -18,13 +18,18 @@
 #                --start, or remove DIR to reload)
 #   --port N     the port number of the socket (default 5447)
 #   --conf S     an extra server setting written to postgresql.conf (repeatable)
+#   --indexes M  fk (default), date-item or none: which indexes besides the keys
+#   --reindex    on a loaded, running cluster: switch its indexes to --indexes M
+#                (needs --kit), then ANALYZE
 #   --start / --stop   start or stop an already loaded cluster
 #
-# What is built (the "keys + FK indexes" of issue 47's runs): every table of
+# What is built (the "keys + FK indexes" of issue 47's targets): every table of
 # tools/tpcds.sql with its primary key; a B-tree index on every column that
 # tools/tpcds_ri.sql declares a foreign key on (the date and item keys of the
 # fact tables among them; the constraints themselves are not created); an index
 # on date_dim(d_date); then VACUUM ANALYZE.  The database is "tpcds".
+# --indexes date-item keeps only the date and item key indexes (the "keys +
+# date/item indexes" of 1.4's run in the issue).
 #
 # Server settings (postgresql.conf, besides --conf): shared_buffers = 1GB,
 # fsync = off, jit = off (JIT compiles in the hundreds of ms swing with the
@@ -34,7 +39,7 @@
 set -euo pipefail
 PG_CONFIG=${PG_CONFIG:-pg_config}
 bindir=$("$PG_CONFIG" --bindir)
-kit="" data="" dir="" port=5447 action=load
+kit="" data="" dir="" port=5447 action=load indexes=fk
 confs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -43,6 +48,8 @@ while [ $# -gt 0 ]; do
 	--dir) dir=$2; shift 2 ;;
 	--port) port=$2; shift 2 ;;
 	--conf) confs+=("$2"); shift 2 ;;
+	--indexes) indexes=$2; shift 2 ;;
+	--reindex) action=reindex; shift ;;
 	--start) action=start; shift ;;
 	--stop) action=stop; shift ;;
 	*) echo "load.sh: unknown argument $1" >&2; exit 2 ;;
@@ -63,9 +70,48 @@ start() {
 	as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/log/server.log" -w -t 300 start > /dev/null
 	echo "load.sh: server running: PGHOST=$dir/sock PGPORT=$port PGDATABASE=tpcds PGUSER=postgres"
 }
+# index_sql KIT MODE: the CREATE INDEX statements of MODE, one a line:
+#   fk         every column tools/tpcds_ri.sql declares a foreign key on, and date_dim(d_date)
+#   date-item  only those of the date keys (*date_sk) and item keys (*item_sk), and date_dim(d_date)
+#   none       none (the primary keys only)
+index_sql() {
+	local re='.'
+	case $2 in
+	fk) ;;
+	date-item) re='(date|item)_sk$' ;;
+	none) return 0 ;;
+	*) echo "load.sh: --indexes is fk, date-item or none, not $2" >&2; exit 2 ;;
+	esac
+	# commented lines of tpcds_ri.sql skipped
+	grep -i '^ *alter table .* foreign key' "$1/tools/tpcds_ri.sql" |
+		sed -E 's/^ *alter table +([a-z_]+) +add +constraint +([a-z0-9_]+) +foreign key *\(([a-z_]+)\).*/\1 \3/I' |
+		sort -u | while read -r t c; do
+			[[ $c =~ $re ]] && echo "CREATE INDEX IF NOT EXISTS ${t}_${c}_idx ON $t ($c);"
+		done
+	echo "CREATE INDEX IF NOT EXISTS date_dim_d_date_idx ON date_dim (d_date);"
+}
+# make_indexes KIT MODE: drops this script's indexes (*_idx) that MODE has not, creates
+# the missing ones, ANALYZE
+make_indexes() {
+	index_sql "$1" "$2" > "$dir/log/indexes-$2.sql"
+	local keep
+	keep=$(sed -E 's/.* EXISTS ([a-z0-9_]+) ON .*/\1/' "$dir/log/indexes-$2.sql" | sort)
+	for i in $(psql -X -A -t -c "SELECT indexrelid::regclass FROM pg_index JOIN pg_class c ON c.oid = indexrelid WHERE c.relname LIKE '%\\_idx' AND c.relnamespace = 'public'::regnamespace ORDER BY 1"); do
+		grep -qx "$i" <<< "$keep" || psql -X -q -v ON_ERROR_STOP=1 -c "DROP INDEX $i"
+	done
+	echo "load.sh: indexes $2: $(wc -l < "$dir/log/indexes-$2.sql") besides the primary keys"
+	psql -X -q -v ON_ERROR_STOP=1 -f "$dir/log/indexes-$2.sql"
+}
+
 case $action in
 start) start; exit 0 ;;
 stop) as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop; exit 0 ;;
+reindex)
+	[ -f "$kit/tools/tpcds_ri.sql" ] || { echo "load.sh: --reindex needs --kit" >&2; exit 2; }
+	export PGHOST=$dir/sock PGPORT=$port PGUSER=postgres PGDATABASE=tpcds
+	make_indexes "$kit" "$indexes"
+	psql -X -q -v ON_ERROR_STOP=1 -c "ANALYZE"
+	exit 0 ;;
 esac
 
 [ -n "$kit" ] && [ -n "$data" ] || { echo "load.sh: --kit and --data are required" >&2; exit 2; }
@@ -114,14 +160,6 @@ for t in $tables; do
 	echo "load.sh: $t $(psql -X -A -t -c "SELECT count(*) FROM $t") rows"
 done
 
-# one index per foreign-key column of tools/tpcds_ri.sql (commented lines skipped)
-grep -i '^ *alter table .* foreign key' "$kit/tools/tpcds_ri.sql" |
-	sed -E 's/^ *alter table +([a-z_]+) +add +constraint +([a-z0-9_]+) +foreign key *\(([a-z_]+)\).*/\1 \3/I' |
-	sort -u | while read -r t c; do
-		echo "CREATE INDEX ${t}_${c}_idx ON $t ($c);"
-	done > "$dir/log/fk_indexes.sql"
-echo "CREATE INDEX date_dim_d_date_idx ON date_dim (d_date);" >> "$dir/log/fk_indexes.sql"
-echo "load.sh: $(wc -l < "$dir/log/fk_indexes.sql") indexes"
-psql -X -q -v ON_ERROR_STOP=1 -f "$dir/log/fk_indexes.sql"
+make_indexes "$kit" "$indexes"
 psql -X -q -v ON_ERROR_STOP=1 -c "VACUUM ANALYZE"
 echo "load.sh: loaded in $(( $(date +%s) - t0 )) s; $(psql -X -A -t -c "SELECT pg_size_pretty(pg_database_size('tpcds'))")"
