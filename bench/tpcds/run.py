@@ -219,132 +219,12 @@ def parse_sets(items):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--queries", required=True, help="dsqgen's output file (query_0.sql)")
-    ap.add_argument("--dir", help="load.sh's --dir (its socket and port); else libpq's environment")
-    ap.add_argument("--port", type=int, default=5447)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--timeout", type=int, default=60, help="seconds per statement (default 60)")
-    ap.add_argument("--only", help="comma-separated template numbers (e.g. 10,17,25,29,82)")
-    ap.add_argument("--skip", help="comma-separated template numbers not to run")
-    ap.add_argument("--set", action="append", default=[], help="name=value on both sides")
-    ap.add_argument("--off-set", action="append", default=[], help="name=value on side A only")
-    ap.add_argument("--on-set", action="append", default=[], help="name=value on side B only")
-    ap.add_argument("--aa", choices=["off", "on"], help="A/A run: both sides get this side's settings")
-    ap.add_argument("--no-warmup", action="store_true", help="no untimed side-A run first")
-    ap.add_argument("--no-explain", action="store_true")
-    ap.add_argument("--out", help="write every figure as JSON here")
-    ap.add_argument("--psql")
-    ap.add_argument("--qf-re", default=r"@>")
-    ap.add_argument("--rt-re", default=r"(?i)run-?\s?time\s*(join\s*)?filter")
-    ap.add_argument("--rt-removed-re", default=r"(?i)removed")
-    ap.add_argument("--rt-removed-per-loop", action="store_true")
-    args = ap.parse_args()
-    if not args.psql:
-        pgc = os.environ.get("PG_CONFIG")
-        if pgc:
-            args.psql = os.path.join(subprocess.check_output([pgc, "--bindir"], text=True).strip(), "psql")
-        else:
-            args.psql = shutil.which("psql") or sys.exit("run.py: no psql (set PG_CONFIG)")
-
-    queries = parse_stream(args.queries)
-
-    def picked(spec, name, t):
-        return any(x.strip() in (str(t), name, name[1:]) for x in spec.split(","))
-    if args.only:
-        queries = [q for q in queries if picked(args.only, q[0], q[1])]
-    if args.skip:
-        queries = [q for q in queries if not picked(args.skip, q[0], q[1])]
-    common = parse_sets(args.set)
-    side = {"off": common + [("cuckoo.join_prefilter", "off")] + parse_sets(args.off_set),
-            "on": common + [("cuckoo.join_prefilter", "on")] + parse_sets(args.on_set)}
-    a_sets, b_sets = side["off"], side["on"]
-    la, lb = "off", "on"
-    if args.aa:
-        a_sets = b_sets = side[args.aa]
-        la, lb = args.aa + "1", args.aa + "2"
-    r = Runner(args)
-    host = os.uname().nodename
-    print("# TPC-DS %s: %d queries, %d repetitions a side interleaved, timeout %d s, %s" %
-          (os.path.basename(args.queries), len(queries), args.reps, args.timeout,
-           time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
-    print("# A (%s): %s" % (la, ", ".join("%s=%s" % kv for kv in a_sets)))
-    print("# B (%s): %s" % (lb, ", ".join("%s=%s" % kv for kv in b_sets)))
-    print("# load at start: %s" % open("/proc/loadavg").read().strip())
-    v = subprocess.run([args.psql, "-X", "-A", "-t", "-c",
-                        "SELECT version(), (SELECT extversion FROM pg_extension WHERE extname = 'cuckoo')"],
-                       env=r.env, capture_output=True, text=True)
-    print("# server: %s" % v.stdout.strip().replace("\n", " "))
-    print("%-5s %10s %10s %7s %7s %12s %6s  %s" % ("query", la + " ms", lb + " ms", "ratio",
-                                                    "filters", "removed", "same", "note"))
-    results = []
-    failures = 0
-    for n, _t, sql in queries:
-        stmts = [sql]
-        res = {"query": n, "a": [], "b": [], "digests_a": set(), "digests_b": set(), "note": ""}
-        if not args.no_warmup:
-            ms, d, rows, err, _ = r.run(stmts, a_sets)
-            if err:
-                res["note"] = "A " + err
-                res["skipped"] = True
-                print("%-5s %10s %10s %7s %7s %12s %6s  %s" % (n, "-", "-", "-", "-", "-", "-",
-                                                                "not counted: " + res["note"]), flush=True)
-                results.append(res)
-                continue
-            res["digests_a"].add(d)
-        errs = []
-        for rep in range(args.reps):
-            order = ("a", "b") if rep % 2 == 0 else ("b", "a")
-            for s in order:
-                ms, d, rows, err, _ = r.run(stmts, a_sets if s == "a" else b_sets)
-                if err:
-                    errs.append("%s %s" % (s.upper(), err))
-                    res[s].append(None)
-                else:
-                    res[s].append(ms)
-                    res["digests_" + s].add(d)
-        filt = rem = zero = None
-        if not args.no_explain:
-            ms, d, rows, err, out = r.run(stmts, b_sets, explain=True)
-            if err:
-                errs.append("B explain " + err)
-            else:
-                filt, rem, zero = count_filters(out, args)
-        res["filters"], res["removed"], res["zero_filters"] = filt, rem, zero
-        ta = [x for x in res["a"] if x is not None]
-        tb = [x for x in res["b"] if x is not None]
-        same = len(res["digests_a"] | res["digests_b"]) == 1
-        notes = []
-        if not same:
-            if len(res["digests_a"]) > 1 or len(res["digests_b"]) > 1:
-                notes.append("RESULTS DIFFER (also within a side: a nondeterministic query?)")
-            else:
-                notes.append("RESULTS DIFFER")
-            failures += 1
-        if errs:
-            notes.append("; ".join(sorted(set(errs))))
-            if any(e.startswith("B") for e in errs) and not any(e.startswith("A") for e in errs):
-                failures += 1
-        res["note"] = " ".join(notes)
-        res["same"] = same
-        ma = median(ta) if len(ta) == args.reps else None
-        mb = median(tb) if len(tb) == args.reps else None
-        res["median_a"], res["median_b"] = ma, mb
-        res["ratio"] = mb / ma if ma and mb else None
-        print("%-5s %10s %10s %7s %7s %12s %6s  %s" % (
-            n, "%.1f" % ma if ma else "-", "%.1f" % mb if mb else "-",
-            "%.3f" % res["ratio"] if res["ratio"] else "-",
-            "-" if filt is None else ("%d" % filt if not zero else "%d(%d:0)" % (filt, zero)),
-            "-" if rem is None else "%d" % rem, "yes" if same else "NO", res["note"]), flush=True)
-        res["digests_a"], res["digests_b"] = sorted(res["digests_a"]), sorted(res["digests_b"])
-        results.append(res)
-
+def summary(results, la, lb, failures):
+    """the summary lines after the table (also --report)"""
     counted = [x for x in results if x.get("ratio")]
     skipped = [x for x in results if x.get("skipped")]
     with_rows = [x for x in counted if (x.get("removed") or 0) > 0]
     with_filter = [x for x in counted if (x.get("filters") or 0) > 0]
-    print()
     print("# counted: %d queries; not counted (A failed or timed out in the untimed run): %s" %
           (len(counted), ", ".join("%s (%s)" % (x["query"], x["note"][:60]) for x in skipped) or "none"))
     other = [x for x in results if not x.get("skipped") and not x.get("ratio")]
@@ -374,6 +254,168 @@ def main():
     print("# filters in %s's plans: %d in %d queries, %d removed no row" % (lb, nf, len(with_filter), nz))
     print("# results compared (md5 of sorted rows, every run): %s" %
           ("all identical" if failures == 0 else "%d FAILURES" % failures))
+    # the noise inside the run: each side's own repetitions against each other
+    for side, lab in (("a", la), ("b", lb)):
+        spreads = sorted(max(x[side]) / min(x[side]) for x in counted
+                         if len(x[side]) > 1 and None not in x[side] and min(x[side]) > 0)
+        if spreads:
+            print("# noise inside the run, %s's repetitions max/min: geomean %.3f, median %.3f, "
+                  "90th percentile %.3f, max %.3f" % (lab, geomean(spreads), median(spreads),
+                                                       spreads[int(0.9 * (len(spreads) - 1))], spreads[-1]))
+    named = [x for x in results if x["query"] in ("q10", "q17", "q25", "q29", "q82")]
+    if named:
+        print("# issue 47's queries: %s" % ", ".join(
+            "%s %s" % (x["query"], "%.3f (%.0f -> %.0f ms)" % (x["ratio"], x["median_a"], x["median_b"])
+                       if x.get("ratio") else "-") for x in named))
+
+
+def row_line(res):
+    filt, rem, zero = res.get("filters"), res.get("removed"), res.get("zero_filters")
+    ma, mb = res.get("median_a"), res.get("median_b")
+    return "%-5s %10s %10s %7s %7s %12s %6s  %s" % (
+        res["query"], "%.1f" % ma if ma else "-", "%.1f" % mb if mb else "-",
+        "%.3f" % res["ratio"] if res.get("ratio") else "-",
+        "-" if filt is None else ("%d" % filt if not zero else "%d(%d:0)" % (filt, zero)),
+        "-" if rem is None else "%d" % rem, "-" if res.get("skipped") else "yes" if res.get("same") else "NO",
+        ("not counted: " if res.get("skipped") else "") + res["note"])
+
+
+HEADER = "%-5s %10s %10s %7s %7s %12s %6s  %s"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--queries", help="dsqgen's output file (query_0.sql)")
+    ap.add_argument("--dir", help="load.sh's --dir (its socket and port); else libpq's environment")
+    ap.add_argument("--port", type=int, default=5447)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per statement (default 60)")
+    ap.add_argument("--only", help="comma-separated template numbers (e.g. 10,17,25,29,82)")
+    ap.add_argument("--skip", help="comma-separated template numbers not to run")
+    ap.add_argument("--set", action="append", default=[], help="name=value on both sides")
+    ap.add_argument("--off-set", action="append", default=[], help="name=value on side A only")
+    ap.add_argument("--on-set", action="append", default=[], help="name=value on side B only")
+    ap.add_argument("--aa", choices=["off", "on"], help="A/A run: both sides get this side's settings")
+    ap.add_argument("--no-warmup", action="store_true", help="no untimed side-A run first")
+    ap.add_argument("--no-explain", action="store_true")
+    ap.add_argument("--out", help="write every figure as JSON here")
+    ap.add_argument("--report", metavar="FILE.json", help="print the table and summary of an --out file, run nothing")
+    ap.add_argument("--psql")
+    ap.add_argument("--qf-re", default=r"@>")
+    ap.add_argument("--rt-re", default=r"(?i)run-?\s?time\s*(join\s*)?filter")
+    ap.add_argument("--rt-removed-re", default=r"(?i)removed")
+    ap.add_argument("--rt-removed-per-loop", action="store_true")
+    args = ap.parse_args()
+    if args.report:
+        js = json.load(open(args.report))
+        print("# %s: A (%s): %s; B (%s): %s; %d repetitions, timeout %d s" % (
+            args.report, js["a"], ", ".join("%s=%s" % tuple(kv) for kv in js["a_sets"]), js["b"],
+            ", ".join("%s=%s" % tuple(kv) for kv in js["b_sets"]), js["reps"], js["timeout"]))
+        print(HEADER % ("query", js["a"] + " ms", js["b"] + " ms", "ratio", "filters", "removed", "same", "note"))
+        for res in js["results"]:
+            print(row_line(res))
+        print()
+        summary(js["results"], js["a"], js["b"],
+                sum(1 for x in js["results"] if x.get("failed", not x.get("skipped") and not x.get("same"))))
+        return
+    if not args.queries:
+        ap.error("--queries is required")
+    if not args.psql:
+        pgc = os.environ.get("PG_CONFIG")
+        if pgc:
+            args.psql = os.path.join(subprocess.check_output([pgc, "--bindir"], text=True).strip(), "psql")
+        else:
+            args.psql = shutil.which("psql") or sys.exit("run.py: no psql (set PG_CONFIG)")
+
+    queries = parse_stream(args.queries)
+
+    def picked(spec, name, t):
+        return any(x.strip() in (str(t), name, name[1:]) for x in spec.split(","))
+    if args.only:
+        queries = [q for q in queries if picked(args.only, q[0], q[1])]
+    if args.skip:
+        queries = [q for q in queries if not picked(args.skip, q[0], q[1])]
+    common = parse_sets(args.set)
+    side = {"off": common + [("cuckoo.join_prefilter", "off")] + parse_sets(args.off_set),
+            "on": common + [("cuckoo.join_prefilter", "on")] + parse_sets(args.on_set)}
+    a_sets, b_sets = side["off"], side["on"]
+    la, lb = "off", "on"
+    if args.aa:
+        a_sets = b_sets = side[args.aa]
+        la, lb = args.aa + "1", args.aa + "2"
+    r = Runner(args)
+    print("# TPC-DS %s: %d queries, %d repetitions a side interleaved, timeout %d s, %s" %
+          (os.path.basename(args.queries), len(queries), args.reps, args.timeout,
+           time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+    print("# A (%s): %s" % (la, ", ".join("%s=%s" % kv for kv in a_sets)))
+    print("# B (%s): %s" % (lb, ", ".join("%s=%s" % kv for kv in b_sets)))
+    print("# load at start: %s" % open("/proc/loadavg").read().strip())
+    v = subprocess.run([args.psql, "-X", "-A", "-t", "-c",
+                        "SELECT version(), (SELECT extversion FROM pg_extension WHERE extname = 'cuckoo')"],
+                       env=r.env, capture_output=True, text=True)
+    print("# server: %s" % v.stdout.strip().replace("\n", " "))
+    print(HEADER % ("query", la + " ms", lb + " ms", "ratio", "filters", "removed", "same", "note"))
+    results = []
+    failures = 0
+    for n, _t, sql in queries:
+        stmts = [sql]
+        res = {"query": n, "a": [], "b": [], "digests_a": set(), "digests_b": set(), "note": ""}
+        if not args.no_warmup:
+            ms, d, rows, err, _ = r.run(stmts, a_sets)
+            if err:
+                res["note"] = "A " + err
+                res["skipped"] = True
+                print(row_line(res), flush=True)
+                results.append(res)
+                continue
+            res["digests_a"].add(d)
+        errs = []
+        for rep in range(args.reps):
+            order = ("a", "b") if rep % 2 == 0 else ("b", "a")
+            for s in order:
+                ms, d, rows, err, _ = r.run(stmts, a_sets if s == "a" else b_sets)
+                if err:
+                    errs.append("%s %s" % (s.upper(), err))
+                    res[s].append(None)
+                else:
+                    res[s].append(ms)
+                    res["digests_" + s].add(d)
+        filt = rem = zero = None
+        if not args.no_explain:
+            ms, d, rows, err, out = r.run(stmts, b_sets, explain=True)
+            if err:
+                errs.append("B explain " + err)
+            else:
+                filt, rem, zero = count_filters(out, args)
+        res["filters"], res["removed"], res["zero_filters"] = filt, rem, zero
+        ta = [x for x in res["a"] if x is not None]
+        tb = [x for x in res["b"] if x is not None]
+        same = len(res["digests_a"] | res["digests_b"]) == 1
+        notes = []
+        failed = not same
+        if not same:
+            if len(res["digests_a"]) > 1 or len(res["digests_b"]) > 1:
+                notes.append("RESULTS DIFFER (also within a side: a nondeterministic query?)")
+            else:
+                notes.append("RESULTS DIFFER")
+        if errs:
+            notes.append("; ".join(sorted(set(errs))))
+            if any(e.startswith("B") for e in errs) and not any(e.startswith("A") for e in errs):
+                failed = True
+        failures += failed
+        res["failed"] = failed
+        res["note"] = " ".join(notes)
+        res["same"] = same
+        ma = median(ta) if len(ta) == args.reps else None
+        mb = median(tb) if len(tb) == args.reps else None
+        res["median_a"], res["median_b"] = ma, mb
+        res["ratio"] = mb / ma if ma and mb else None
+        print(row_line(res), flush=True)
+        res["digests_a"], res["digests_b"] = sorted(res["digests_a"]), sorted(res["digests_b"])
+        results.append(res)
+
+    print()
+    summary(results, la, lb, failures)
     print("# load at end: %s" % open("/proc/loadavg").read().strip())
     if args.out:
         with open(args.out, "w") as f:

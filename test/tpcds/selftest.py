@@ -144,6 +144,12 @@ q7 = [x for x in js["results"] if x["query"] == "q07"][0]
 check("run: --out keeps every time (2 a side) and one digest", len(q7["a"]) == 2 and len(q7["b"]) == 2
       and len(set(q7["digests_a"]) | set(q7["digests_b"])) == 1, repr(q7))
 
+p = subprocess.run([sys.executable, os.path.join(top, "bench", "tpcds", "run.py"), "--report",
+                    os.path.join(tmp, "r.json")], capture_output=True, text=True)
+check("run --report: the saved run's table and summary again",
+      p.returncode == 0 and row(p.stdout, "q07") == row(out, "q07") and "q30 (A timeout" in p.stdout
+      and "all identical" in p.stdout, p.stdout + p.stderr)
+
 rc, out, err = go("--only", "50", "--no-explain")
 check("run: results that differ are reported and fail the run (exit 1)",
       rc == 1 and "RESULTS DIFFER" in out and "1 FAILURES" in out, out + err)
