@@ -357,6 +357,14 @@ def main():
     print(HEADER % ("query", la + " ms", lb + " ms", "ratio", "filters", "removed", "same", "note"))
     results = []
     failures = 0
+
+    def save():
+        """--out after every query: a run stopped half-way keeps its figures (--report)"""
+        if args.out:
+            with open(args.out + ".tmp", "w") as f:
+                json.dump({"a": la, "b": lb, "a_sets": a_sets, "b_sets": b_sets, "reps": args.reps,
+                           "timeout": args.timeout, "results": results}, f, indent=1, default=sorted)
+            os.replace(args.out + ".tmp", args.out)
     for n, _t, sql in queries:
         stmts = [sql]
         res = {"query": n, "a": [], "b": [], "digests_a": set(), "digests_b": set(), "note": ""}
@@ -367,6 +375,7 @@ def main():
                 res["skipped"] = True
                 print(row_line(res), flush=True)
                 results.append(res)
+                save()
                 continue
             res["digests_a"].add(d)
         errs = []
@@ -413,14 +422,12 @@ def main():
         print(row_line(res), flush=True)
         res["digests_a"], res["digests_b"] = sorted(res["digests_a"]), sorted(res["digests_b"])
         results.append(res)
+        save()
 
     print()
     summary(results, la, lb, failures)
     print("# load at end: %s" % open("/proc/loadavg").read().strip())
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump({"a": la, "b": lb, "a_sets": a_sets, "b_sets": b_sets, "reps": args.reps,
-                       "timeout": args.timeout, "results": results}, f, indent=1, default=list)
+    save()
     shutil.rmtree(r.tmp, ignore_errors=True)
     sys.exit(1 if failures else 0)
 
