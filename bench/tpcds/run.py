@@ -299,7 +299,9 @@ def main():
     ap.add_argument("--no-warmup", action="store_true", help="no untimed side-A run first")
     ap.add_argument("--no-explain", action="store_true")
     ap.add_argument("--out", help="write every figure as JSON here")
-    ap.add_argument("--report", metavar="FILE.json", help="print the table and summary of an --out file, run nothing")
+    ap.add_argument("--report", metavar="FILE.json", nargs="+",
+                    help="print the table and summary of --out files (several: their queries merged, "
+                         "a later file's query replacing an earlier one's), run nothing")
     ap.add_argument("--psql")
     ap.add_argument("--qf-re", default=r"@>")
     ap.add_argument("--rt-re", default=r"(?i)run-?\s?time\s*(join\s*)?filter")
@@ -307,16 +309,21 @@ def main():
     ap.add_argument("--rt-removed-per-loop", action="store_true")
     args = ap.parse_args()
     if args.report:
-        js = json.load(open(args.report))
-        print("# %s: A (%s): %s; B (%s): %s; %d repetitions, timeout %d s" % (
-            args.report, js["a"], ", ".join("%s=%s" % tuple(kv) for kv in js["a_sets"]), js["b"],
-            ", ".join("%s=%s" % tuple(kv) for kv in js["b_sets"]), js["reps"], js["timeout"]))
+        merged = {}
+        for path in args.report:
+            js = json.load(open(path))
+            print("# %s: A (%s): %s; B (%s): %s; %d repetitions, timeout %d s, %d queries" % (
+                path, js["a"], ", ".join("%s=%s" % tuple(kv) for kv in js["a_sets"]), js["b"],
+                ", ".join("%s=%s" % tuple(kv) for kv in js["b_sets"]), js["reps"], js["timeout"],
+                len(js["results"])))
+            merged.update((x["query"], x) for x in js["results"])
+        results = [merged[q] for q in sorted(merged)]
         print(HEADER % ("query", js["a"] + " ms", js["b"] + " ms", "ratio", "filters", "removed", "same", "note"))
-        for res in js["results"]:
+        for res in results:
             print(row_line(res))
         print()
-        summary(js["results"], js["a"], js["b"],
-                sum(1 for x in js["results"] if x.get("failed", not x.get("skipped") and not x.get("same"))))
+        summary(results, js["a"], js["b"],
+                sum(1 for x in results if x.get("failed", not x.get("skipped") and not x.get("same"))))
         return
     if not args.queries:
         ap.error("--queries is required")

@@ -150,6 +150,14 @@ check("run --report: the saved run's table and summary again",
       p.returncode == 0 and row(p.stdout, "q07") == row(out, "q07") and "q30 (A timeout" in p.stdout
       and "all identical" in p.stdout, p.stdout + p.stderr)
 
+rc2, out2, err2 = go("--only", "14", "--no-explain", "--out", os.path.join(tmp, "r14.json"))
+p = subprocess.run([sys.executable, os.path.join(top, "bench", "tpcds", "run.py"), "--report",
+                    os.path.join(tmp, "r.json"), os.path.join(tmp, "r14.json")], capture_output=True, text=True)
+check("run --report A B: the queries of both files, B's q14a replacing A's",
+      p.returncode == 0 and row(p.stdout, "q07") == row(out, "q07") and row(p.stdout, "q14a") == row(out2, "q14a")
+      and row(p.stdout, "q14a") != row(out, "q14a") and len(re.findall(r"^q\d", p.stdout, re.M)) == 4,
+      p.stdout + p.stderr)
+
 rc, out, err = go("--only", "50", "--no-explain")
 check("run: results that differ are reported and fail the run (exit 1)",
       rc == 1 and "RESULTS DIFFER" in out and "1 FAILURES" in out, out + err)
