@@ -226,17 +226,20 @@ def summary(results, la, lb, failures):
     with_rows = [x for x in counted if (x.get("removed") or 0) > 0]
     with_filter = [x for x in counted if (x.get("filters") or 0) > 0]
     print("# counted: %d queries; not counted (A failed or timed out in the untimed run): %s" %
-          (len(counted), ", ".join("%s (%s)" % (x["query"], x["note"][:60]) for x in skipped) or "none"))
+          (len(counted), ", ".join("%s (%s)" % (x["query"], re.sub(r"psql:\S+: |ERROR: +", "", x["note"])[:40])
+                                   for x in skipped) or "none"))
     other = [x for x in results if not x.get("skipped") and not x.get("ratio")]
     if other:
         print("# no ratio (an error or timeout in a timed run): %s" %
               ", ".join(x["query"] for x in other))
     for name, grp in (("all counted queries", counted), ("queries with a filter", with_filter),
                       ("queries where a filter removed rows", with_rows)):
+        if not grp:
+            print("# geomean %s/%s over %-36s      -  (0 queries)" % (lb, la, name + ":"))
+            continue
         g = geomean([x["ratio"] for x in grp])
         print("# geomean %s/%s over %-36s %6.3f  (%d queries; %.2fx %s)" % (
-            lb, la, name + ":", g, len(grp), 1 / g if grp else float("nan"),
-            "faster" if g < 1 else "slower"))
+            lb, la, name + ":", g, len(grp), 1 / g if g < 1 else g, "faster" if g < 1 else "slower"))
     if counted:
         w = max(counted, key=lambda x: x["ratio"])
         b = min(counted, key=lambda x: x["ratio"])
