@@ -226,7 +226,7 @@ def summary(results, la, lb, failures):
     with_rows = [x for x in counted if (x.get("removed") or 0) > 0]
     with_filter = [x for x in counted if (x.get("filters") or 0) > 0]
     print("# counted: %d queries; not counted (A failed or timed out in the untimed run): %s" %
-          (len(counted), ", ".join("%s (%s)" % (x["query"], re.sub(r"psql:\S+: |ERROR: +", "", x["note"])[:40])
+          (len(counted), ", ".join("%s (%s)" % (x["query"], re.sub(r"psql:\S+: |ERROR: +|canceling statement due to ", "", x["note"])[:40])
                                    for x in skipped) or "none"))
     other = [x for x in results if not x.get("skipped") and not x.get("ratio")]
     if other:
