@@ -281,7 +281,7 @@ def row_line(res):
         "%.3f" % res["ratio"] if res.get("ratio") else "-",
         "-" if filt is None else ("%d" % filt if not zero else "%d(%d:0)" % (filt, zero)),
         "-" if rem is None else "%d" % rem, "-" if res.get("skipped") else "yes" if res.get("same") else "NO",
-        ("not counted: " if res.get("skipped") else "") + res["note"])
+        ("not counted: " if res.get("skipped") else "") + re.sub(r"psql:\S+: ", "", res["note"]))
 
 
 HEADER = "%-5s %10s %10s %7s %7s %12s %6s  %s"
