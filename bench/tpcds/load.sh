@@ -100,7 +100,7 @@ make_indexes() {
 		grep -qx "$i" <<< "$keep" || psql -X -q -v ON_ERROR_STOP=1 -c "DROP INDEX $i"
 	done
 	echo "load.sh: indexes $2: $(wc -l < "$dir/log/indexes-$2.sql") besides the primary keys"
-	psql -X -q -v ON_ERROR_STOP=1 -f "$dir/log/indexes-$2.sql"
+	PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 -f "$dir/log/indexes-$2.sql"
 }
 
 case $action in
