@@ -11,7 +11,8 @@
 #                                 1.0/1.1/1.2/1.3/1.4 -> 1.5 update test
 #                                 (the released 1.3 build cached),
 #                                 dump/restore, the release and README checks,
-#                                 a short join pre-filter differential test
+#                                 a short join pre-filter differential test,
+#                                 the TPC-DS driver's self-test (test/tpcds),
 #                                 libcuckoo (make check-lib) and the Python
 #                                 module against the server (test/python,
 #                                 25,000 values a type; 100,000 in --full;
@@ -345,6 +346,12 @@ for major in $PG_VERSIONS; do
 		run "PG 15: join pre-filter differential test (${difftest_secs} s, at least $difftest_min generated queries, off = on)" \
 			in_major 15 env DIFFTEST_SECONDS="$difftest_secs" DIFFTEST_MIN_QUERIES="$difftest_min" \
 			bash test/prefilter/run.sh
+	fi
+	# the TPC-DS instrument (bench/tpcds/run.py) without the kit: its SQL fixes,
+	# its filter counting, and whole runs on a small schema (about 12 s)
+	if [ "$major" = 15 ] && [ "${how[$major]}" = config ]; then
+		run "PG 15: bench/tpcds/run.py times, compares and counts filters (test/tpcds)" \
+			in_major 15 bash test/tpcds/run.sh
 	fi
 	# the Python module (python/) against the server: the same bytes, hashes and
 	# answers; 100,000 values per type in the full run (CI), 25,000 in the quick one
