@@ -24,9 +24,12 @@ Which plan nodes are a pre-filter (adapt with the options; see README.md):
     '@>'): its "Rows Removed by Filter" x "Actual Loops" are the rows removed
     (the node's whole filter: other conditions in the same Filter count too);
   * the run-time form: a node whose "Node Type"/"Custom Plan Provider" or any
-    property name matches --rt-re (default: runtime/run-time filter); its rows
-    removed are the numeric properties whose name matches --rt-removed-re
-    (default 'Removed'), times "Actual Loops" when --rt-removed-per-loop.
+    property name matches --rt-re (default: the checker's "Checks Run-time
+    Filter"); its rows removed are the numeric properties whose name matches
+    --rt-removed-re (default 'Removed') and the "removed N" of its text
+    properties ("Run-time Filter Rows": "checked N, removed M"), times
+    "Actual Loops" when --rt-removed-per-loop (the checker's counts are
+    already summed over its loops).
 """
 import argparse
 import hashlib
@@ -193,6 +196,11 @@ def count_filters(explain_out, args):
                     for k, v in node.items():
                         if rtr.search(k) and isinstance(v, (int, float)) and not isinstance(v, bool):
                             n += v * (loops if args.rt_removed_per_loop else 1)
+                        elif isinstance(v, str):
+                            # the run-time form's "Run-time Filter Rows": "checked N, removed M, ..."
+                            m = re.search(r'\bremoved (\d+)', v)
+                            if m:
+                                n += int(m.group(1)) * (loops if args.rt_removed_per_loop else 1)
                     nf += 1
                     removed += n
                     zero += n == 0
@@ -308,7 +316,7 @@ def main():
                          "a later file's query replacing an earlier one's), run nothing")
     ap.add_argument("--psql")
     ap.add_argument("--qf-re", default=r"@>")
-    ap.add_argument("--rt-re", default=r"(?i)run-?\s?time\s*(join\s*)?filter")
+    ap.add_argument("--rt-re", default=r"(?i)^checks run-?time filter")
     ap.add_argument("--rt-removed-re", default=r"(?i)removed")
     ap.add_argument("--rt-removed-per-loop", action="store_true")
     args = ap.parse_args()

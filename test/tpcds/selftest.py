@@ -111,7 +111,10 @@ with open(stream, "w") as f:
                 "-- end query %d in stream 0 using template query%d.tpl\n" % (i + 1, t, q, i + 1, t))
 base = [sys.executable, os.path.join(top, "bench", "tpcds", "run.py"), "--queries", stream,
         "--reps", "2", "--timeout", "1",
-        "--on-set", "cuckoo.join_prefilter_min_big_rows=0", "--on-set", "cuckoo.join_prefilter_min_removed=0"]
+        "--on-set", "cuckoo.join_prefilter_min_big_rows=0", "--on-set", "cuckoo.join_prefilter_min_removed=0",
+        # the query-level form on a local join as 1.4 placed it (1.5's default, auto, leaves a
+        # plain local hash join to the run-time form): q07's check counts its @> filter
+        "--on-set", "cuckoo.join_prefilter_query=always"]
 
 
 def go(*extra):
