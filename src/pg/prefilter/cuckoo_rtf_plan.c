@@ -25,7 +25,8 @@
  * it carries the same key, or a NULL one on a non-preserved side, which
  * the strict hash equality drops too).  A join is skipped where a filter
  * cannot pay at all: fewer estimated rows where the check goes than
- * cuckoo.join_prefilter_runtime_min_rows or than the build side's.
+ * cuckoo.join_prefilter_runtime_min_rows or than the build side's (-1:
+ * none is skipped, a testing aid).
  */
 #include "postgres.h"
 
@@ -359,7 +360,8 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		else
 			ckey = (Expr *) copyObject(okey);
 		/* where a filter cannot pay at all */
-		if ((*at)->plan_rows < cfpg_rtf_min_rows || (*at)->plan_rows < hash->plan.plan_rows)
+		if (cfpg_rtf_min_rows >= 0 &&
+			((*at)->plan_rows < cfpg_rtf_min_rows || (*at)->plan_rows < hash->plan.plan_rows))
 			continue;
 
 		filterno = ++w->next_filter;
@@ -469,8 +471,9 @@ cfpg_rtf_init(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("cuckoo.join_prefilter_runtime_min_rows",
 							 "Fewest estimated rows where a run-time join filter's check would go.",
-							 "Joins whose check would see fewer rows, or fewer than the build side's, get none.",
-							 &cfpg_rtf_min_rows, 1000.0, 0.0, 1e15,
+							 "Joins whose check would see fewer rows, or fewer than the build side's, get none; "
+							 "-1: every join that allows one (a testing aid).",
+							 &cfpg_rtf_min_rows, 1000.0, -1.0, 1e15,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	cfpg_rtf_exec_init();
 	cfpg_rtf_prev_planner = planner_hook;
