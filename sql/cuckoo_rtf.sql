@@ -4,6 +4,7 @@
 -- (CuckooFilter) applies where the probe side's key is produced.  Plans
 -- with COSTS OFF, ANALYZE with TIMING OFF on small deterministic tables;
 -- every query's rows are compared with the run-time form off and on.
+LOAD 'cuckoo';
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 SET cuckoo.join_prefilter = on;
@@ -40,25 +41,47 @@ BEGIN
 	RETURN CASE WHEN a IS NOT DISTINCT FROM b THEN 'same, ' || n || ' rows' ELSE 'DIFFERENT' END;
 END $$;
 
+-- EXPLAIN ANALYZE with TIMING OFF, the same on every major (18 prints
+-- rows=N.00 and buffers)
+CREATE FUNCTION rtf_explain(q text, verbose bool DEFAULT false) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF, VERBOSE '
+		|| verbose || ') ' || q LOOP
+		RETURN NEXT regexp_replace(line, '(rows=\d+)\.00', '\1', 'g');
+	END LOOP;
+END $$;
+
+-- EXPLAIN (COSTS OFF) without 18's "Disabled: true" under enable_* = off
+CREATE FUNCTION rtf_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF line !~ '^\s*Disabled: true$' THEN
+			RETURN NEXT line;
+		END IF;
+	END LOOP;
+END $$;
+
 -- a filter placed on the probe side's scan
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3$q$);
 SELECT rtf_same('SELECT f.id, d.id FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3');
 
 -- a star join: the second join's filter is pushed below the first join
 -- (int4 = int8: the opfamily's hash functions agree across its types)
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, VERBOSE)
-SELECT count(*), sum(f.v) FROM rtf_fact f
+SELECT rtf_explain($q$SELECT count(*), sum(f.v) FROM rtf_fact f
   JOIN rtf_dim1 d1 ON f.d1 = d1.id
   JOIN rtf_dim2 d2 ON f.d2 = d2.id
- WHERE d1.cat = 3 AND d2.cat < 2;
+ WHERE d1.cat = 3 AND d2.cat < 2$q$, true);
 SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_dim1 d1 ON f.d1 = d1.id
   JOIN rtf_dim2 d2 ON f.d2 = d2.id WHERE d1.cat = 3 AND d2.cat < 2');
 
 -- text keys (NULLs on both sides: never kept, removed by the strict
 -- equality) and numeric = int8
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM rtf_fact f JOIN rtf_dim3 d ON f.t = d.t WHERE d.cat = 1;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_dim3 d ON f.t = d.t WHERE d.cat = 1$q$);
 SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_dim3 d ON f.t = d.t WHERE d.cat = 1');
 SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_dim3 d ON f.n = d.n WHERE d.cat = 2');
 SELECT rtf_same('SELECT f.id FROM rtf_fact f WHERE f.t IN (SELECT t FROM rtf_dim3 WHERE cat = 1)');
@@ -84,9 +107,8 @@ RESET enable_mergejoin;
 -- the nested loop
 SET enable_mergejoin = off;
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM rtf_few x JOIN rtf_fact f ON f.d2 = x.id
-  JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3;
+SELECT rtf_plan($q$SELECT count(*) FROM rtf_few x JOIN rtf_fact f ON f.d2 = x.id
+  JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3$q$);
 SELECT rtf_same('SELECT f.id FROM rtf_few x JOIN rtf_fact f ON f.d2 = x.id
   JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3');
 RESET enable_mergejoin;
@@ -94,20 +116,17 @@ RESET enable_seqscan;
 
 -- a filter that removes too little switches itself off after its sample
 SET cuckoo.join_prefilter_runtime_sample = 1000;
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id$q$);
 RESET cuckoo.join_prefilter_runtime_sample;
 
 -- a build side over the bound gives up: every row passes
 SET cuckoo.join_prefilter_runtime_max_keys = 50;
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3$q$);
 SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3');
 RESET cuckoo.join_prefilter_runtime_max_keys;
 
 -- an empty build side: every checked row is removed
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM rtf_fact f RIGHT JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 42;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f RIGHT JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 42$q$);
 
 -- a semi join and a generic plan of a prepared statement
 PREPARE rtf_p(int) AS
@@ -165,4 +184,6 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3;
 RESET cuckoo.join_prefilter;
 DROP FUNCTION rtf_same(text);
+DROP FUNCTION rtf_explain(text, bool);
+DROP FUNCTION rtf_plan(text);
 DROP TABLE rtf_fact, rtf_dim1, rtf_dim2, rtf_dim3, rtf_few;
