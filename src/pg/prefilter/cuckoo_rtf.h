@@ -34,13 +34,20 @@ extern const CustomScanMethods cfpg_rtf_check_methods;
 /*
  * custom_private of a builder: CFPG_RTF_BUILD, id, nkeys, then per key
  * CFPG_RTF_KEYFIELDS integers (filter number, hash function, collation,
- * extended, strict); custom_exprs: the keys, over the child (OUTER_VAR).
+ * hashing method CFPG_RTF_HASH_*, strict); custom_exprs: the keys, over the child (OUTER_VAR).
  * Of a checker: CFPG_RTF_CHECK, id, key number in its builder, then the
  * same CFPG_RTF_KEYFIELDS for its side; custom_exprs: its one key.
  */
 #define CFPG_RTF_BUILD		1
 #define CFPG_RTF_CHECK		2
 #define CFPG_RTF_KEYFIELDS	5
+
+/* how a side hashes its key (the fourth key field) */
+#define CFPG_RTF_HASH_STANDARD	0	/* the opfamily's 32-bit function, mixed to 64 */
+#define CFPG_RTF_HASH_EXTENDED	1	/* its 64-bit function, seed 0 */
+#define CFPG_RTF_HASH_INT2		2	/* an integer equality: the value as an int64, */
+#define CFPG_RTF_HASH_INT4		3	/* hashed in line (cf_hash_int64_inline) */
+#define CFPG_RTF_HASH_INT8		4
 
 /* Registers the node kinds, installs the ExecutorStart hook (chained). */
 extern void cfpg_rtf_exec_init(void);

@@ -67,8 +67,9 @@ typedef struct CfpgRtfHashing
 	int			filterno;
 	FmgrInfo	fn;
 	Oid			coll;
-	bool		extended;
+	int			method;			/* CFPG_RTF_HASH_* */
 	bool		strict;
+	AttrNumber	attno;			/* > 0: the key is the child's column attno */
 } CfpgRtfHashing;
 
 /* a builder's key and its filter */
@@ -138,10 +139,41 @@ cfpg_rtf_mix(uint64 h)
 static inline uint64
 cfpg_rtf_hash(CfpgRtfHashing *hs, Datum d)
 {
-	if (hs->extended)
-		return cfpg_rtf_mix(DatumGetUInt64(FunctionCall2Coll(&hs->fn, hs->coll, d,
-															 UInt64GetDatum(0))));
-	return cfpg_rtf_mix((uint64) DatumGetUInt32(FunctionCall1Coll(&hs->fn, hs->coll, d)));
+	switch (hs->method)
+	{
+		case CFPG_RTF_HASH_INT8:
+			return cf_hash_int64_inline(DatumGetInt64(d));
+		case CFPG_RTF_HASH_INT4:
+			return cf_hash_int64_inline((int64) DatumGetInt32(d));
+		case CFPG_RTF_HASH_INT2:
+			return cf_hash_int64_inline((int64) DatumGetInt16(d));
+		case CFPG_RTF_HASH_EXTENDED:
+			return cfpg_rtf_mix(DatumGetUInt64(FunctionCall2Coll(&hs->fn, hs->coll, d,
+																 UInt64GetDatum(0))));
+		default:
+			return cfpg_rtf_mix((uint64) DatumGetUInt32(FunctionCall1Coll(&hs->fn, hs->coll, d)));
+	}
+}
+
+/* the key of the child's tuple in slot: a column read directly, or the expression */
+static inline Datum
+cfpg_rtf_key(CfpgRtfHashing *hs, ExprState *expr, ExprContext *econtext,
+			 TupleTableSlot *slot, bool *isnull)
+{
+	if (hs->attno > 0)
+		return slot_getattr(slot, hs->attno, isnull);
+	ResetExprContext(econtext);
+	econtext->ecxt_outertuple = slot;
+	return ExecEvalExprSwitchContext(expr, econtext, isnull);
+}
+
+/* a key that is a column of the child: read directly */
+static void
+cfpg_rtf_direct(CfpgRtfHashing *hs, Expr *e)
+{
+	hs->attno = 0;
+	if (IsA(e, Var) && ((Var *) e)->varno == OUTER_VAR && ((Var *) e)->varattno > 0)
+		hs->attno = ((Var *) e)->varattno;
 }
 
 static void
@@ -155,11 +187,12 @@ cfpg_rtf_read_hashing(CfpgRtfHashing *hs, ListCell **lc, List *l, MemoryContext 
 	*lc = lnext(l, *lc);
 	hs->coll = (Oid) intVal(lfirst(*lc));
 	*lc = lnext(l, *lc);
-	hs->extended = intVal(lfirst(*lc)) != 0;
+	hs->method = intVal(lfirst(*lc));
 	*lc = lnext(l, *lc);
 	hs->strict = intVal(lfirst(*lc)) != 0;
 	*lc = lnext(l, *lc);
-	fmgr_info_cxt(proc, &hs->fn, cxt);
+	if (hs->method == CFPG_RTF_HASH_STANDARD || hs->method == CFPG_RTF_HASH_EXTENDED)
+		fmgr_info_cxt(proc, &hs->fn, cxt);
 }
 
 /* the node passes its child's tuples up as they are: its result is the child's slot */
@@ -239,6 +272,7 @@ cfpg_rtf_build_begin(CustomScanState *node, EState *estate, int eflags)
 
 		cfpg_rtf_read_hashing(&k->hs, &lc, priv, estate->es_query_cxt);
 		k->expr = ExecInitExpr((Expr *) lfirst(le), &node->ss.ps);
+		cfpg_rtf_direct(&k->hs, (Expr *) lfirst(le));
 	}
 	cb = palloc0(sizeof(MemoryContextCallback));
 	cb->func = cfpg_rtf_build_free;
@@ -328,8 +362,6 @@ cfpg_rtf_build_next(CustomScanState *node)
 	}
 	if (b->complete)
 		return slot;
-	ResetExprContext(econtext);
-	econtext->ecxt_outertuple = slot;
 	for (int i = 0; i < b->nkeys; i++)
 	{
 		CfpgRtfKey *k = &b->keys[i];
@@ -338,7 +370,7 @@ cfpg_rtf_build_next(CustomScanState *node)
 
 		if (k->mode == CFPG_RTF_GAVE_UP)
 			continue;
-		d = ExecEvalExprSwitchContext(k->expr, econtext, &isnull);
+		d = cfpg_rtf_key(&k->hs, k->expr, econtext, slot, &isnull);
 		if (isnull)
 			continue;
 		if (unlikely(k->n >= (size_t) b->max_keys))
@@ -422,6 +454,7 @@ cfpg_rtf_check_begin(CustomScanState *node, EState *estate, int eflags)
 	lc = lnext(priv, lc);
 	cfpg_rtf_read_hashing(&c->hs, &lc, priv, estate->es_query_cxt);
 	c->expr = ExecInitExpr((Expr *) linitial(cs->custom_exprs), &node->ss.ps);
+	cfpg_rtf_direct(&c->hs, (Expr *) linitial(cs->custom_exprs));
 	c->sample = (uint64) cfpg_rtf_sample;
 	c->min_removed = cfpg_rtf_min_removed;
 }
@@ -471,9 +504,7 @@ cfpg_rtf_check_next(CustomScanState *node)
 		k = &b->keys[c->keyno];
 		if (k->mode == CFPG_RTF_GAVE_UP)
 			return slot;
-		ResetExprContext(econtext);
-		econtext->ecxt_outertuple = slot;
-		d = ExecEvalExprSwitchContext(c->expr, econtext, &isnull);
+		d = cfpg_rtf_key(&c->hs, c->expr, econtext, slot, &isnull);
 		c->checked++;
 		if (isnull)
 			keep = !c->hs.strict;

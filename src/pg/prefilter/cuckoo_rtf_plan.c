@@ -39,6 +39,7 @@
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
 #include "utils/catcache.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -66,8 +67,58 @@ typedef struct CfpgRtfHash
 {
 	Oid			lproc;			/* outer (left) type's */
 	Oid			rproc;			/* inner (right) type's */
-	bool		extended;		/* HASHEXTENDED_PROC (seed 0), else HASHSTANDARD_PROC */
+	int			lmethod;		/* CFPG_RTF_HASH_* of each side */
+	int			rmethod;
 } CfpgRtfHash;
+
+/*
+ * The integer types' own hashing: an equality of two of int2, int4, int8
+ * (the built-in operators, equal exactly when the numbers are) hashes each
+ * side's value as an int64, in line, with no function call.
+ */
+static int
+cfpg_rtf_int_method(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return CFPG_RTF_HASH_INT2;
+		case INT4OID:
+			return CFPG_RTF_HASH_INT4;
+		case INT8OID:
+			return CFPG_RTF_HASH_INT8;
+		default:
+			return -1;
+	}
+}
+
+static bool
+cfpg_rtf_int_equality(Oid opno, CfpgRtfHash *out)
+{
+	Oid			lt,
+				rt;
+
+	switch (get_opcode(opno))
+	{
+		case F_INT2EQ:
+		case F_INT4EQ:
+		case F_INT8EQ:
+		case F_INT24EQ:
+		case F_INT42EQ:
+		case F_INT28EQ:
+		case F_INT82EQ:
+		case F_INT48EQ:
+		case F_INT84EQ:
+			break;
+		default:
+			return false;
+	}
+	op_input_types(opno, &lt, &rt);
+	out->lmethod = cfpg_rtf_int_method(lt);
+	out->rmethod = cfpg_rtf_int_method(rt);
+	out->lproc = out->rproc = InvalidOid;
+	return out->lmethod >= 0 && out->rmethod >= 0;
+}
 
 /*
  * The hash opfamily's functions for opno's input types: the extended
@@ -80,6 +131,8 @@ cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
 	CatCList   *catlist;
 	bool		found = false;
 
+	if (cfpg_rtf_int_equality(opno, out))
+		return true;
 	catlist = SearchSysCacheList1(AMOPOPID, ObjectIdGetDatum(opno));
 	for (int i = 0; i < catlist->n_members && !found; i++)
 	{
@@ -98,7 +151,7 @@ cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
 		{
 			out->lproc = l;
 			out->rproc = r;
-			out->extended = true;
+			out->lmethod = out->rmethod = CFPG_RTF_HASH_EXTENDED;
 			found = true;
 			break;
 		}
@@ -110,7 +163,7 @@ cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
 		{
 			out->lproc = l;
 			out->rproc = r;
-			out->extended = false;
+			out->lmethod = out->rmethod = CFPG_RTF_HASH_STANDARD;
 			found = true;
 		}
 	}
@@ -288,12 +341,12 @@ cfpg_rtf_make_node(CfpgRtfWalk *w, Plan *child, const CustomScanMethods *methods
 }
 
 static List *
-cfpg_rtf_key_fields(List *l, int filterno, Oid proc, Oid coll, bool extended, bool strict)
+cfpg_rtf_key_fields(List *l, int filterno, Oid proc, Oid coll, int method, bool strict)
 {
 	l = lappend(l, makeInteger(filterno));
 	l = lappend(l, makeInteger((int) proc));
 	l = lappend(l, makeInteger((int) coll));
-	l = lappend(l, makeInteger(extended ? 1 : 0));
+	l = lappend(l, makeInteger(method));
 	l = lappend(l, makeInteger(strict ? 1 : 0));
 	return l;
 }
@@ -369,12 +422,12 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		chk->custom_private = list_make3(makeInteger(CFPG_RTF_CHECK), makeInteger(id),
 										 makeInteger(nkeys));
 		chk->custom_private = cfpg_rtf_key_fields(chk->custom_private, filterno, hf.lproc, coll,
-												  hf.extended, strict);
+												  hf.lmethod, strict);
 		chk->custom_exprs = list_make1(ckey);
 		*at = &chk->scan.plan;
 
 		bkeys = lappend(bkeys, copyObject(lfirst(li)));
-		bpriv = cfpg_rtf_key_fields(bpriv, filterno, hf.rproc, coll, hf.extended, strict);
+		bpriv = cfpg_rtf_key_fields(bpriv, filterno, hf.rproc, coll, hf.rmethod, strict);
 		nkeys++;
 	}
 	if (nkeys > 0)
