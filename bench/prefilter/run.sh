@@ -14,6 +14,7 @@
 #   --citus-reps N  timed repetitions per side for (e) (smoke 1, full 3)
 #   --citus / --no-citus   run (e) or not (default: full yes, smoke no)
 #   --keep          leave the postgres_fdw clusters running
+#   --runtime-only  only (f), the run-time form (PREFILTER_BIG=N sets the rows)
 #
 # Needs the extension installed for PG_CONFIG's server (make install PG_CONFIG=...)
 # and postgres_fdw (in postgresql-15).  Two clusters, "remote" and "coord", on
@@ -62,7 +63,7 @@ PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PGBIN=$("$PG_CONFIG" --bindir) || exit 1
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SCALE=smoke KEEP=0 REPS="" PREPS="" NOCITUS=""
+SCALE=smoke KEEP=0 REPS="" PREPS="" NOCITUS="" RTONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scale) SCALE=$2; shift ;;
@@ -73,7 +74,8 @@ while [ $# -gt 0 ]; do
 	--no-citus) NOCITUS=1 ;;
 	--citus) NOCITUS=0 ;;
 	--keep) KEEP=1 ;;
-	*) echo "usage: run.sh [--scale smoke|full] [--reps N] [--plan-reps N] [--citus-reps N] [--citus|--no-citus] [--keep]" >&2; exit 2 ;;
+	--runtime-only) RTONLY=1; NOCITUS=1 ;;
+	*) echo "usage: run.sh [--scale smoke|full] [--reps N] [--plan-reps N] [--citus-reps N] [--citus|--no-citus] [--keep] [--runtime-only]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -311,7 +313,9 @@ OUT=$TMP/table.md
 	echo "| scenario | side | rows fetched | time ms, median (min-max) | plan: where the filter went | time / off | target |"
 	echo "|---|---|---|---|---|---|---|"
 } >"$OUT"
-for k in a b c_fdw c_local; do
+QL_SCENARIOS="a b c_fdw c_local"
+[ "$RTONLY" = 1 ] && QL_SCENARIOS=""
+for k in $QL_SCENARIOS; do
 	n=${NODE[$k]} qs=() gs=()
 	for s in "${SIDES[@]}"; do
 		if [ "$s" = hand-written ]; then qs+=("${QHAND[$k]}"); else qs+=("${QOFF[$k]}"); fi
@@ -343,7 +347,9 @@ done
 
 # (d) planning time of queries the rule examines and declines: the (c) local
 # query (removes nothing) and a four-table join (small tables on both sides)
-if [ "$REAL" = t ]; then
+if [ "$RTONLY" = 1 ]; then
+	:
+elif [ "$REAL" = t ]; then
 	psql_on remote -c "CREATE TABLE dim AS SELECT g AS key, g % 7 AS grp FROM generate_series(1, 1000) g" -c "ANALYZE dim" >/dev/null
 	QD1=${QOFF[c_local]}
 	QD2="SELECT count(*) FROM small s JOIN dim d1 ON d1.key = s.key JOIN dim d2 ON d2.key = d1.key JOIN small_miss m ON m.key = d2.key"
@@ -453,16 +459,22 @@ if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefi
 		} >>"$OUT"
 		echo "  (f) $k: answer $a0; off ${TS[0]%;*} ms, A/A ${TS[1]%;*} ms, rt ${TS[2]%;*} ms; $info" >&2
 	done
-	# planning: EXPLAIN's Planning Time of the star join, off and rt in turn
-	r=$(val remote "WITH t AS (SELECT * FROM pf_plan_time($(sq "${FQ[star]}"), ARRAY['', '', '$RTG'], $PREPS)),
-		m AS (SELECT side, pf_stats(array_agg(ms), 3) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
-		SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
-	IFS='|' read -r -a TS <<<"$r"
-	{
-		echo "| (f) planning time: the star join ($PREPS plans a side) | off | | ${TS[0]%;*} | | | time <= 1.02x |"
-		echo "| | off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
-		echo "| | rt | | ${TS[2]%;*} | | ${TS[2]#*;}x | |"
-	} >>"$OUT"
+	# planning: EXPLAIN's Planning Time of the star join and of the three-table
+	# join, in turn: the master switch on with the run-time form off (the
+	# query-level form's own look, declining), the same again (A/A), and the
+	# run-time form on: the ratio is the plan walk's cost alone
+	QLG="cuckoo.join_prefilter=on,cuckoo.join_prefilter_min_big_rows=1e15,cuckoo.join_prefilter_runtime=off"
+	for k in star three; do
+		r=$(val remote "WITH t AS (SELECT * FROM pf_plan_time($(sq "${FQ[$k]}"), ARRAY['$QLG', '$QLG', '$RTG'], $PREPS)),
+			m AS (SELECT side, pf_stats(array_agg(ms), 4) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
+			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
+		IFS='|' read -r -a TS <<<"$r"
+		{
+			echo "| (f) planning time: ${FT[$k]#(f) } ($PREPS plans a side) | run-time off | | ${TS[0]%;*} | | | time <= 1.02x |"
+			echo "| | run-time off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
+			echo "| | run-time on | | ${TS[2]%;*} | | ${TS[2]#*;}x | |"
+		} >>"$OUT"
+	done
 else
 	echo "| (f) run-time filters | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_runtime | | |" >>"$OUT"
 fi

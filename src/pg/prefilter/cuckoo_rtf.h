@@ -49,6 +49,13 @@ extern const CustomScanMethods cfpg_rtf_check_methods;
 #define CFPG_RTF_HASH_INT4		3	/* hashed in line (cf_hash_int64_inline) */
 #define CFPG_RTF_HASH_INT8		4
 
+/*
+ * Both settings on (cuckoo.join_prefilter, cuckoo.join_prefilter_runtime):
+ * the planner adds filters, and a cached plan's filters run (off, they pass
+ * every row without collecting or checking).
+ */
+extern bool cfpg_rtf_active(void);
+
 /* Registers the node kinds, installs the ExecutorStart hook (chained). */
 extern void cfpg_rtf_exec_init(void);
 

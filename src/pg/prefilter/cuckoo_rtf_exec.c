@@ -95,6 +95,7 @@ typedef struct CfpgRtfBuild
 	int			nkeys;
 	int			max_keys;
 	HashJoinState *hj;			/* the join: set by the ExecutorStart hook */
+	bool		disabled;		/* the settings were off when the plan started */
 	bool		complete;
 	bool		freed;
 	CfpgRtfKey *keys;
@@ -113,7 +114,8 @@ typedef struct CfpgRtfCheck
 	uint64		unready;		/* rows passed before the filter was complete */
 	uint64		sample;
 	double		min_removed;
-	bool		off;			/* switched itself off */
+	bool		off;			/* switched itself off, or disabled */
+	bool		disabled;		/* the settings were off when the plan started */
 	uint64		off_at;
 } CfpgRtfCheck;
 
@@ -265,6 +267,8 @@ cfpg_rtf_build_begin(CustomScanState *node, EState *estate, int eflags)
 	b->nkeys = intVal(lfirst(lc));
 	lc = lnext(priv, lc);
 	b->max_keys = cfpg_rtf_max_keys;
+	/* a cached plan run with the settings off: pass everything */
+	b->disabled = !cfpg_rtf_active();
 	b->keys = palloc0(sizeof(CfpgRtfKey) * b->nkeys);
 	foreach(le, cs->custom_exprs)
 	{
@@ -355,12 +359,17 @@ cfpg_rtf_build_next(CustomScanState *node)
 		if (!b->complete)
 		{
 			for (int i = 0; i < b->nkeys; i++)
+			{
+				/* nothing collected: a check passes every row */
+				if (b->disabled)
+					b->keys[i].mode = CFPG_RTF_GAVE_UP;
 				cfpg_rtf_finish_key(&b->keys[i]);
+			}
 			b->complete = true;
 		}
 		return slot;
 	}
-	if (b->complete)
+	if (b->complete || b->disabled)
 		return slot;
 	for (int i = 0; i < b->nkeys; i++)
 	{
@@ -457,6 +466,7 @@ cfpg_rtf_check_begin(CustomScanState *node, EState *estate, int eflags)
 	cfpg_rtf_direct(&c->hs, (Expr *) linitial(cs->custom_exprs));
 	c->sample = (uint64) cfpg_rtf_sample;
 	c->min_removed = cfpg_rtf_min_removed;
+	c->disabled = c->off = !cfpg_rtf_active();
 }
 
 static inline bool
@@ -609,7 +619,9 @@ cfpg_rtf_build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			if (i > 0)
 				appendStringInfoString(&s, "; ");
 			appendStringInfo(&s, "%d: ", k->hs.filterno);
-			if (k->builds == 0 && k->mode == CFPG_RTF_BUILDING)
+			if (b->disabled)
+				appendStringInfoString(&s, "off by the settings");
+			else if (k->builds == 0 && k->mode == CFPG_RTF_BUILDING)
 				appendStringInfoString(&s, "not built");
 			else if (k->mode == CFPG_RTF_GAVE_UP)
 				appendStringInfo(&s, "gave up (over %d keys)", b->max_keys);
@@ -638,9 +650,11 @@ cfpg_rtf_check_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		resetStringInfo(&s);
 		appendStringInfo(&s, "checked %llu, removed %llu",
 						 (unsigned long long) c->checked, (unsigned long long) c->removed);
-		if (c->off)
+		if (c->disabled)
+			appendStringInfoString(&s, ", off by the settings");
+		else if (c->off)
 			appendStringInfo(&s, ", switched off after %llu", (unsigned long long) c->off_at);
-		if (c->b != NULL && c->b->keys[c->keyno].mode == CFPG_RTF_GAVE_UP)
+		if (!c->disabled && c->b != NULL && c->b->keys[c->keyno].mode == CFPG_RTF_GAVE_UP)
 			appendStringInfoString(&s, ", filter gave up");
 		if (c->b == NULL)
 			appendStringInfoString(&s, ", not connected");

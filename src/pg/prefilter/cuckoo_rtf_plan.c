@@ -41,6 +41,7 @@
 #include "utils/catcache.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -121,12 +122,65 @@ cfpg_rtf_int_equality(Oid opno, CfpgRtfHash *out)
 }
 
 /*
+ * The answers of cfpg_rtf_hash_procs, per backend: a few operators, kept
+ * until an operator, an opfamily member or a support function changes (the
+ * planning overhead of a walk is then a few field reads per hash key).
+ */
+#define CFPG_RTF_CACHE	16
+typedef struct CfpgRtfCached
+{
+	Oid			opno;			/* InvalidOid: empty */
+	bool		found;
+	CfpgRtfHash hf;
+} CfpgRtfCached;
+static CfpgRtfCached cfpg_rtf_cache[CFPG_RTF_CACHE];
+static int	cfpg_rtf_cache_next = 0;
+static uint64 cfpg_rtf_cache_gen = 0;	/* resets so far */
+
+static void
+cfpg_rtf_cache_reset(Datum arg, int cacheid, uint32 hashvalue)
+{
+	memset(cfpg_rtf_cache, 0, sizeof(cfpg_rtf_cache));
+	cfpg_rtf_cache_next = 0;
+	cfpg_rtf_cache_gen++;
+}
+
+static bool cfpg_rtf_hash_procs_lookup(Oid opno, CfpgRtfHash *out);
+
+static bool
+cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
+{
+	uint64		gen = cfpg_rtf_cache_gen;
+	bool		found;
+
+	for (int i = 0; i < CFPG_RTF_CACHE; i++)
+		if (cfpg_rtf_cache[i].opno == opno && OidIsValid(opno))
+		{
+			*out = cfpg_rtf_cache[i].hf;
+			return cfpg_rtf_cache[i].found;
+		}
+	memset(out, 0, sizeof(*out));
+	found = cfpg_rtf_hash_procs_lookup(opno, out);
+	/* kept only if no invalidation came in while it was looked up */
+	if (gen == cfpg_rtf_cache_gen)
+	{
+		CfpgRtfCached *c = &cfpg_rtf_cache[cfpg_rtf_cache_next];
+
+		cfpg_rtf_cache_next = (cfpg_rtf_cache_next + 1) % CFPG_RTF_CACHE;
+		c->opno = opno;
+		c->found = found;
+		c->hf = *out;
+	}
+	return found;
+}
+
+/*
  * The hash opfamily's functions for opno's input types: the extended
  * 64-bit ones if it has both, else the standard 32-bit ones (as the hash
  * join's own get_op_hash_functions finds them).  false: none.
  */
 static bool
-cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
+cfpg_rtf_hash_procs_lookup(Oid opno, CfpgRtfHash *out)
 {
 	CatCList   *catlist;
 	bool		found = false;
@@ -468,11 +522,14 @@ cfpg_rtf_walk(CfpgRtfWalk *w, Plan *p)
 		cfpg_rtf_hashjoin(w, (HashJoin *) p);
 }
 
-static bool
-cfpg_rtf_master_on(void)
+bool
+cfpg_rtf_active(void)
 {
-	const char *v = GetConfigOption("cuckoo.join_prefilter", true, false);
+	const char *v;
 
+	if (!cfpg_rtf_enabled)
+		return false;
+	v = GetConfigOption("cuckoo.join_prefilter", true, false);
 	return v != NULL && strcmp(v, "on") == 0;
 }
 
@@ -486,8 +543,7 @@ cfpg_rtf_planner(Query *parse, const char *query_string, int cursorOptions,
 		stmt = cfpg_rtf_prev_planner(parse, query_string, cursorOptions, boundParams);
 	else
 		stmt = standard_planner(parse, query_string, cursorOptions, boundParams);
-	if (cfpg_rtf_enabled && stmt != NULL && stmt->commandType != CMD_UTILITY &&
-		cfpg_rtf_master_on())
+	if (stmt != NULL && stmt->commandType != CMD_UTILITY && cfpg_rtf_active())
 	{
 		CfpgRtfWalk w;
 		ListCell   *lc;
@@ -528,6 +584,9 @@ cfpg_rtf_init(void)
 							 "-1: every join that allows one (a testing aid).",
 							 &cfpg_rtf_min_rows, 1000.0, -1.0, 1e15,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	CacheRegisterSyscacheCallback(OPEROID, cfpg_rtf_cache_reset, (Datum) 0);
+	CacheRegisterSyscacheCallback(AMOPOPID, cfpg_rtf_cache_reset, (Datum) 0);
+	CacheRegisterSyscacheCallback(AMPROCNUM, cfpg_rtf_cache_reset, (Datum) 0);
 	cfpg_rtf_exec_init();
 	cfpg_rtf_prev_planner = planner_hook;
 	planner_hook = cfpg_rtf_planner;
