@@ -125,6 +125,18 @@ SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = 
 SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 3');
 RESET cuckoo.join_prefilter_runtime_max_keys;
 
+-- a build side of over 4096 keys is made a filter only after its check has
+-- passed 512 rows: under a LIMIT that stops earlier, never
+CREATE TABLE rtf_big AS SELECT g AS id FROM generate_series(0, 9999) g;
+ANALYZE rtf_big;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f JOIN rtf_big b ON f.id = b.id WHERE b.id % 2 = 0$q$);
+SELECT rtf_explain($q$SELECT f.id FROM rtf_fact f JOIN rtf_big b ON f.id = b.id WHERE b.id % 2 = 0 LIMIT 3$q$);
+SELECT rtf_same('SELECT f.id FROM rtf_fact f JOIN rtf_big b ON f.id = b.id WHERE b.id % 2 = 0');
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+
 -- an empty build side: every checked row is removed
 SELECT rtf_explain($q$SELECT count(*) FROM rtf_fact f RIGHT JOIN rtf_dim1 d ON f.d1 = d.id WHERE d.cat = 42$q$);
 
@@ -188,4 +200,4 @@ RESET cuckoo.join_prefilter;
 DROP FUNCTION rtf_same(text);
 DROP FUNCTION rtf_explain(text, bool);
 DROP FUNCTION rtf_plan(text);
-DROP TABLE rtf_fact, rtf_dim1, rtf_dim2, rtf_dim3, rtf_few;
+DROP TABLE rtf_fact, rtf_dim1, rtf_dim2, rtf_dim3, rtf_few, rtf_big;

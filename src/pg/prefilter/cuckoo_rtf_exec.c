@@ -49,12 +49,21 @@
 
 /* sizes up to this are kept as a sorted array, exact */
 #define CFPG_RTF_ARRAY_MAX	64
+/*
+ * A build side of more keys than this is made a filter only once one of its
+ * checks has passed CFPG_RTF_WARMUP rows unchecked: a plan that stops early
+ * (a LIMIT, an outer side nearly empty) never pays for the sort and the
+ * build, and any other loses a few hundred checks.
+ */
+#define CFPG_RTF_LAZY_KEYS	4096
+#define CFPG_RTF_WARMUP		512
 /* the filter's rate: 8-bit fingerprints in buckets of 4 (a false positive costs one probe) */
 #define CFPG_RTF_FPR		0.03
 
 typedef enum CfpgRtfMode
 {
 	CFPG_RTF_BUILDING = 0,		/* not complete: pass */
+	CFPG_RTF_COLLECTED,			/* complete, the filter not built yet (lazy) */
 	CFPG_RTF_EMPTY,				/* no key: remove every row */
 	CFPG_RTF_ARRAY,				/* sorted distinct hashes */
 	CFPG_RTF_FILTER,			/* a cuckoo filter */
@@ -111,7 +120,8 @@ typedef struct CfpgRtfCheck
 	CfpgRtfBuild *b;			/* set by the ExecutorStart hook */
 	uint64		checked;
 	uint64		removed;
-	uint64		unready;		/* rows passed before the filter was complete */
+	uint64		unready;		/* rows passed before the filter was complete,
+								 * or during the warm-up of a lazy build */
 	uint64		sample;
 	double		min_removed;
 	bool		off;			/* switched itself off, or disabled */
@@ -363,7 +373,10 @@ cfpg_rtf_build_next(CustomScanState *node)
 				/* nothing collected: a check passes every row */
 				if (b->disabled)
 					b->keys[i].mode = CFPG_RTF_GAVE_UP;
-				cfpg_rtf_finish_key(&b->keys[i]);
+				if (b->keys[i].mode == CFPG_RTF_BUILDING && b->keys[i].n > CFPG_RTF_LAZY_KEYS)
+					b->keys[i].mode = CFPG_RTF_COLLECTED;
+				else
+					cfpg_rtf_finish_key(&b->keys[i]);
 			}
 			b->complete = true;
 		}
@@ -512,6 +525,16 @@ cfpg_rtf_check_next(CustomScanState *node)
 			return slot;
 		}
 		k = &b->keys[c->keyno];
+		if (unlikely(k->mode == CFPG_RTF_COLLECTED))
+		{
+			/* a large build side: the filter once this check has passed its warm-up */
+			if (c->unready < CFPG_RTF_WARMUP)
+			{
+				c->unready++;
+				return slot;
+			}
+			cfpg_rtf_finish_key(k);
+		}
 		if (k->mode == CFPG_RTF_GAVE_UP)
 			return slot;
 		d = cfpg_rtf_key(&c->hs, c->expr, econtext, slot, &isnull);
@@ -621,6 +644,9 @@ cfpg_rtf_build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			appendStringInfo(&s, "%d: ", k->hs.filterno);
 			if (b->disabled)
 				appendStringInfoString(&s, "off by the settings");
+			else if (k->mode == CFPG_RTF_COLLECTED)
+				appendStringInfo(&s, "%zu keys collected, no filter built (no check got past its warm-up)",
+								 k->n);
 			else if (k->builds == 0 && k->mode == CFPG_RTF_BUILDING)
 				appendStringInfoString(&s, "not built");
 			else if (k->mode == CFPG_RTF_GAVE_UP)
@@ -658,6 +684,9 @@ cfpg_rtf_check_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			appendStringInfoString(&s, ", filter gave up");
 		if (c->b == NULL)
 			appendStringInfoString(&s, ", not connected");
+		if (c->unready > 0 && !c->disabled)
+			appendStringInfo(&s, ", passed before the filter was ready %llu",
+							 (unsigned long long) c->unready);
 		ExplainPropertyText("Run-time Filter Rows", s.data, es);
 	}
 	pfree(s.data);

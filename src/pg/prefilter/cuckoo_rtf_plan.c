@@ -70,6 +70,7 @@ typedef struct CfpgRtfHash
 	Oid			rproc;			/* inner (right) type's */
 	int			lmethod;		/* CFPG_RTF_HASH_* of each side */
 	int			rmethod;
+	bool		strict;			/* the operator's */
 } CfpgRtfHash;
 
 /*
@@ -161,6 +162,7 @@ cfpg_rtf_hash_procs(Oid opno, CfpgRtfHash *out)
 		}
 	memset(out, 0, sizeof(*out));
 	found = cfpg_rtf_hash_procs_lookup(opno, out);
+	out->strict = op_strict(opno);
 	/* kept only if no invalidation came in while it was looked up */
 	if (gen == cfpg_rtf_cache_gen)
 	{
@@ -451,7 +453,7 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 
 		if (!cfpg_rtf_hash_procs(opno, &hf))
 			continue;
-		strict = op_strict(opno);
+		strict = hf.strict;
 		if (e != NULL && IsA(e, Var) && ((Var *) e)->varno == OUTER_VAR && ((Var *) e)->varattno > 0)
 		{
 			AttrNumber	attno = ((Var *) e)->varattno;
