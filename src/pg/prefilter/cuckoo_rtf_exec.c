@@ -50,12 +50,12 @@
 /* sizes up to this are kept as a sorted array, exact */
 #define CFPG_RTF_ARRAY_MAX	64
 /*
- * A build side of more keys than this is made a filter only once one of its
- * checks has passed CFPG_RTF_WARMUP rows unchecked: a plan that stops early
- * (a LIMIT, an outer side nearly empty) never pays for the sort and the
- * build, and any other loses a few hundred checks.
+ * A build side of more keys than an exact array holds is made a filter only
+ * once one of its checks has passed CFPG_RTF_WARMUP rows unchecked: a plan
+ * that stops early (a LIMIT, an outer side nearly empty) never pays for the
+ * sort and the build, and any other loses a few hundred checks.
  */
-#define CFPG_RTF_LAZY_KEYS	4096
+#define CFPG_RTF_LAZY_KEYS	CFPG_RTF_ARRAY_MAX
 #define CFPG_RTF_WARMUP		512
 /* the filter's rate: 8-bit fingerprints in buckets of 4 (a false positive costs one probe) */
 #define CFPG_RTF_FPR		0.03

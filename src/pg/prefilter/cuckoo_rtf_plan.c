@@ -16,7 +16,8 @@
  *    this walk; it stops above anything else (a scan, an aggregate, a
  *    Gather: the check runs in the process that built the filter).  A key
  *    that is not a plain Var is checked directly above the join's outer
- *    child, which evaluates it on the same rows;
+ *    child, which evaluates it on the same rows (the first key only, and
+ *    never a volatile one: see cfpg_rtf_hashjoin);
  *  - the builder goes between the Hash node and its child and evaluates
  *    the Hash node's own key expressions on every tuple it passes up.
  *
@@ -36,6 +37,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
 #include "utils/catcache.h"
@@ -415,6 +417,7 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 	List	   *bkeys = NIL;
 	List	   *bpriv = NIL;
 	int			nkeys = 0;
+	int			keyidx;
 	int			id;
 	ListCell   *lo,
 			   *li,
@@ -438,6 +441,7 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		return;
 
 	id = w->next_id + 1;
+	keyidx = 0;
 	forfour(lo, hj->hashkeys, li, hash->hashkeys, lop, hj->hashoperators, lcoll, hj->hashcollations)
 	{
 		Expr	   *okey = (Expr *) lfirst(lo);
@@ -451,6 +455,23 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		CustomScan *chk;
 		int			filterno;
 
+		Expr	   *ikey = cfpg_rtf_strip((Expr *) lfirst(li));
+		bool		ovar = e != NULL && IsA(e, Var);
+		bool		ivar = ikey != NULL && IsA(ikey, Var);
+
+		keyidx++;
+		/*
+		 * The join evaluates a row's keys in order and stops at the first
+		 * NULL: a key after the first is taken only where both sides are
+		 * columns (evaluating an expression on a row the join would not
+		 * could raise an error it does not); a volatile key never (the
+		 * join's evaluation and ours could differ).
+		 */
+		if (keyidx > 1 && !(ovar && ivar))
+			continue;
+		if ((!ovar && contain_volatile_functions((Node *) okey)) ||
+			(!ivar && contain_volatile_functions((Node *) lfirst(li))))
+			continue;
 		if (!cfpg_rtf_hash_procs(opno, &hf))
 			continue;
 		strict = hf.strict;
