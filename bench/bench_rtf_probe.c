@@ -120,7 +120,7 @@ main(void)
 			misses += !is_key[i];
 		}
 		qsort(keys, n, sizeof(uint64_t), cmp_u64);
-		f = cf_filter_build(keys, n, 0, 0.03, CF_ENC_PACKED, 0, err, sizeof(err));
+		f = cf_filter_build(keys, n, 0, 0.04, CF_ENC_PACKED, 0, err, sizeof(err));
 		if (f == NULL)
 		{
 			fprintf(stderr, "build: %s\n", err);

@@ -57,8 +57,8 @@
  */
 #define CFPG_RTF_LAZY_KEYS	CFPG_RTF_ARRAY_MAX
 #define CFPG_RTF_WARMUP		512
-/* the filter's rate: 8-bit fingerprints in buckets of 4 (a false positive costs one probe) */
-#define CFPG_RTF_FPR		0.03
+/* the rate that gives 8-bit fingerprints in buckets of 4, probed in line (cf_probe_hash); a false positive costs one probe */
+#define CFPG_RTF_FPR		0.04
 
 typedef enum CfpgRtfMode
 {
