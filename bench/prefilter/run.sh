@@ -14,7 +14,7 @@
 #   --citus-reps N  timed repetitions per side for (e) (smoke 1, full 3)
 #   --citus / --no-citus   run (e) or not (default: full yes, smoke no)
 #   --keep          leave the postgres_fdw clusters running
-#   --runtime-only  only (f), the run-time form (PREFILTER_BIG=N sets the rows)
+#   --runtime-only  only (g), the run-time form (PREFILTER_BIG=N sets the rows)
 #
 # Needs the extension installed for PG_CONFIG's server (make install PG_CONFIG=...)
 # and postgres_fdw (in postgresql-15).  Two clusters, "remote" and "coord", on
@@ -32,7 +32,14 @@
 #   (c) fdw / local: big(_f) JOIN small ON key, small unfiltered     (every row matches)
 #   (d) planning time (EXPLAIN's Planning Time, off and on in turn) of queries the
 #       rule examines and declines: the (c) local query, a four-table join
-#   (f) run-time join filters (issue 47), local plans, off / off again (A/A) /
+#   (f) the ordinary shapes of issue 47, local (on remote), the query-level form alone
+#       (cuckoo.join_prefilter_runtime off where it exists): events (B rows) of users
+#       (B / 15) filtered to 0.5% (active); a bigint hash join, text and uuid keys, IN,
+#       EXISTS, three tables (sessions, B / 2), a view with LIMIT 3, an index nested
+#       loop (events_ix, an index on user_id), and "the 6M small side": mid (B rows)
+#       filtered from huge (4 B rows) whose condition keeps 2.35% of it.  Sides: off,
+#       off again (the A/A pair: the noise), auto (the default), always (1.4's rule)
+#   (g) run-time join filters (issue 47), local plans, off / off again (A/A) /
 #       the run-time form alone: a star join, (b)'s 1% join, the shapes where
 #       nothing is gained, planning time (see the section)
 #   (e) Citus: test/citus/run.sh's pre-filter part (CITUS_PREFILTER_ONLY=1, the same
@@ -295,7 +302,7 @@ TARGET=([a]="rows <= 1/20, time <= 0.3x" [b]="time <= 0.8x" [c_fdw]="time <= 1.0
 FORCE="cuckoo.join_prefilter_min_big_rows=0,cuckoo.join_prefilter_min_removed=0"
 if [ "$REAL" = t ]; then
 	SIDES=(off on forced hand-written)
-	# the query-level form alone in (a)-(e) when the build has the run-time form ((f) measures it)
+	# the query-level form alone in (a)-(e) when the build has the run-time form ((g) measures it)
 	RTOFF=""
 	[ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ] && RTOFF=",cuckoo.join_prefilter_runtime=off"
 	declare -A SG=([off]="" [on]="cuckoo.join_prefilter=on$RTOFF" [forced]="cuckoo.join_prefilter=on,$FORCE$RTOFF" [hand-written]="")
@@ -373,7 +380,78 @@ else
 	echo "| (d) planning time | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter | | time <= 1.1x |" >>"$OUT"
 fi
 
-# (f) run-time join filters (cuckoo.join_prefilter_runtime, issue 47) on the
+# (f) the ordinary shapes, the query-level form alone, off / off again (A/A) /
+# auto / always, on remote (local tables)
+if [ "$RTONLY" != 1 ] && [ "$REAL" = t ] && [ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_query', true) IS NOT NULL")" = t ]; then
+	U=$((B / 15))
+	psql_on remote <<-EOF || die "shapes"
+		CREATE TABLE users (id bigint NOT NULL, handle text NOT NULL, uid uuid NOT NULL, active bool NOT NULL);
+		INSERT INTO users SELECT g, 'user' || g, md5(g::text)::uuid, g % 200 = 0 FROM generate_series(1, $U) g;
+		CREATE TABLE events (user_id bigint NOT NULL, handle text NOT NULL, uid uuid NOT NULL, v int NOT NULL);
+		INSERT INTO events SELECT u, 'user' || u, md5(u::text)::uuid, g
+		  FROM (SELECT g, 1 + (g::bigint * 7919) % $U AS u FROM generate_series(1, $B) g) x;
+		CREATE TABLE sessions (user_id bigint NOT NULL, w int NOT NULL);
+		INSERT INTO sessions SELECT 1 + (g::bigint * 104729) % $U, g FROM generate_series(1, $B / 2) g;
+		CREATE TABLE events_ix AS SELECT * FROM events;
+		CREATE INDEX ON events_ix (user_id);
+		CREATE VIEW active_events AS SELECT e.* FROM events e JOIN users u ON e.user_id = u.id WHERE u.active;
+		CREATE TABLE mid (k bigint NOT NULL, v int NOT NULL);
+		INSERT INTO mid SELECT (g::bigint * 7919) % ($B * 4), g FROM generate_series(1, $B) g;
+		CREATE TABLE huge (k bigint NOT NULL, grp int NOT NULL);
+		INSERT INTO huge SELECT g, CASE WHEN g % 10000 < 235 THEN 0 ELSE 1 END FROM generate_series(0, $B * 4 - 1) g;
+		VACUUM ANALYZE;
+	EOF
+	declare -A FQ
+	FK=(f_int f_text f_uuid f_in f_exists f_three f_limit f_nl f_6m)
+	FQ[f_int]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.user_id = u.id WHERE u.active"
+	FQ[f_text]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.handle = u.handle WHERE u.active"
+	FQ[f_uuid]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.uid = u.uid WHERE u.active"
+	FQ[f_in]="SELECT count(*), sum(e.v) FROM events e WHERE e.user_id IN (SELECT id FROM users WHERE active)"
+	FQ[f_exists]="SELECT count(*), sum(e.v) FROM events e WHERE EXISTS (SELECT FROM users u WHERE u.id = e.user_id AND u.active)"
+	FQ[f_three]="SELECT count(*), sum(e.v + s.w) FROM events e JOIN users u ON e.user_id = u.id JOIN sessions s ON s.user_id = u.id WHERE u.active"
+	FQ[f_limit]="SELECT count(*), sum(v) FROM (SELECT * FROM active_events LIMIT 3) x"
+	FQ[f_nl]="SELECT count(*), sum(e.v) FROM events_ix e JOIN users u ON e.user_id = u.id WHERE u.active"
+	FQ[f_6m]="SELECT count(*), sum(m.v) FROM mid m JOIN huge h ON m.k = h.k WHERE h.grp = 0"
+	declare -A FT=([f_int]="(f) bigint hash join, users 0.5%" [f_text]="(f) text key" [f_uuid]="(f) uuid key"
+		[f_in]="(f) IN (SELECT ...)" [f_exists]="(f) EXISTS" [f_three]="(f) three tables (events, users, sessions)"
+		[f_limit]="(f) a view with LIMIT 3" [f_nl]="(f) index nested loop (events_ix.user_id indexed)"
+		[f_6m]="(f) the 6M shape: mid (B) from huge (4 B, 2.35% kept)")
+	# the run-time form off where the build has it (a reserved prefix: no placeholder)
+	RT=""
+	[ "$(val remote "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ] &&
+		RT=",cuckoo.join_prefilter_runtime=off"
+	FSIDES=(off "off (A/A)" auto always)
+	FG=("${RT#,}" "${RT#,}" "cuckoo.join_prefilter=on$RT" "cuckoo.join_prefilter=on,cuckoo.join_prefilter_query=always$RT")
+	for k in "${FK[@]}"; do
+		qs=("${FQ[$k]}" "${FQ[$k]}" "${FQ[$k]}" "${FQ[$k]}")
+		declare -A ANS=() FET=() SHP=()
+		rel=events
+		case $k in f_nl) rel=events_ix ;; f_6m) rel=mid ;; esac
+		for i in "${!FSIDES[@]}"; do
+			IFS='|' read -r ANS[$i] FET[$i] SHP[$i] < <(val remote "SELECT * FROM pf_rows($(sq "${qs[$i]}"), '$rel', $(sq "${FG[$i]}"))")
+			if [ -z "${ANS[$i]}" ] || [ "${ANS[$i]}" != "${ANS[0]}" ]; then
+				echo "FAIL: $k: ${FSIDES[$i]} answered '${ANS[$i]}', off '${ANS[0]}'"; FAILED=1
+			fi
+		done
+		r=$(val remote "WITH t AS (SELECT * FROM pf_time($(arr "${qs[@]}"), $(arr "${FG[@]}"), $REPS)),
+			m AS (SELECT side, pf_stats(array_agg(ms), 1) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
+			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
+		IFS='|' read -r -a TS <<<"$r"
+		for i in "${!FSIDES[@]}"; do
+			st=${TS[$i]%;*} ratio=${TS[$i]#*;}
+			if [ "$i" -eq 0 ]; then
+				echo "| ${FT[$k]} | off | ${FET[$i]} | $st | ${SHP[$i]} | | <= 1.05x where nothing is gained |"
+			else
+				echo "| | ${FSIDES[$i]} | ${FET[$i]} | $st | ${SHP[$i]} | ${ratio}x | |"
+			fi
+		done >>"$OUT"
+		echo "  $k: answer ${ANS[0]}; $(for i in "${!FSIDES[@]}"; do printf '%s %s ms; ' "${FSIDES[$i]}" "${TS[$i]%;*}"; done)" >&2
+	done
+else
+	echo "| (f) ordinary shapes | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_query | | |" >>"$OUT"
+fi
+
+# (g) run-time join filters (cuckoo.join_prefilter_runtime, issue 47) on the
 # "remote" cluster, local plans: sides off, off again (the A/A pair: the
 # noise) and rt (cuckoo.join_prefilter = on with the query-level form
 # declining everything, min_big_rows = 1e15: the run-time form alone), the
@@ -385,7 +463,7 @@ fi
 if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ]; then
 	ND=$((B / 100))
 	T0=$SECONDS
-	psql_on remote <<-EOF || die "load (f)"
+	psql_on remote <<-EOF || die "load (g)"
 		CREATE TABLE fact (id bigint NOT NULL, d1 int NOT NULL, d2 int NOT NULL, d3 int NOT NULL,
 		                   t1 text NOT NULL, u1 uuid NOT NULL, payload text);
 		INSERT INTO fact SELECT g, (g * 7919) % $ND, (g * 104729) % $ND, (g * 15485863) % $ND,
@@ -414,30 +492,30 @@ if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefi
 		  RETURN coalesce(r, 'no run-time filter');
 		END \$\$;
 	EOF
-	echo "(f) loaded in $((SECONDS - T0)) s: fact $B rows, dimensions $ND rows"
+	echo "(g) loaded in $((SECONDS - T0)) s: fact $B rows, dimensions $ND rows"
 	RTG="cuckoo.join_prefilter=on,cuckoo.join_prefilter_min_big_rows=1e15"
 	declare -A FQ FT FTARGET
 	FSEL="SELECT count(*), sum(length(f.payload)) FROM"
 	FQ[star]="$FSEL fact f JOIN dim1 a ON f.d1 = a.key JOIN dim2 b ON f.d2 = b.key JOIN dim3 c ON f.d3 = c.key WHERE a.grp < 2 AND b.grp < 1 AND c.grp < 3"
-	FT[star]="(f) star join: fact ⋈ 3 dimensions filtered to 20%, 10%, 30%"; FTARGET[star]="time <= 0.5x"
+	FT[star]="(g) star join: fact ⋈ 3 dimensions filtered to 20%, 10%, 30%"; FTARGET[star]="time <= 0.5x"
 	FQ[local1]="$SEL big b JOIN small_miss s ON b.key = s.key"
-	FT[local1]="(f) local hash join: big ⋈ small_miss, 1% of big matches"; FTARGET[local1]="time <= 0.3x"
+	FT[local1]="(g) local hash join: big ⋈ small_miss, 1% of big matches"; FTARGET[local1]="time <= 0.3x"
 	FQ[unfilt]="$SEL big b JOIN small s ON b.key = s.key"
-	FT[unfilt]="(f) local, small unfiltered (removes nothing)"; FTARGET[unfilt]="time <= 1.05x"
+	FT[unfilt]="(g) local, small unfiltered (removes nothing)"; FTARGET[unfilt]="time <= 1.05x"
 	FQ[text]="$FSEL fact f JOIN dim1 a ON f.t1 = a.tkey WHERE a.grp < 2"
-	FT[text]="(f) text keys, dimension filtered to 20%"; FTARGET[text]="faster"
+	FT[text]="(g) text keys, dimension filtered to 20%"; FTARGET[text]="faster"
 	FQ[uuid]="$FSEL fact f JOIN dim1 a ON f.u1 = a.ukey"
-	FT[uuid]="(f) uuid keys, dimension unfiltered (removes nothing)"; FTARGET[uuid]="time <= 1.05x"
+	FT[uuid]="(g) uuid keys, dimension unfiltered (removes nothing)"; FTARGET[uuid]="time <= 1.05x"
 	FQ[three]="$FSEL fact f JOIN dim1 a ON f.d1 = a.key JOIN dim2 b ON f.d2 = b.key WHERE a.grp = 0"
-	FT[three]="(f) three tables, one dimension filtered to 10%"; FTARGET[three]="faster"
+	FT[three]="(g) three tables, one dimension filtered to 10%"; FTARGET[three]="faster"
 	FQ[in]="$FSEL fact f WHERE f.d1 IN (SELECT key FROM dim1 WHERE grp = 0)"
-	FT[in]="(f) IN (a dimension filtered to 10%)"; FTARGET[in]="faster"
+	FT[in]="(g) IN (a dimension filtered to 10%)"; FTARGET[in]="faster"
 	FQ[exists]="$FSEL fact f WHERE EXISTS (SELECT 1 FROM dim2 b WHERE b.key = f.d2 AND b.grp < 5)"
-	FT[exists]="(f) EXISTS (a dimension filtered to 50%)"; FTARGET[exists]="faster"
+	FT[exists]="(g) EXISTS (a dimension filtered to 50%)"; FTARGET[exists]="faster"
 	FQ[limit]="SELECT * FROM fact_v WHERE grp < 2 LIMIT 3"
-	FT[limit]="(f) LIMIT 3 over a view (fact ⋈ dim1)"; FTARGET[limit]="time <= 1.05x"
+	FT[limit]="(g) LIMIT 3 over a view (fact ⋈ dim1)"; FTARGET[limit]="time <= 1.05x"
 	FQ[fknl]="$FSEL dim1 a JOIN fact f ON f.id = a.key WHERE a.grp = 0 AND a.key < 2000"
-	FT[fknl]="(f) FK index nested loop (no hash join)"; FTARGET[fknl]="time <= 1.05x"
+	FT[fknl]="(g) FK index nested loop (no hash join)"; FTARGET[fknl]="time <= 1.05x"
 	FSIDES=(off "off (A/A)" rt)
 	FG=("" "" "$RTG")
 	for k in star local1 unfilt text uuid three in exists limit fknl; do
@@ -445,7 +523,7 @@ if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefi
 		a0=$(val remote "SELECT pf_apply(''); SELECT row(s.*)::text FROM ($q) s" 2>/dev/null)
 		a1=$(psql_on remote -c "SELECT pf_apply('$RTG')" -c "SELECT row(s.*)::text FROM ($q) s" | tail -n 1)
 		if [ "$k" != limit ] && [ "$a0" != "$a1" ]; then
-			echo "FAIL: (f) $k: rt answered '$a1', off '$a0'"; FAILED=1
+			echo "FAIL: (g) $k: rt answered '$a1', off '$a0'"; FAILED=1
 		fi
 		info=$(val remote "SELECT rt_info($(sq "$q"), '$RTG')")
 		r=$(val remote "WITH t AS (SELECT * FROM pf_time($(arr "$q" "$q" "$q"), $(arr "${FG[@]}"), $REPS)),
@@ -457,7 +535,7 @@ if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefi
 			echo "| | off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
 			echo "| | rt | | ${TS[2]%;*} | $info | ${TS[2]#*;}x | |"
 		} >>"$OUT"
-		echo "  (f) $k: answer $a0; off ${TS[0]%;*} ms, A/A ${TS[1]%;*} ms, rt ${TS[2]%;*} ms; $info" >&2
+		echo "  (g) $k: answer $a0; off ${TS[0]%;*} ms, A/A ${TS[1]%;*} ms, rt ${TS[2]%;*} ms; $info" >&2
 	done
 	# planning: EXPLAIN's Planning Time of the star join and of the three-table
 	# join, in turn: the master switch on with the run-time form off (the
@@ -470,13 +548,13 @@ if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefi
 			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
 		IFS='|' read -r -a TS <<<"$r"
 		{
-			echo "| (f) planning time: ${FT[$k]#(f) } ($PREPS plans a side) | run-time off | | ${TS[0]%;*} | | | time <= 1.02x |"
+			echo "| (g) planning time: ${FT[$k]#(g) } ($PREPS plans a side) | run-time off | | ${TS[0]%;*} | | | time <= 1.02x |"
 			echo "| | run-time off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
 			echo "| | run-time on | | ${TS[2]%;*} | | ${TS[2]#*;}x | |"
 		} >>"$OUT"
 	done
 else
-	echo "| (f) run-time filters | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_runtime | | |" >>"$OUT"
+	echo "| (g) run-time filters | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_runtime | | |" >>"$OUT"
 fi
 
 # (e) Citus: test/citus/run.sh's pre-filter part (its own coordinator + 2 workers)

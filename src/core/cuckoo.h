@@ -62,6 +62,15 @@
  * asks for a split table that starts as a list.
  */
 #define CF_GEOM_LIST        4
+/*
+ * What a caller asks for by what its filter does (cf_params.geometry); the
+ * core chooses the geometry (cf_create): a table built at once, or of a
+ * fixed size, or one that grows by appended tables (chain, the default),
+ * or a growing filter (CF_GROWING: with expansion > 0, a list of hashes
+ * that becomes a split table, as CF_GEOM_LIST asks).
+ */
+#define CF_BUILT_AT_ONCE    0
+#define CF_GROWING          256
 /* lists: the most hashes one holds (also bounded by its table's bytes / 8) */
 #define CF_LIST_MAX         256
 
@@ -151,11 +160,12 @@ typedef struct cf_params
 	int         max_kicks;      /* 0 .. CF_MAX_KICKS_LIMIT */
 	int         expansion;      /* 0 (fixed size), 1, 2, 4, 8 or 16 */
 	int         encoding;       /* CF_ENC_PACKED (0) or CF_ENC_SEMISORT (bucket size 4) */
-	int         geometry;       /* with expansion > 0: CF_GEOM_SPLIT for a split
-								 * table (FORMAT.md), CF_GEOM_LIST for a split
-								 * table that starts as a list of hashes,
-								 * anything else a chain table; a rate too low
-								 * for the split schedule keeps a chain table */
+	int         geometry;       /* with expansion > 0: CF_GROWING (or CF_GEOM_LIST)
+								 * for a split table that starts as a list of
+								 * hashes, CF_GEOM_SPLIT for a split table
+								 * (FORMAT.md), anything else (CF_BUILT_AT_ONCE)
+								 * a chain table; a rate too low for the split
+								 * schedule keeps a chain table */
 } cf_params;
 
 

@@ -230,7 +230,7 @@ cf_handle_agg_params(cf_params *p, uint64_t capacity, double fpr, int encoding)
 	p->max_kicks = CF_DEFAULT_MAX_KICKS;
 	p->expansion = CF_DEFAULT_EXPANSION;
 	p->encoding = encoding;
-	p->geometry = CF_GEOM_CHAIN;
+	p->geometry = CF_BUILT_AT_ONCE;
 }
 
 cf_filter *

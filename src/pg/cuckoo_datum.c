@@ -147,7 +147,7 @@ cfpg_params(cf_params *p, uint64 capacity, double fpr)
 	p->max_kicks = CF_DEFAULT_MAX_KICKS;
 	p->expansion = CF_DEFAULT_EXPANSION;
 	p->encoding = CF_ENC_PACKED;
-	p->geometry = CF_GEOM_LIST;
+	p->geometry = CF_GROWING;
 }
 
 /*

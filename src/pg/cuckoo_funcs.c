@@ -44,7 +44,7 @@ cuckoo_create(PG_FUNCTION_ARGS)
 	p.max_kicks = PG_GETARG_INT32(3);
 	p.expansion = PG_GETARG_INT32(4);
 	p.encoding = CF_ENC_PACKED;
-	p.geometry = CF_GEOM_LIST;
+	p.geometry = CF_GROWING;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
 }
 
@@ -67,7 +67,7 @@ cuckoo_create_encoding(PG_FUNCTION_ARGS)
 	p.bucket_size = PG_GETARG_INT32(3);
 	p.max_kicks = PG_GETARG_INT32(4);
 	p.expansion = PG_GETARG_INT32(5);
-	p.geometry = CF_GEOM_LIST;
+	p.geometry = CF_GROWING;
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
 }
 

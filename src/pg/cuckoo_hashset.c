@@ -691,7 +691,7 @@ cfpg_agg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, doubl
 
 	cfpg_params(&p, capacity, fpr);
 	p.encoding = encoding;
-	p.geometry = CF_GEOM_CHAIN;
+	p.geometry = CF_BUILT_AT_ONCE;
 	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
 		ereport(ERROR,
@@ -757,7 +757,7 @@ cfpg_agg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nru
 
 		cfpg_params(&p, sizes[k], st->fpr);
 		p.encoding = st->encoding;
-		p.geometry = CF_GEOM_CHAIN;
+		p.geometry = CF_BUILT_AT_ONCE;
 		v = cfpg_create(&p);
 		cfpg_open(&f, v);
 		worklen = cf_build_work_size(&f, n);
