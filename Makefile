@@ -12,12 +12,13 @@ CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice
 	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
 PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_hashval_hash.o src/pg/cuckoo_hashval_alt.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
 	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_seen.o src/pg/cuckoo_seen3.o src/pg/cuckoo_values.o \
-	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/prefilter/cuckoo_prefilter_find.o src/pg/prefilter/cuckoo_prefilter_any.o src/pg/prefilter/cuckoo_prefilter_range.o src/pg/prefilter/cuckoo_prefilter_decide.o src/pg/prefilter/cuckoo_prefilter_estimate.o src/pg/prefilter/cuckoo_prefilter_build.o src/pg/prefilter/cuckoo_prefilter_splice.o src/pg/prefilter/cuckoo_prefilter.o src/pg/prefilter/cuckoo_prefilter_citus.o src/pg/cuckoo_module.o
+	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/prefilter/cuckoo_prefilter_find.o src/pg/prefilter/cuckoo_prefilter_any.o src/pg/prefilter/cuckoo_prefilter_range.o src/pg/prefilter/cuckoo_prefilter_decide.o src/pg/prefilter/cuckoo_prefilter_estimate.o src/pg/prefilter/cuckoo_prefilter_build.o src/pg/prefilter/cuckoo_prefilter_splice.o src/pg/prefilter/cuckoo_prefilter.o src/pg/prefilter/cuckoo_prefilter_citus.o \
+	src/pg/prefilter/cuckoo_rtf_plan.o src/pg/prefilter/cuckoo_rtf_exec.o src/pg/cuckoo_module.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql cuckoo--1.1--1.2.sql cuckoo--1.2--1.3.sql cuckoo--1.3--1.4.sql cuckoo--1.4--1.5.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_prefilter_query
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_prefilter_query cuckoo_rtf
 
 REGRESS_OPTS = --load-extension=cuckoo
 

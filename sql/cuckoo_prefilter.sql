@@ -5,6 +5,8 @@
 -- with the setting off and on.
 LOAD 'cuckoo';
 SET max_parallel_workers_per_gather = 0;
+-- the query-level form alone (the run-time form: cuckoo_rtf)
+SET cuckoo.join_prefilter_runtime = off;
 SET jit = off;
 CREATE TABLE pf_big (k int8, v int4, t text COLLATE "C", n numeric, d date);
 INSERT INTO pf_big

@@ -7,6 +7,8 @@ LOAD 'cuckoo';
 CREATE EXTENSION postgres_fdw;
 CREATE EXTENSION file_fdw;
 SET max_parallel_workers_per_gather = 0;
+-- the query-level form alone (the run-time form: cuckoo_rtf)
+SET cuckoo.join_prefilter_runtime = off;
 DO $$
 BEGIN
 	EXECUTE format('CREATE SERVER pf_loop FOREIGN DATA WRAPPER postgres_fdw

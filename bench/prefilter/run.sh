@@ -14,6 +14,7 @@
 #   --citus-reps N  timed repetitions per side for (e) (smoke 1, full 3)
 #   --citus / --no-citus   run (e) or not (default: full yes, smoke no)
 #   --keep          leave the postgres_fdw clusters running
+#   --runtime-only  only (g), the run-time form (PREFILTER_BIG=N sets the rows)
 #
 # Needs the extension installed for PG_CONFIG's server (make install PG_CONFIG=...)
 # and postgres_fdw (in postgresql-15).  Two clusters, "remote" and "coord", on
@@ -38,6 +39,9 @@
 #       loop (events_ix, an index on user_id), and "the 6M small side": mid (B rows)
 #       filtered from huge (4 B rows) whose condition keeps 2.35% of it.  Sides: off,
 #       off again (the A/A pair: the noise), auto (the default), always (1.4's rule)
+#   (g) run-time join filters (issue 47), local plans, off / off again (A/A) /
+#       the run-time form alone: a star join, (b)'s 1% join, the shapes where
+#       nothing is gained, planning time (see the section)
 #   (e) Citus: test/citus/run.sh's pre-filter part (CITUS_PREFILTER_ONLY=1, the same
 #       B rows), when Citus is installed for PG_CONFIG's server: a repartition join
 #       (small side distributed, not co-located) and a coordinator-local small side,
@@ -66,7 +70,7 @@ PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 PGBIN=$("$PG_CONFIG" --bindir) || exit 1
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-SCALE=smoke KEEP=0 REPS="" PREPS="" NOCITUS=""
+SCALE=smoke KEEP=0 REPS="" PREPS="" NOCITUS="" RTONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--scale) SCALE=$2; shift ;;
@@ -77,7 +81,8 @@ while [ $# -gt 0 ]; do
 	--no-citus) NOCITUS=1 ;;
 	--citus) NOCITUS=0 ;;
 	--keep) KEEP=1 ;;
-	*) echo "usage: run.sh [--scale smoke|full] [--reps N] [--plan-reps N] [--citus-reps N] [--citus|--no-citus] [--keep]" >&2; exit 2 ;;
+	--runtime-only) RTONLY=1; NOCITUS=1 ;;
+	*) echo "usage: run.sh [--scale smoke|full] [--reps N] [--plan-reps N] [--citus-reps N] [--citus|--no-citus] [--keep] [--runtime-only]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -297,7 +302,10 @@ TARGET=([a]="rows <= 1/20, time <= 0.3x" [b]="time <= 0.8x" [c_fdw]="time <= 1.0
 FORCE="cuckoo.join_prefilter_min_big_rows=0,cuckoo.join_prefilter_min_removed=0"
 if [ "$REAL" = t ]; then
 	SIDES=(off on forced hand-written)
-	declare -A SG=([off]="" [on]="cuckoo.join_prefilter=on" [forced]="cuckoo.join_prefilter=on,$FORCE" [hand-written]="")
+	# the query-level form alone in (a)-(e) when the build has the run-time form ((g) measures it)
+	RTOFF=""
+	[ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ] && RTOFF=",cuckoo.join_prefilter_runtime=off"
+	declare -A SG=([off]="" [on]="cuckoo.join_prefilter=on$RTOFF" [forced]="cuckoo.join_prefilter=on,$FORCE$RTOFF" [hand-written]="")
 else
 	SIDES=(off hand-written)
 	declare -A SG=([off]="" [hand-written]="")
@@ -312,7 +320,9 @@ OUT=$TMP/table.md
 	echo "| scenario | side | rows fetched | time ms, median (min-max) | plan: where the filter went | time / off | target |"
 	echo "|---|---|---|---|---|---|---|"
 } >"$OUT"
-for k in a b c_fdw c_local; do
+QL_SCENARIOS="a b c_fdw c_local"
+[ "$RTONLY" = 1 ] && QL_SCENARIOS=""
+for k in $QL_SCENARIOS; do
 	n=${NODE[$k]} qs=() gs=()
 	for s in "${SIDES[@]}"; do
 		if [ "$s" = hand-written ]; then qs+=("${QHAND[$k]}"); else qs+=("${QOFF[$k]}"); fi
@@ -344,7 +354,9 @@ done
 
 # (d) planning time of queries the rule examines and declines: the (c) local
 # query (removes nothing) and a four-table join (small tables on both sides)
-if [ "$REAL" = t ]; then
+if [ "$RTONLY" = 1 ]; then
+	:
+elif [ "$REAL" = t ]; then
 	psql_on remote -c "CREATE TABLE dim AS SELECT g AS key, g % 7 AS grp FROM generate_series(1, 1000) g" -c "ANALYZE dim" >/dev/null
 	QD1=${QOFF[c_local]}
 	QD2="SELECT count(*) FROM small s JOIN dim d1 ON d1.key = s.key JOIN dim d2 ON d2.key = d1.key JOIN small_miss m ON m.key = d2.key"
@@ -370,7 +382,7 @@ fi
 
 # (f) the ordinary shapes, the query-level form alone, off / off again (A/A) /
 # auto / always, on remote (local tables)
-if [ "$REAL" = t ] && [ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_query', true) IS NOT NULL")" = t ]; then
+if [ "$RTONLY" != 1 ] && [ "$REAL" = t ] && [ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_query', true) IS NOT NULL")" = t ]; then
 	U=$((B / 15))
 	psql_on remote <<-EOF || die "shapes"
 		CREATE TABLE users (id bigint NOT NULL, handle text NOT NULL, uid uuid NOT NULL, active bool NOT NULL);
@@ -437,6 +449,112 @@ if [ "$REAL" = t ] && [ "$(val coord "SELECT current_setting('cuckoo.join_prefil
 	done
 else
 	echo "| (f) ordinary shapes | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_query | | |" >>"$OUT"
+fi
+
+# (g) run-time join filters (cuckoo.join_prefilter_runtime, issue 47) on the
+# "remote" cluster, local plans: sides off, off again (the A/A pair: the
+# noise) and rt (cuckoo.join_prefilter = on with the query-level form
+# declining everything, min_big_rows = 1e15: the run-time form alone), the
+# order rotated every repetition.  fact: B rows, d1..d3 over ND = B / 100
+# dimension keys each, t1 / u1 text and uuid forms of d1; dim1..dim3: ND
+# rows, grp a hash of the key mod 10 (independent across the dimensions).  The figures the issue asks for: the star join
+# (three dimensions filtered to 20%, 10%, 30%: >= 2x faster), (b)'s local
+# 1% join (<= 0.3x), and the shapes where nothing is gained (<= 1.05x).
+if [ "$REAL" = t ] && [ "$(val remote "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ]; then
+	ND=$((B / 100))
+	T0=$SECONDS
+	psql_on remote <<-EOF || die "load (g)"
+		CREATE TABLE fact (id bigint NOT NULL, d1 int NOT NULL, d2 int NOT NULL, d3 int NOT NULL,
+		                   t1 text NOT NULL, u1 uuid NOT NULL, payload text);
+		INSERT INTO fact SELECT g, (g * 7919) % $ND, (g * 104729) % $ND, (g * 15485863) % $ND,
+		       'k' || (g * 7919) % $ND, md5(((g * 7919) % $ND)::text)::uuid, 'payload ' || g
+		  FROM generate_series(1::bigint, $B) g;
+		CREATE INDEX ON fact (id);
+		CREATE TABLE dim1 (key bigint NOT NULL, grp int NOT NULL, tkey text NOT NULL, ukey uuid NOT NULL);
+		INSERT INTO dim1 SELECT g, abs(hashint8(g + 1000000001)) % 10, 'k' || g, md5(g::text)::uuid
+		  FROM generate_series(0, $ND - 1) g;
+		CREATE TABLE dim2 AS SELECT g::bigint AS key, abs(hashint8(g + 2000000002)) % 10 AS grp
+		  FROM generate_series(0, $ND - 1) g;
+		CREATE TABLE dim3 AS SELECT g::bigint AS key, abs(hashint8(g + 3000000003)) % 10 AS grp
+		  FROM generate_series(0, $ND - 1) g;
+		CREATE VIEW fact_v AS SELECT f.*, a.grp FROM fact f JOIN dim1 a ON f.d1 = a.key;
+		VACUUM ANALYZE fact, dim1, dim2, dim3;
+		-- the run-time filters of q's plan: checks, rows checked and removed
+		CREATE FUNCTION rt_info(q text, gucs text) RETURNS text LANGUAGE plpgsql AS \$\$
+		DECLARE plan jsonb; r text;
+		BEGIN
+		  PERFORM pf_apply(gucs);
+		  EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+		  PERFORM pf_apply('');
+		  SELECT string_agg((n->>'Checks Run-time Filter') || ': ' || (n->>'Run-time Filter Rows'), '; ')
+		    INTO r FROM jsonb_path_query(plan, 'strict \$.**') n
+		   WHERE jsonb_typeof(n) = 'object' AND n->>'Custom Plan Provider' = 'CuckooFilter';
+		  RETURN coalesce(r, 'no run-time filter');
+		END \$\$;
+	EOF
+	echo "(g) loaded in $((SECONDS - T0)) s: fact $B rows, dimensions $ND rows"
+	RTG="cuckoo.join_prefilter=on,cuckoo.join_prefilter_min_big_rows=1e15"
+	declare -A FQ FT FTARGET
+	FSEL="SELECT count(*), sum(length(f.payload)) FROM"
+	FQ[star]="$FSEL fact f JOIN dim1 a ON f.d1 = a.key JOIN dim2 b ON f.d2 = b.key JOIN dim3 c ON f.d3 = c.key WHERE a.grp < 2 AND b.grp < 1 AND c.grp < 3"
+	FT[star]="(g) star join: fact ⋈ 3 dimensions filtered to 20%, 10%, 30%"; FTARGET[star]="time <= 0.5x"
+	FQ[local1]="$SEL big b JOIN small_miss s ON b.key = s.key"
+	FT[local1]="(g) local hash join: big ⋈ small_miss, 1% of big matches"; FTARGET[local1]="time <= 0.3x"
+	FQ[unfilt]="$SEL big b JOIN small s ON b.key = s.key"
+	FT[unfilt]="(g) local, small unfiltered (removes nothing)"; FTARGET[unfilt]="time <= 1.05x"
+	FQ[text]="$FSEL fact f JOIN dim1 a ON f.t1 = a.tkey WHERE a.grp < 2"
+	FT[text]="(g) text keys, dimension filtered to 20%"; FTARGET[text]="faster"
+	FQ[uuid]="$FSEL fact f JOIN dim1 a ON f.u1 = a.ukey"
+	FT[uuid]="(g) uuid keys, dimension unfiltered (removes nothing)"; FTARGET[uuid]="time <= 1.05x"
+	FQ[three]="$FSEL fact f JOIN dim1 a ON f.d1 = a.key JOIN dim2 b ON f.d2 = b.key WHERE a.grp = 0"
+	FT[three]="(g) three tables, one dimension filtered to 10%"; FTARGET[three]="faster"
+	FQ[in]="$FSEL fact f WHERE f.d1 IN (SELECT key FROM dim1 WHERE grp = 0)"
+	FT[in]="(g) IN (a dimension filtered to 10%)"; FTARGET[in]="faster"
+	FQ[exists]="$FSEL fact f WHERE EXISTS (SELECT 1 FROM dim2 b WHERE b.key = f.d2 AND b.grp < 5)"
+	FT[exists]="(g) EXISTS (a dimension filtered to 50%)"; FTARGET[exists]="faster"
+	FQ[limit]="SELECT * FROM fact_v WHERE grp < 2 LIMIT 3"
+	FT[limit]="(g) LIMIT 3 over a view (fact ⋈ dim1)"; FTARGET[limit]="time <= 1.05x"
+	FQ[fknl]="$FSEL dim1 a JOIN fact f ON f.id = a.key WHERE a.grp = 0 AND a.key < 2000"
+	FT[fknl]="(g) FK index nested loop (no hash join)"; FTARGET[fknl]="time <= 1.05x"
+	FSIDES=(off "off (A/A)" rt)
+	FG=("" "" "$RTG")
+	for k in star local1 unfilt text uuid three in exists limit fknl; do
+		q=${FQ[$k]}
+		a0=$(val remote "SELECT pf_apply(''); SELECT row(s.*)::text FROM ($q) s" 2>/dev/null)
+		a1=$(psql_on remote -c "SELECT pf_apply('$RTG')" -c "SELECT row(s.*)::text FROM ($q) s" | tail -n 1)
+		if [ "$k" != limit ] && [ "$a0" != "$a1" ]; then
+			echo "FAIL: (g) $k: rt answered '$a1', off '$a0'"; FAILED=1
+		fi
+		info=$(val remote "SELECT rt_info($(sq "$q"), '$RTG')")
+		r=$(val remote "WITH t AS (SELECT * FROM pf_time($(arr "$q" "$q" "$q"), $(arr "${FG[@]}"), $REPS)),
+			m AS (SELECT side, pf_stats(array_agg(ms)) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
+			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
+		IFS='|' read -r -a TS <<<"$r"
+		{
+			echo "| ${FT[$k]} | off | | ${TS[0]%;*} | | | ${FTARGET[$k]} |"
+			echo "| | off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
+			echo "| | rt | | ${TS[2]%;*} | $info | ${TS[2]#*;}x | |"
+		} >>"$OUT"
+		echo "  (g) $k: answer $a0; off ${TS[0]%;*} ms, A/A ${TS[1]%;*} ms, rt ${TS[2]%;*} ms; $info" >&2
+	done
+	# planning: EXPLAIN's Planning Time of the star join and of the three-table
+	# join, in turn: the master switch on with the run-time form off (the
+	# query-level form's own look, declining), the same again (A/A), and the
+	# run-time form on: the ratio is the plan walk's cost alone
+	QLG="cuckoo.join_prefilter=on,cuckoo.join_prefilter_min_big_rows=1e15,cuckoo.join_prefilter_runtime=off"
+	for k in star three; do
+		r=$(val remote "WITH t AS (SELECT * FROM pf_plan_time($(sq "${FQ[$k]}"), ARRAY['$QLG', '$QLG', '$RTG'], $PREPS)),
+			m AS (SELECT side, pf_stats(array_agg(ms), 4) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
+			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
+		IFS='|' read -r -a TS <<<"$r"
+		{
+			echo "| (g) planning time: ${FT[$k]#(g) } ($PREPS plans a side) | run-time off | | ${TS[0]%;*} | | | time <= 1.02x |"
+			echo "| | run-time off (A/A) | | ${TS[1]%;*} | | ${TS[1]#*;}x | |"
+			echo "| | run-time on | | ${TS[2]%;*} | | ${TS[2]#*;}x | |"
+		} >>"$OUT"
+	done
+else
+	echo "| (g) run-time filters | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_runtime | | |" >>"$OUT"
 fi
 
 # (e) Citus: test/citus/run.sh's pre-filter part (its own coordinator + 2 workers)

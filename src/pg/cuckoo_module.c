@@ -10,6 +10,7 @@
 
 #include "cuckoo_hashset.h"
 #include "cuckoo_prefilter.h"
+#include "cuckoo_rtf.h"
 
 PG_MODULE_MAGIC;
 
@@ -32,5 +33,6 @@ _PG_init(void)
 							&cfpg_agg_probe_limit, 64, 0, 1024, PGC_USERSET,
 							GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	cfpg_prefilter_init();
+	cfpg_rtf_init();
 	MarkGUCPrefixReserved("cuckoo");
 }

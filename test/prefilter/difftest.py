@@ -63,7 +63,19 @@ THRESHOLDS = [
     ("cuckoo.join_prefilter_max_small_rows", "-1"),
     ("cuckoo.join_prefilter_min_removed", "0"),
     ("cuckoo.join_prefilter_max_small_ratio", "-1"),
+    ("cuckoo.join_prefilter_runtime_min_rows", "-1"),
 ]
+# the run-time form (cuckoo.join_prefilter_runtime): for each query, drawn
+# from a stream of its own, which forms the "on" run has (both, the
+# run-time one alone: the query-level one declines everything with
+# min_big_rows = 1e15, or the query-level one alone), the adaptive
+# switch-off's sample and threshold, and the key bound (5: most builds give
+# up, every row passes)
+RUNTIME = "cuckoo.join_prefilter_runtime"
+RT_FORMS = [("both", 4), ("runtime", 5), ("query", 1)]
+RT_SAMPLES = ("0", "16", "4096")
+RT_MIN_REMOVED = ("0", "0.1", "0.9")
+RT_MAX_KEYS = ("4000000", "4000000", "4000000", "5")
 DB = "difftest"
 NULL = "<NULL>"
 
@@ -223,6 +235,7 @@ CATEGORIES = [
     ("semi_in", 8), ("semi_exists", 8), ("anti_not_exists", 5), ("anti_not_in", 4),
     ("anti_left", 4), ("three_way", 8), ("aggregate", 8), ("scalar_sub", 2), ("cte", 3),
     ("from_subquery", 3), ("distinct", 2), ("union", 2), ("dml", 3), ("locking", 2),
+    ("star", 8),
 ]
 
 
@@ -399,6 +412,21 @@ def gen_query(r, cat, param=None):
     if cat == "anti_left":
         return "SELECT x.id, x.v FROM %s x LEFT JOIN %s y ON %s WHERE y.id IS NULL%s" % (
             A, B, on, (" AND " + restriction(r, "x", param)) if r.random() < 0.4 else ""), fam
+    if cat == "star":
+        # a fact table and three dimensions, most restricted (TPC-DS's
+        # shape: each dimension's filter checked on the fact's scan, below
+        # the other joins), some LEFT; sometimes under an ordered LIMIT
+        dims = [table(r) for _ in range(3)]
+        joins, conds = [], [ra("x")]
+        for i, d in enumerate(dims):
+            _, on_i, _ = keypair(r, "x", "d%d" % i)
+            joins.append("%s %s d%d ON %s" % (r.choice(["JOIN", "JOIN", "JOIN", "LEFT JOIN"]), d, i, on_i))
+            if r.random() < 0.8:
+                conds.append(restriction(r, "d%d" % i, param))
+        q = "SELECT x.id, d0.id, d1.id, d2.id FROM %s x %s%s" % (A, " ".join(joins), where(conds))
+        if r.random() < 0.2:
+            q = "SELECT * FROM (%s ORDER BY 1, 2, 3, 4 LIMIT %d) s" % (q, r.randint(1, 30))
+        return q, fam
     if cat == "three_way":
         fam2, on_yz, _ = keypair(r, "y", "z")
         j1 = r.choice(["JOIN", "JOIN", "LEFT JOIN", "RIGHT JOIN"])
@@ -550,8 +578,19 @@ def any_form(plan_lines):
 
 
 def fired(plan_lines):
-    """a filter or the few-keys form in the plan"""
+    """a filter (either form) or the few-keys form in the plan"""
+    return (any("cf_agg" in line for line in plan_lines) or any_form(plan_lines) or
+            rt_fired(plan_lines))
+
+
+def ql_fired(plan_lines):
+    """a query-level filter or the few-keys form in the plan"""
     return any("cf_agg" in line for line in plan_lines) or any_form(plan_lines)
+
+
+def rt_fired(plan_lines):
+    """a run-time filter's check in the plan"""
+    return any("Custom Scan (CuckooFilter)" in line for line in plan_lines)
 
 
 def shipped(plan_lines):
@@ -606,9 +645,11 @@ def main():
     r = random.Random(seed)
     # the few-keys limit from a stream of its own: a seed's queries stay those it gave before
     r_any = random.Random(seed + 1) if ANY_KNOB in have else None
+    r_rt = random.Random(seed + 2) if RUNTIME in have else None
     tq = time.time()
     try:
-        return run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any, tq, t0)
+        return run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any,
+                           r_rt, tq, t0)
     except RuntimeError as e:
         # psql ended: the server closed the connection (a crash?) or psql died
         print("difftest: FAILED: %s" % e)
@@ -626,8 +667,11 @@ def main():
 CURRENT = [0]
 
 
-def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any, tq, t0):
+def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbose, r, r_any, r_rt, tq, t0):
     nkeys = 0
+    nrt = 0
+    nrt_parallel = 0
+    rt_forms = {}
     nshipped_keys = 0
     stats = {}          # category -> [queries, fired, errors only off]
     fstats = {}         # key family -> [queries, fired]
@@ -667,6 +711,16 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
         pre = (PARALLEL if parallel else SERIAL) + " " + RESET_KNOBS + " " + shape + " "
         if r_any:
             pre += "SET %s = %s; " % (ANY_KNOB, r_any.choice(ANY_LIMITS))
+        if r_rt:
+            form = pick(r_rt, RT_FORMS)
+            rt_forms[form] = rt_forms.get(form, 0) + 1
+            pre += ("SET %s = %s; SET cuckoo.join_prefilter_min_big_rows = %s; "
+                    "SET cuckoo.join_prefilter_runtime_sample = %s; "
+                    "SET cuckoo.join_prefilter_runtime_min_removed = %s; "
+                    "SET cuckoo.join_prefilter_runtime_max_keys = %s; ") % (
+                RUNTIME, "off" if form == "query" else "on", "1e15" if form == "runtime" else "0",
+                r_rt.choice(RT_SAMPLES), r_rt.choice(RT_MIN_REMOVED), r_rt.choice(RT_MAX_KEYS))
+            label += " [rt:%s]" % form
         tq0 = time.time()
         res = {}
         plan = []
@@ -719,6 +773,8 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
         nfired += f
         nshipped += shipped(plan)
         nkeys += any_form(plan)
+        nrt += rt_fired(plan)
+        nrt_parallel += rt_fired(plan) and gathered(plan)
         nshipped_keys += shipped_keys(plan)
         ngather += gathered(plan)
         if verbose:
@@ -727,7 +783,8 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
         problem = None
         # the one join of a two-way query on keys of a nondeterministic
         # collation: the rule must decline (cf_agg refuses such values)
-        if f and fam == "text_nd" and cat not in ("three_way", "union"):
+        # (the run-time form hashes with the join's own functions: it may)
+        if (f and not rt_fired(plan) or ql_fired(plan)) and fam == "text_nd" and cat not in ("three_way", "union", "star"):
             problem = "a filter on keys of a nondeterministic collation"
         elif err_on and not err_off:
             knob = (plain_raises_too(db, setting, q, arg, cat == "dml", err_on) or
@@ -776,6 +833,8 @@ def run_queries(db, setting, seed, budget, limit, min_fired, min_queries, verbos
     print("  a filter shipped in a postgres_fdw scan's remote SQL: %d" % nshipped)
     print("  the few-keys form (= ANY) in the plan: %d; in a postgres_fdw scan's remote SQL: %d" % (
         nkeys, nshipped_keys))
+    print("  a run-time filter in the plan: %d (under a Gather: %d); forms of the run with the setting on: %s" % (
+        nrt, nrt_parallel, ", ".join("%s %d" % kv for kv in sorted(rt_forms.items()))))
     print("  a filter in the plan: %d of %d (%.1f%%, at least %.0f%% required)" % (
         nfired, n, 100 * frac, 100 * min_fired))
     print("  errors both off and on: %d; only off (the filter spared a row that raises): %d" % (
