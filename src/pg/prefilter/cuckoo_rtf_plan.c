@@ -251,8 +251,11 @@ cfpg_rtf_is_ours(Plan *p)
  * *attno its column there.
  */
 static Plan **
-cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
+cfpg_rtf_descend(Plan **slot, AttrNumber *attno, bool replay_ok)
 {
+	Plan	  **prev = slot;
+	AttrNumber	prev_attno = *attno;
+
 	for (;;)
 	{
 		Plan	   *p = *slot;
@@ -261,15 +264,21 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 		Var		   *v;
 		Plan	  **next = NULL;
 
+		/*
+		 * A node that evaluates a volatile function per row would see fewer
+		 * rows with the check below it: the check stays above it.
+		 */
+		if (IsA(p, Hash))
+			;					/* evaluates nothing (and see below) */
+		else if (contain_volatile_functions((Node *) p->qual) ||
+			contain_volatile_functions((Node *) p->targetlist) ||
+			((IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop)) &&
+			 contain_volatile_functions((Node *) ((Join *) p)->joinqual)))
+			return slot;
 		tle = get_tle_by_resno(p->targetlist, *attno);
-		if (tle == NULL)
-			return slot;
-		e = cfpg_rtf_strip(tle->expr);
-		if (e == NULL || !IsA(e, Var))
-			return slot;
-		v = (Var *) e;
-		if (v->varattno <= 0)
-			return slot;
+		e = tle ? cfpg_rtf_strip(tle->expr) : NULL;
+		v = (e != NULL && IsA(e, Var) && ((Var *) e)->varattno > 0) ? (Var *) e : NULL;
+		if (v != NULL)
 		switch (nodeTag(p))
 		{
 			case T_HashJoin:
@@ -290,7 +299,13 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 			case T_Sort:
 			case T_IncrementalSort:
 			case T_Material:
-				if (v->varno == OUTER_VAR)
+				/*
+				 * These keep the rows they read and give them again on a
+				 * rescan without reading their child (a Hash: its join
+				 * reuses the table): rows kept under one filter would be
+				 * replayed under the next, from a rebuilt build side.
+				 */
+				if (v->varno == OUTER_VAR && replay_ok)
 					next = &p->lefttree;
 				break;
 			case T_Result:
@@ -309,7 +324,17 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 				break;
 		}
 		if (next == NULL || *next == NULL)
+		{
+			/* a hash join's inner child must stay its Hash: above the join then */
+			if (IsA(p, Hash))
+			{
+				*attno = prev_attno;
+				return prev;
+			}
 			return slot;
+		}
+		prev = slot;
+		prev_attno = *attno;
 		*attno = v->varattno;
 		slot = next;
 	}
@@ -480,7 +505,13 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 			AttrNumber	attno = ((Var *) e)->varattno;
 			TargetEntry *tle;
 
-			at = cfpg_rtf_descend(at, &attno);
+			/*
+			 * The filter stays the same across rescans only when the build
+			 * side depends on no parameter (its hash table rebuilt from the
+			 * same rows); else never below a node that replays rows.
+			 */
+			at = cfpg_rtf_descend(at, &attno, bms_is_empty(hash->plan.allParam) &&
+								  bms_is_empty(hash->plan.extParam));
 			tle = get_tle_by_resno((*at)->targetlist, attno);
 			Assert(tle != NULL);
 			ckey = (Expr *) makeVar(OUTER_VAR, attno, exprType((Node *) tle->expr),
