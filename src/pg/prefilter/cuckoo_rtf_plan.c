@@ -37,6 +37,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
@@ -340,6 +341,86 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno, bool replay_ok)
 	}
 }
 
+/*
+ * Whether a rescan gives the subtree under p the same rows: no volatile
+ * function in a node's quals, target list, functions or VALUES lists (a
+ * hash join rebuilds a multi-batch table on a rescan even when no
+ * parameter changed).  false when unsure.
+ */
+static bool
+cfpg_rtf_stable(Plan *p)
+{
+	ListCell   *lc;
+
+	if (p == NULL)
+		return true;
+	check_stack_depth();
+	if (contain_volatile_functions((Node *) p->qual) ||
+		contain_volatile_functions((Node *) p->targetlist))
+		return false;
+	switch (nodeTag(p))
+	{
+		case T_HashJoin:
+		case T_MergeJoin:
+		case T_NestLoop:
+			if (contain_volatile_functions((Node *) ((Join *) p)->joinqual))
+				return false;
+			break;
+		case T_FunctionScan:
+			if (contain_volatile_functions((Node *) ((FunctionScan *) p)->functions))
+				return false;
+			break;
+		case T_ValuesScan:
+			if (contain_volatile_functions((Node *) ((ValuesScan *) p)->values_lists))
+				return false;
+			break;
+		case T_Append:
+			foreach(lc, ((Append *) p)->appendplans)
+				if (!cfpg_rtf_stable(lfirst(lc)))
+					return false;
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) p)->mergeplans)
+				if (!cfpg_rtf_stable(lfirst(lc)))
+					return false;
+			break;
+		case T_SubqueryScan:
+			if (!cfpg_rtf_stable(((SubqueryScan *) p)->subplan))
+				return false;
+			break;
+		case T_CustomScan:
+			if (!cfpg_rtf_is_ours(p))
+				return false;
+			break;
+		case T_SeqScan:
+		case T_IndexScan:
+		case T_IndexOnlyScan:
+		case T_BitmapHeapScan:
+		case T_BitmapIndexScan:
+		case T_TidScan:
+		case T_CteScan:
+		case T_WorkTableScan:
+		case T_Hash:
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+		case T_Result:
+		case T_Agg:
+		case T_Group:
+		case T_Unique:
+		case T_Limit:
+		case T_WindowAgg:
+		case T_SetOp:
+		case T_Gather:
+		case T_GatherMerge:
+			break;
+		default:
+			return false;		/* not looked at: unsure */
+	}
+	return cfpg_rtf_stable(p->lefttree) && cfpg_rtf_stable(p->righttree);
+}
+
 static int
 cfpg_rtf_max_id_walk(Plan *p)
 {
@@ -444,6 +525,7 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 	int			nkeys = 0;
 	int			keyidx;
 	int			id;
+	int			replay_ok = -1; /* the filter the same on every rescan */
 	ListCell   *lo,
 			   *li,
 			   *lop,
@@ -507,11 +589,16 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 
 			/*
 			 * The filter stays the same across rescans only when the build
-			 * side depends on no parameter (its hash table rebuilt from the
-			 * same rows); else never below a node that replays rows.
+			 * side depends on no parameter and has no volatile function
+			 * (its hash table rebuilt from the same rows); else never below
+			 * a node that replays rows.
 			 */
-			at = cfpg_rtf_descend(at, &attno, bms_is_empty(hash->plan.allParam) &&
-								  bms_is_empty(hash->plan.extParam));
+			if (replay_ok < 0)
+				replay_ok = bms_is_empty(hash->plan.allParam) &&
+					bms_is_empty(hash->plan.extParam) &&
+					bms_is_empty(pull_paramids((Expr *) hash->hashkeys)) &&
+					cfpg_rtf_stable(hash->plan.lefttree);
+			at = cfpg_rtf_descend(at, &attno, replay_ok > 0);
 			tle = get_tle_by_resno((*at)->targetlist, attno);
 			Assert(tle != NULL);
 			ckey = (Expr *) makeVar(OUTER_VAR, attno, exprType((Node *) tle->expr),
