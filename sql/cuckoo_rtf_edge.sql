@@ -75,7 +75,7 @@ SELECT same($q$WITH RECURSIVE r(k, depth) AS (SELECT k, 0 FROM small WHERE k < 5
   UNION ALL SELECT big.id % 1000, r.depth + 1 FROM big JOIN r ON big.k = r.k WHERE r.depth < 2)
   SELECT k, depth, count(*) FROM r GROUP BY k, depth$q$) AS recursive_cte_build;
 -- Memoize over a parameterized subquery holding a hash join
-SELECT same($q$SELECT d.grp, x.c FROM (SELECT g % 10 AS grp FROM generate_series(1, 50) g) d,
+SELECT same($q$SELECT d.grp, x.c FROM (SELECT g % 4 AS grp FROM generate_series(1, 20) g) d,
   LATERAL (SELECT count(*) AS c FROM big JOIN small s ON s.k = big.k WHERE s.grp = d.grp) x$q$) AS memoize;
 -- scroll cursors read forward, backward and absolute through a plan with checks
 CREATE FUNCTION walk(q text, rt text) RETURNS text LANGUAGE plpgsql AS $$
@@ -147,7 +147,7 @@ DECLARE
 	r record;
 BEGIN
 	PERFORM set_config('cuckoo.join_prefilter_runtime', rt, true);
-	FOR g IN 0..9 LOOP
+	FOR g IN 0..4 LOOP
 		SELECT sum(b.id * (g + 1)) INTO x FROM big b JOIN small s ON s.k = b.k WHERE s.grp = g;
 		t := t + x;
 		FOR r IN SELECT b.id FROM big b JOIN small s ON s.k = b.k WHERE s.grp = g AND b.id < 500 LOOP
@@ -156,7 +156,7 @@ BEGIN
 	END LOOP;
 	RETURN t;
 END $$;
-SELECT loop_sum('off') = loop_sum('on') AS plpgsql_loop_same, loop_sum('on');
+SELECT loop_sum('off') = loop_sum('on') AS plpgsql_loop_same;
 -- parallel plans: a hash join under Gather (each process builds the whole
 -- table and its filter), Parallel Hash (no filter), Gather Merge,
 -- Parallel Append, partition-wise joins, parallel mode forced
@@ -200,7 +200,7 @@ RESET enable_parallel_hash;
 
 -- DML: UPDATE ... FROM, DELETE ... USING, INSERT ... SELECT, MERGE,
 -- RETURNING, FOR UPDATE; each run off then on from the same data
-CREATE TABLE tgt AS SELECT id, k, 0 AS v FROM big;
+CREATE TABLE tgt AS SELECT id, k, 0 AS v FROM big WHERE id <= 4000;
 CREATE FUNCTION dml(stmt text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	a text;
@@ -247,7 +247,7 @@ SELECT same($q$SELECT b.id, x.k FROM big b JOIN mid2 x ON x.k = b.k WHERE x.m % 
 CREATE TABLE skew AS SELECT g AS id, CASE WHEN g % 3 = 0 THEN 7 WHEN g % 5 = 0 THEN 11 ELSE g % 5000 END AS k FROM generate_series(1, 30000) g;
 ANALYZE skew;
 SELECT same($q$SELECT s.id, x.id FROM skew s JOIN big x ON x.id = s.k WHERE x.m <> 3$q$) AS skew;
-SELECT same($q$SELECT d.grp, (SELECT count(*) FROM skew s JOIN big x ON x.id = s.k WHERE x.m = d.grp % 7) FROM drv d$q$) AS skew_rescan_batches;
+SELECT same($q$SELECT d.grp, (SELECT count(*) FROM skew s JOIN big x ON x.id = s.k WHERE x.m = d.grp % 7) FROM drv d WHERE d.grp < 3$q$) AS skew_rescan_batches;
 RESET work_mem;
 
 -- keys whose equality is not byte equality, several keys, NULL keys
@@ -285,6 +285,17 @@ SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON ROW(kp.i4, kp.nk) = ROW(kb
 SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON kp.rng = kb.rng$q$) AS ranges;
 SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON kp.js = kb.js$q$) AS jsonb;
 SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON kp.u = kb.u$q$) AS uuid;
+CREATE TYPE pair AS (a int, b int);
+CREATE TABLE ka AS SELECT g AS id, (g % 30)::float4 / 4 AS f4, (g % 30)::text::name AS nm, make_interval(hours => g % 50) AS iv,
+  ROW(g % 5, g % 3)::pair AS pr, (g % 6)::float8 / 4 AS f8 FROM generate_series(1, 3000) g;
+CREATE TABLE kc AS SELECT g AS id, (g % 10)::float8 / 4 AS f8, (g % 12)::text AS tx, make_interval(days => g % 3) AS iv,
+  ROW(g % 2, g % 3)::pair AS pr FROM generate_series(1, 20) g;
+ANALYZE ka, kc;
+SELECT same($q$SELECT ka.id, kc.id FROM ka JOIN kc ON ka.f4 = kc.f8$q$) AS float4_float8;
+SELECT same($q$SELECT ka.id, kc.id FROM ka JOIN kc ON ka.nm = kc.tx$q$) AS name_text;
+SELECT same($q$SELECT ka.id, kc.id FROM ka JOIN kc ON ka.iv = kc.iv$q$) AS interval_days_hours;
+SELECT same($q$SELECT ka.id, kc.id FROM ka JOIN kc ON ka.pr = kc.pr$q$) AS composite;
+SELECT same($q$SELECT ka.id, kc.id FROM ka JOIN kc ON ka.pr::record = kc.pr::record$q$) AS record;
 CREATE DOMAIN dint AS int CHECK (VALUE >= 0);
 SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON kp.i4::dint = kb.i4::dint$q$) AS domain;
 SELECT same($q$SELECT kp.id, kb.id FROM kp JOIN kb ON kp.nk = kb.nk$q$) AS null_keys;
@@ -358,11 +369,11 @@ BEGIN
 	RETURN n || ' rows, ' || currval('rtfe.sq') || ' calls';
 END $$;
 SELECT calls(q, 'off') = calls(q, 'on') AS same_calls
-  FROM (VALUES ($q$SELECT b.id FROM big b JOIN small s ON s.k = vol(b.k) WHERE s.grp = 3$q$),
-               ($q$SELECT b.id FROM (big b JOIN mid2 ON b.id = mid2.m AND vol(b.m) >= 0) JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
-               ($q$SELECT b.id FROM (SELECT id, k, vol(m) AS v FROM big) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
-               ($q$SELECT b.id FROM (SELECT id, k FROM big WHERE vol(m) >= 0 OFFSET 0) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
-               ($q$SELECT b.id FROM big b JOIN small s ON s.k = b.k AND vol(s.grp) = 3$q$)) v(q);
+  FROM (VALUES ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = vol(b.k) WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM (mid2 b JOIN drv ON b.m = drv.grp * 100 AND vol(b.k) >= 0) JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM (SELECT m, k, vol(m) AS v FROM mid2) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM (SELECT m, k FROM mid2 WHERE vol(m) >= 0 OFFSET 0) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = b.k AND vol(s.grp) = 3$q$)) v(q);
 -- EXPLAIN in every format, VERBOSE and ANALYZE, of a prepared statement,
 -- through auto_explain (its ExecutorStart hook chained with ours)
 SET enable_nestloop = off;
