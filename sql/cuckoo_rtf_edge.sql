@@ -368,12 +368,14 @@ BEGIN
 	EXECUTE 'SELECT count(*) FROM (' || q || ') x' INTO n;
 	RETURN n || ' rows, ' || currval('rtfe.sq') || ' calls';
 END $$;
+SET join_collapse_limit = 1;
 SELECT calls(q, 'off') = calls(q, 'on') AS same_calls
   FROM (VALUES ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = vol(b.k) WHERE s.grp = 3$q$),
-               ($q$SELECT b.m FROM (mid2 b JOIN drv ON b.m = drv.grp * 100 AND vol(b.k) >= 0) JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM (mid2 b JOIN drv ON vol(b.k) % 10 >= drv.grp) JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
                ($q$SELECT b.m FROM (SELECT m, k, vol(m) AS v FROM mid2) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
                ($q$SELECT b.m FROM (SELECT m, k FROM mid2 WHERE vol(m) >= 0 OFFSET 0) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
                ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = b.k AND vol(s.grp) = 3$q$)) v(q);
+RESET join_collapse_limit;
 -- EXPLAIN in every format, VERBOSE and ANALYZE, of a prepared statement,
 -- through auto_explain (its ExecutorStart hook chained with ours)
 SET enable_nestloop = off;
