@@ -247,6 +247,17 @@ cfpg_rtf_is_ours(Plan *p)
 }
 
 /*
+ * A volatile function, or a subplan (contain_volatile_functions does not
+ * look into its plan, which may call one): evaluated once more, or on rows
+ * it would not see, it could change what a query does.
+ */
+static bool
+cfpg_rtf_volatile(Node *n)
+{
+	return contain_volatile_functions(n) || contain_subplans(n);
+}
+
+/*
  * Follows output column *attno of *slot down to the node that first
  * produces it (see the file's comment); returns that node's slot, with
  * *attno its column there.
@@ -271,10 +282,10 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno, bool replay_ok)
 		 */
 		if (IsA(p, Hash))
 			;					/* evaluates nothing (and see below) */
-		else if (contain_volatile_functions((Node *) p->qual) ||
-			contain_volatile_functions((Node *) p->targetlist) ||
-			((IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop)) &&
-			 contain_volatile_functions((Node *) ((Join *) p)->joinqual)))
+		else if (cfpg_rtf_volatile((Node *) p->qual) ||
+				 cfpg_rtf_volatile((Node *) p->targetlist) ||
+				 ((IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop)) &&
+				  cfpg_rtf_volatile((Node *) ((Join *) p)->joinqual)))
 			return slot;
 		tle = get_tle_by_resno(p->targetlist, *attno);
 		e = tle ? cfpg_rtf_strip(tle->expr) : NULL;
@@ -355,23 +366,23 @@ cfpg_rtf_stable(Plan *p)
 	if (p == NULL)
 		return true;
 	check_stack_depth();
-	if (contain_volatile_functions((Node *) p->qual) ||
-		contain_volatile_functions((Node *) p->targetlist))
+	if (cfpg_rtf_volatile((Node *) p->qual) ||
+		cfpg_rtf_volatile((Node *) p->targetlist))
 		return false;
 	switch (nodeTag(p))
 	{
 		case T_HashJoin:
 		case T_MergeJoin:
 		case T_NestLoop:
-			if (contain_volatile_functions((Node *) ((Join *) p)->joinqual))
+			if (cfpg_rtf_volatile((Node *) ((Join *) p)->joinqual))
 				return false;
 			break;
 		case T_FunctionScan:
-			if (contain_volatile_functions((Node *) ((FunctionScan *) p)->functions))
+			if (cfpg_rtf_volatile((Node *) ((FunctionScan *) p)->functions))
 				return false;
 			break;
 		case T_ValuesScan:
-			if (contain_volatile_functions((Node *) ((ValuesScan *) p)->values_lists))
+			if (cfpg_rtf_volatile((Node *) ((ValuesScan *) p)->values_lists))
 				return false;
 			break;
 		case T_Append:
@@ -576,8 +587,8 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		 */
 		if (keyidx > 1 && !(ovar && ivar))
 			continue;
-		if ((!ovar && contain_volatile_functions((Node *) okey)) ||
-			(!ivar && contain_volatile_functions((Node *) lfirst(li))))
+		if ((!ovar && cfpg_rtf_volatile((Node *) okey)) ||
+			(!ivar && cfpg_rtf_volatile((Node *) lfirst(li))))
 			continue;
 		if (!cfpg_rtf_hash_procs(opno, &hf))
 			continue;
