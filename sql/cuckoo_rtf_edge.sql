@@ -355,7 +355,8 @@ ANALYZE big, mid2;
 SET enable_nestloop = off;
 SELECT same($q$SELECT b.id, mid2.m FROM (big b JOIN mid2 ON b.k = mid2.k) JOIN small s ON s.k = mid2.k AND s.grp = 4$q$) AS index_joins;
 RESET enable_nestloop;
--- volatile functions: evaluated as often with the filters (a sequence counts)
+-- volatile functions: evaluated as often with the filters (a sequence
+-- counts), a subplan's included (a key that is one is not checked)
 CREATE SEQUENCE sq;
 CREATE FUNCTION vol(int) RETURNS int LANGUAGE sql VOLATILE AS 'SELECT $1 + 0 * nextval(''rtfe.sq'')::int';
 CREATE FUNCTION calls(q text, rt text) RETURNS text LANGUAGE plpgsql AS $$
@@ -374,7 +375,9 @@ SELECT calls(q, 'off') = calls(q, 'on') AS same_calls
                ($q$SELECT b.m FROM (mid2 b JOIN drv ON vol(b.k) % 10 >= drv.grp) JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
                ($q$SELECT b.m FROM (SELECT m, k, vol(m) AS v FROM mid2) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
                ($q$SELECT b.m FROM (SELECT m, k FROM mid2 WHERE vol(m) >= 0 OFFSET 0) b JOIN small s ON s.k = b.k WHERE s.grp = 3$q$),
-               ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = b.k AND vol(s.grp) = 3$q$)) v(q);
+               ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = b.k AND vol(s.grp) = 3$q$),
+               ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = (SELECT b.k + 0 * nextval('rtfe.sq')::int) WHERE s.grp = 3$q$),
+               ($q$SELECT b.m FROM mid2 b JOIN small s ON s.k = b.k AND s.grp = 3 JOIN drv d ON d.grp = (SELECT b.m % 10 + 0 * nextval('rtfe.sq')::int)$q$)) v(q);
 RESET join_collapse_limit;
 -- EXPLAIN in every format, VERBOSE and ANALYZE, of a prepared statement,
 -- through auto_explain (its ExecutorStart hook chained with ours)
