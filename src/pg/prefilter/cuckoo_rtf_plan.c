@@ -37,6 +37,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
@@ -246,13 +247,27 @@ cfpg_rtf_is_ours(Plan *p)
 }
 
 /*
+ * A volatile function, or a subplan (contain_volatile_functions does not
+ * look into its plan, which may call one): evaluated once more, or on rows
+ * it would not see, it could change what a query does.
+ */
+static bool
+cfpg_rtf_volatile(Node *n)
+{
+	return contain_volatile_functions(n) || contain_subplans(n);
+}
+
+/*
  * Follows output column *attno of *slot down to the node that first
  * produces it (see the file's comment); returns that node's slot, with
  * *attno its column there.
  */
 static Plan **
-cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
+cfpg_rtf_descend(Plan **slot, AttrNumber *attno, bool replay_ok)
 {
+	Plan	  **prev = slot;
+	AttrNumber	prev_attno = *attno;
+
 	for (;;)
 	{
 		Plan	   *p = *slot;
@@ -261,15 +276,21 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 		Var		   *v;
 		Plan	  **next = NULL;
 
+		/*
+		 * A node that evaluates a volatile function per row would see fewer
+		 * rows with the check below it: the check stays above it.
+		 */
+		if (IsA(p, Hash))
+			;					/* evaluates nothing (and see below) */
+		else if (cfpg_rtf_volatile((Node *) p->qual) ||
+				 cfpg_rtf_volatile((Node *) p->targetlist) ||
+				 ((IsA(p, HashJoin) || IsA(p, MergeJoin) || IsA(p, NestLoop)) &&
+				  cfpg_rtf_volatile((Node *) ((Join *) p)->joinqual)))
+			return slot;
 		tle = get_tle_by_resno(p->targetlist, *attno);
-		if (tle == NULL)
-			return slot;
-		e = cfpg_rtf_strip(tle->expr);
-		if (e == NULL || !IsA(e, Var))
-			return slot;
-		v = (Var *) e;
-		if (v->varattno <= 0)
-			return slot;
+		e = tle ? cfpg_rtf_strip(tle->expr) : NULL;
+		v = (e != NULL && IsA(e, Var) && ((Var *) e)->varattno > 0) ? (Var *) e : NULL;
+		if (v != NULL)
 		switch (nodeTag(p))
 		{
 			case T_HashJoin:
@@ -290,7 +311,13 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 			case T_Sort:
 			case T_IncrementalSort:
 			case T_Material:
-				if (v->varno == OUTER_VAR)
+				/*
+				 * These keep the rows they read and give them again on a
+				 * rescan without reading their child (a Hash: its join
+				 * reuses the table): rows kept under one filter would be
+				 * replayed under the next, from a rebuilt build side.
+				 */
+				if (v->varno == OUTER_VAR && replay_ok)
 					next = &p->lefttree;
 				break;
 			case T_Result:
@@ -309,10 +336,100 @@ cfpg_rtf_descend(Plan **slot, AttrNumber *attno)
 				break;
 		}
 		if (next == NULL || *next == NULL)
+		{
+			/* a hash join's inner child must stay its Hash: above the join then */
+			if (IsA(p, Hash))
+			{
+				*attno = prev_attno;
+				return prev;
+			}
 			return slot;
+		}
+		prev = slot;
+		prev_attno = *attno;
 		*attno = v->varattno;
 		slot = next;
 	}
+}
+
+/*
+ * Whether a rescan gives the subtree under p the same rows: no volatile
+ * function in a node's quals, target list, functions or VALUES lists (a
+ * hash join rebuilds a multi-batch table on a rescan even when no
+ * parameter changed).  false when unsure.
+ */
+static bool
+cfpg_rtf_stable(Plan *p)
+{
+	ListCell   *lc;
+
+	if (p == NULL)
+		return true;
+	check_stack_depth();
+	if (cfpg_rtf_volatile((Node *) p->qual) ||
+		cfpg_rtf_volatile((Node *) p->targetlist))
+		return false;
+	switch (nodeTag(p))
+	{
+		case T_HashJoin:
+		case T_MergeJoin:
+		case T_NestLoop:
+			if (cfpg_rtf_volatile((Node *) ((Join *) p)->joinqual))
+				return false;
+			break;
+		case T_FunctionScan:
+			if (cfpg_rtf_volatile((Node *) ((FunctionScan *) p)->functions))
+				return false;
+			break;
+		case T_ValuesScan:
+			if (cfpg_rtf_volatile((Node *) ((ValuesScan *) p)->values_lists))
+				return false;
+			break;
+		case T_Append:
+			foreach(lc, ((Append *) p)->appendplans)
+				if (!cfpg_rtf_stable(lfirst(lc)))
+					return false;
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) p)->mergeplans)
+				if (!cfpg_rtf_stable(lfirst(lc)))
+					return false;
+			break;
+		case T_SubqueryScan:
+			if (!cfpg_rtf_stable(((SubqueryScan *) p)->subplan))
+				return false;
+			break;
+		case T_CustomScan:
+			if (!cfpg_rtf_is_ours(p))
+				return false;
+			break;
+		case T_SeqScan:
+		case T_IndexScan:
+		case T_IndexOnlyScan:
+		case T_BitmapHeapScan:
+		case T_BitmapIndexScan:
+		case T_TidScan:
+		case T_CteScan:
+		case T_WorkTableScan:
+		case T_Hash:
+		case T_Sort:
+		case T_IncrementalSort:
+		case T_Material:
+		case T_Memoize:
+		case T_Result:
+		case T_Agg:
+		case T_Group:
+		case T_Unique:
+		case T_Limit:
+		case T_WindowAgg:
+		case T_SetOp:
+		case T_Gather:
+		case T_GatherMerge:
+			break;
+		default:
+			return false;		/* not looked at: unsure */
+	}
+	return cfpg_rtf_stable(p->lefttree) && cfpg_rtf_stable(p->righttree);
 }
 
 static int
@@ -419,6 +536,7 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 	int			nkeys = 0;
 	int			keyidx;
 	int			id;
+	int			replay_ok = -1; /* the filter the same on every rescan */
 	ListCell   *lo,
 			   *li,
 			   *lop,
@@ -469,8 +587,8 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 		 */
 		if (keyidx > 1 && !(ovar && ivar))
 			continue;
-		if ((!ovar && contain_volatile_functions((Node *) okey)) ||
-			(!ivar && contain_volatile_functions((Node *) lfirst(li))))
+		if ((!ovar && cfpg_rtf_volatile((Node *) okey)) ||
+			(!ivar && cfpg_rtf_volatile((Node *) lfirst(li))))
 			continue;
 		if (!cfpg_rtf_hash_procs(opno, &hf))
 			continue;
@@ -480,7 +598,18 @@ cfpg_rtf_hashjoin(CfpgRtfWalk *w, HashJoin *hj)
 			AttrNumber	attno = ((Var *) e)->varattno;
 			TargetEntry *tle;
 
-			at = cfpg_rtf_descend(at, &attno);
+			/*
+			 * The filter stays the same across rescans only when the build
+			 * side depends on no parameter and has no volatile function
+			 * (its hash table rebuilt from the same rows); else never below
+			 * a node that replays rows.
+			 */
+			if (replay_ok < 0)
+				replay_ok = bms_is_empty(hash->plan.allParam) &&
+					bms_is_empty(hash->plan.extParam) &&
+					bms_is_empty(pull_paramids((Expr *) hash->hashkeys)) &&
+					cfpg_rtf_stable(hash->plan.lefttree);
+			at = cfpg_rtf_descend(at, &attno, replay_ok > 0);
 			tle = get_tle_by_resno((*at)->targetlist, attno);
 			Assert(tle != NULL);
 			ckey = (Expr *) makeVar(OUTER_VAR, attno, exprType((Node *) tle->expr),
