@@ -484,7 +484,8 @@ static int
 cfpy_find(FilterObject *self, const cfpy_value *v, uint64_t *h)
 {
 	uint64_t   *hs;
-	size_t		n;
+	size_t		n,
+				i;
 
 	*h = v->h;
 	if (!cfpy_may_have_alternates(v))
@@ -492,14 +493,13 @@ cfpy_find(FilterObject *self, const cfpy_value *v, uint64_t *h)
 	hs = cfpy_hbuf(self);
 	if (hs == NULL)
 		return -1;
+	/* its own hash hs[0], then the alternates: the core's probe (cf_contains_first) */
 	n = cfpy_hashes(v, (int) cf_filter_hashing(self->f), hs);
-	for (size_t i = 0; i < n; i++)
-		if (cf_contains(self->f, hs[i]))
-		{
-			*h = hs[i];
-			return 1;
-		}
-	return 0;
+	i = cf_contains_first(self->f, hs, n);
+	if (i == n)
+		return 0;
+	*h = hs[i];
+	return 1;
 }
 
 static int
@@ -628,14 +628,24 @@ Filter_init(FilterObject *self, PyObject *args, PyObject *kw)
 		PyErr_Format(PyExc_ValueError, "capacity must be at least 1, not %lld", capacity);
 		return -1;
 	}
-	p.capacity = (uint64_t) capacity;
+	/* SQL's cf_create: every field as given (0 kicks, expansion 0: fixed size) */
+	p = cf_params_default((uint64_t) capacity);
 	p.fpr = fpr;
 	p.bucket_size = bucket_size;
 	p.max_kicks = max_kicks;
 	p.expansion = expansion;
-	p.geometry = CF_GEOM_LIST;	/* as cf_create */
 	if (cfpy_encoding(encoding, &p.encoding) < 0)
 		return -1;
+	if (cf_create_size(&p, err, sizeof(err)) == 0)
+	{
+		PyErr_SetString(PyExc_ValueError, err);
+		return -1;
+	}
+	/* cf_filter_new reads 0 as "the default": say none */
+	if (p.max_kicks == 0)
+		p.max_kicks = CF_NONE;
+	if (p.expansion == 0)
+		p.expansion = CF_NONE;
 	f = cf_filter_new(&p, err, sizeof(err));
 	if (f == NULL)
 	{
@@ -971,7 +981,7 @@ Filter_contains_many(FilterObject *self, PyObject *items)
 
 				if (overflow == 0 && x <= (INT64_C(1) << 53) && x >= -(INT64_C(1) << 53))
 				{
-					hs[nb] = cf_hash_int64_inline((int64_t) x);
+					hs[nb] = cf_hash_int64((int64_t) x);
 					pos[nb++] = i;
 					continue;
 				}

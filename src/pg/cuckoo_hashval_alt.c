@@ -748,6 +748,7 @@ bool
 cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 {
 	CfAltList	l;
+	size_t		i;
 
 	if (!cfpg_may_have_alternates(hi, value))
 	{
@@ -756,16 +757,10 @@ cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 	}
 	/* the value's own hash first, then the alternates (one pass over its parts) */
 	cfpg_alt_list(hi, value, (int) f->hashing, CFA_TOP, &l);
-	*h = l.h[0];
-	for (int i = 0; i < l.n; i++)
-		if (cf_contains(f, l.h[i]))
-		{
-			*h = l.h[i];
-			pfree(l.h);
-			return true;
-		}
+	i = cf_contains_first(f, l.h, (size_t) l.n);
+	*h = l.h[i < (size_t) l.n ? i : 0];
 	pfree(l.h);
-	return false;
+	return i < (size_t) l.n;
 }
 
 uint64
