@@ -40,7 +40,9 @@ typedef enum CfHashKind
 	CFH_JSONB,					/* token by token, numbers by value */
 	CFH_RANGE,					/* bound by bound */
 	CFH_MULTIRANGE,				/* range by range */
-	CFH_SEND					/* through the type's binary send function */
+	CFH_SEND,					/* through the type's binary send function */
+	CFH_VALUE					/* by its row's function (cfpg_types), and nothing
+								 * else switches on it: a new key type's kind */
 } CfHashKind;
 
 /* The value kind of values of type typid. */
