@@ -17,6 +17,17 @@
  *   datetime (naive)  timestamp                timestamp
  *   datetime (aware)  timestamptz              timestamptz
  * (a naive datetime is a wall-clock timestamp, as psycopg2 sends it.)
+ *
+ * The file, in order: a Python value's hash and kind (cfpy_hash_value, the
+ * core's canonical forms) and the hashes of the values SQL calls equal to
+ * it (cfpy_hashes: its alternates); the Filter type: the probe with
+ * alternates (cfpy_find: the core's cf_contains_first, the one the server's
+ * cf_contains uses), counts, adds and deletes (cf_filter_insert,
+ * cf_filter_remove), construction (cf_create's parameters through
+ * cf_filter_new; from_values: cf_agg's build, cf_filter_build), bytes and
+ * text, the batch forms (blocks of CFPY_BLOCK hashes through
+ * cf_contains_many), unions; then the module's functions (hash, kind_of,
+ * the seen recipe's seen/unseen) and its init.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -374,6 +385,11 @@ cfpy_hashes(const cfpy_value *v, int hashing, uint64_t *out)
 	return n;
 }
 
+/*
+ * whether v may have alternates at all (the cheap test before cfpy_hashes):
+ * an int beyond +-2^53, a float of magnitude 2^53 or more, text with
+ * trailing blanks, as the server's rows say (cuckoo_hashval.c)
+ */
 static bool
 cfpy_may_have_alternates(const cfpy_value *v)
 {
@@ -421,6 +437,7 @@ cfpy_wrap(cf_filter *f)
 	return o;
 }
 
+/* the filter's buffer for a value's hashes (CFPY_MAX_HASHES), made on first use */
 static uint64_t *
 cfpy_hbuf(FilterObject *self)
 {
@@ -502,6 +519,7 @@ cfpy_find(FilterObject *self, const cfpy_value *v, uint64_t *h)
 	return 1;
 }
 
+/* cf_count of v: the copies under its own hash and its alternates' (at most INT32_MAX) */
 static int
 cfpy_count(FilterObject *self, const cfpy_value *v, uint64_t *count)
 {
@@ -525,6 +543,7 @@ cfpy_count(FilterObject *self, const cfpy_value *v, uint64_t *count)
 	return 0;
 }
 
+/* a write's status as Python sees it: 0, or -1 with cuckoo.Error set */
 static int
 cfpy_report_status(cf_status st)
 {
@@ -548,7 +567,7 @@ cfpy_report_status(cf_status st)
 			PyErr_SetString(CfError, "a version-1 filter is read only");
 			return -1;
 	}
-	PyErr_SetString(CfError, "unknown cuckoo status");
+	PyErr_Format(CfError, "unexpected cuckoo status %s", cf_status_str(st));
 	return -1;
 }
 
@@ -606,6 +625,11 @@ cfpy_encoding(PyObject *name, int *enc)
 	return 0;
 }
 
+/*
+ * Filter(capacity, fpr=0.01, bucket_size=4, max_kicks=500, expansion=2,
+ * encoding='packed'): SQL's cf_create, every parameter as the server takes
+ * it (0 kicks, expansion 0 for a fixed size) and the same bytes
+ */
 static int
 Filter_init(FilterObject *self, PyObject *args, PyObject *kw)
 {
