@@ -285,6 +285,27 @@ def main():
     if len(failures) == before:
         print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h'
               % len(outside))
+    # the installed cuckoo.h is the API alone: no header of the tree, no word of the view's layout
+    before = len(failures)
+    api = open(os.path.join(TOP, 'src/core/cuckoo.h')).read()
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', api, re.M):
+        fail('src/core/cuckoo.h includes "%s": installed alone, it can include system headers only' % inc)
+    for word in ('cuckoo_view.h', 'cf_stage', 'cf_probe', 'CF_HASH8_FLIP', 'CF_SPLIT_STASH'):
+        if word in api:
+            fail('src/core/cuckoo.h names %s: internals go to cuckoo_int.h or cuckoo_view.h' % word)
+    if len(failures) == before:
+        print('cuckoo.h: the API alone (no tree header, no internal name)')
+    # value hashing: the probe with alternates is the core's, and a plain probe stays out of the alternates' file
+    before = len(failures)
+    alt = strip_comments_strings(open(os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c')).read())
+    if re.search(r'^cfpg_find_value\s*\(', alt, re.M):
+        fail('src/pg/cuckoo_hashval_alt.c defines cfpg_find_value: a plain probe would pass through it')
+    for path in [os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c'), os.path.join(TOP, 'python/cuckoo/_cuckoo.c')]:
+        body = strip_comments_strings(open(path).read())
+        if 'cf_contains_first' not in body:
+            fail('%s probes alternates without the core\'s cf_contains_first' % os.path.relpath(path, TOP))
+    if len(failures) == before:
+        print('value hashing: the probe with alternates is the core\'s cf_contains_first; cfpg_find_value is not in the alternates\' file')
     before = len(failures)
     split_module(objs, graph)
     if len(failures) == before:
