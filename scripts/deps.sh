@@ -6,7 +6,8 @@
 #   quick  what the demo, the build and the quick test run need (a compiler,
 #          the PostgreSQL 15 server and its headers, xxhash, python3; the
 #          Python module's build and tests: python3-dev, python3-setuptools,
-#          python3-psycopg2)
+#          python3-psycopg2; pkgconf: make check-lib builds docs/python.md's C
+#          example as the page says, with pkg-config)
 #   full   (the default) also what the complete test run and the benchmarks
 #          use: valgrind, clang's fuzzer and sanitizer runtime, hll, libbloom
 #
@@ -18,7 +19,7 @@
 set -euo pipefail
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE= DEBIAN_FRONTEND=noninteractive
 PKGS=(build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
-      libxxhash-dev python3 python3-dev python3-setuptools python3-psycopg2)
+      libxxhash-dev python3 python3-dev python3-setuptools python3-psycopg2 pkgconf)
 case ${1:-full} in
 	quick) ;;
 	full) PKGS+=(postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev) ;;

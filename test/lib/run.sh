@@ -27,6 +27,8 @@ echo "lib: libcuckoo.so exports $(wc -l < "$tmp/exported") symbols, all declared
 # page says against the library installed under a temporary prefix (the
 # installed cuckoo.h alone, pkg-config, the run path), run without
 # LD_LIBRARY_PATH, and its output compared with the page's
+command -v pkg-config > /dev/null ||
+	{ echo "lib: pkg-config is missing (Debian: pkgconf; bash scripts/deps.sh quick installs it)"; exit 1; }
 prefix=$tmp/prefix
 make -s -f "$top/src/core/lib.mk" install-lib PREFIX="$prefix" CF_LIB_DIR="$lib" > /dev/null
 python3 - "$top/docs/python.md" "$tmp" <<'PY'
