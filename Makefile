@@ -8,20 +8,20 @@ MODULE_big = cuckoo
 # nm); then the PostgreSQL glue (src/pg), which calls the core
 CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
 	src/core/cuckoo_lookup.o src/core/cuckoo_format.o src/core/cuckoo_build.o src/core/cuckoo_geom.o \
-	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_ops.o \
+	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_geometries.o src/core/cuckoo_ops.o \
 	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
 PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_hashval_hash.o src/pg/cuckoo_hashval_alt.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
 	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_seen.o src/pg/cuckoo_seen3.o src/pg/cuckoo_values.o \
-	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/cuckoo_prefilter_find.o src/pg/cuckoo_prefilter_any.o src/pg/cuckoo_prefilter_range.o src/pg/cuckoo_prefilter.o src/pg/cuckoo_prefilter_citus.o src/pg/cuckoo_module.o
+	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/prefilter/cuckoo_prefilter_find.o src/pg/prefilter/cuckoo_prefilter_any.o src/pg/prefilter/cuckoo_prefilter_range.o src/pg/prefilter/cuckoo_prefilter_decide.o src/pg/prefilter/cuckoo_prefilter_estimate.o src/pg/prefilter/cuckoo_prefilter_build.o src/pg/prefilter/cuckoo_prefilter_splice.o src/pg/prefilter/cuckoo_prefilter.o src/pg/prefilter/cuckoo_prefilter_citus.o src/pg/cuckoo_module.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql cuckoo--1.1--1.2.sql cuckoo--1.2--1.3.sql cuckoo--1.3--1.4.sql cuckoo--1.4--1.5.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_prefilter_query
 
 REGRESS_OPTS = --load-extension=cuckoo
 
-PG_CPPFLAGS = -I$(srcdir)/src/pg -I$(srcdir)/src/core
+PG_CPPFLAGS = -I$(srcdir)/src/pg -I$(srcdir)/src/pg/prefilter -I$(srcdir)/src/core
 
 
 PG_CONFIG ?= pg_config
@@ -34,7 +34,7 @@ $(CORE_OBJS): CFLAGS += -fvisibility=hidden
 
 # PGXS does not track header dependencies: every object depends on the headers
 $(CORE_OBJS): $(wildcard $(srcdir)/src/core/*.h)
-$(PG_OBJS): $(wildcard $(srcdir)/src/core/*.h) $(wildcard $(srcdir)/src/pg/*.h)
+$(PG_OBJS): $(wildcard $(srcdir)/src/core/*.h) $(wildcard $(srcdir)/src/pg/*.h) $(wildcard $(srcdir)/src/pg/*/*.h)
 
 # soft input errors (pg_input_is_valid) exist from PostgreSQL 16 on
 ifeq ($(shell test $(MAJORVERSION) -ge 16 && echo yes),yes)

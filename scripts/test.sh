@@ -14,7 +14,10 @@
 #                                 a short join pre-filter differential test
 #                                 libcuckoo (make check-lib) and the Python
 #                                 module against the server (test/python,
-#                                 25,000 values a type; 100,000 in --full)
+#                                 25,000 values a type; 100,000 in --full;
+#                                 with the psycopg adapters and an offline
+#                                 pip install), every sql example of the
+#                                 README and docs/ (test/docs_sql.py)
 #   bash scripts/test.sh --full   the complete run, what CI runs (.ci/run):
 #   CUCKOO_TESTS=full             the quick run on every major of PG_VERSIONS,
 #                                 plus the core model soak, the core under
@@ -27,7 +30,9 @@
 #                                 the join pre-filter differential test at
 #                                 full size (test/prefilter),
 #                                 concurrent pgbench clients
-#                                 (seen_concurrency.sh), and pg_upgrade
+#                                 (seen_concurrency.sh), the Debian packages
+#                                 built and installed in a fresh Debian 12
+#                                 (test/deb/run.sh), and pg_upgrade
 #                                 15 -> newest (or a SKIP line with the reason)
 #
 # Ends with a table of the steps (wall seconds, cpu seconds of the step's own
@@ -310,11 +315,24 @@ for major in $PG_VERSIONS; do
 		run "PG $major: cuckoo.so exports no core symbol" python3 test/layering.py "$b/cuckoo.so"
 	fi
 	run "PG $major: pg_regress suite" in_major "$major" bash test/pg/regress.sh
+	# docs/sql-reference.md, generated from the catalog, against a fresh
+	# install's (PostgreSQL 15's definitions: pg_get_functiondef's text differs
+	# between majors)
+	if [ "$major" = 15 ]; then
+		run "PG 15: docs/sql-reference.md is the catalog of a fresh CREATE EXTENSION" \
+			in_major 15 bash test/pg/sql_reference.sh
+	fi
 	run "PG $major: ALTER EXTENSION UPDATE 1.0, 1.1, 1.2, 1.3 and 1.4 -> 1.5 keep stored filters" in_major "$major" bash test/pg/update.sh
 	run "PG $major: pg_dump and restore keep every answer" in_major "$major" bash test/pg/dump_restore.sh
 	# the README's first command ends in this: the demo must run as written
 	run "PG $major: the demo (demo/demo.sql) runs" in_major "$major" \
 		bash test/pg/tmpcluster.sh psql -X -q -v ON_ERROR_STOP=1 -o /dev/null -f demo/demo.sql
+	# every ```sql example of README.md and docs/*.md, in order, one fresh
+	# database per file (blocks marked norun / fails are listed)
+	if [ "$major" = 15 ] && [ "${how[$major]}" = config ]; then
+		run "PG 15: every sql example of README.md and docs/*.md runs as written (test/docs_sql.py)" \
+			in_major 15 bash test/pg/tmpcluster.sh python3 test/docs_sql.py
+	fi
 	# the join pre-filter's differential test (issue 40): queries with
 	# cuckoo.join_prefilter off and on, the same rows (exit 77, a SKIP: the
 	# build has no such setting); a short run here, a longer one in the full run
@@ -352,6 +370,14 @@ for major in $PG_VERSIONS; do
 		upgrade_to=$major
 	fi
 done
+
+# the Debian packages (debian/): built, lintian, installed into a fresh
+# minimal Debian 12 chroot (cached base), CREATE EXTENSION, installcheck, the
+# Python module, a C program linked with pkg-config, apt remove --purge
+if full; then
+	run "Debian packages: dpkg-buildpackage, lintian, apt install in a fresh Debian 12, installcheck, Python, C (pkg-config), purge (test/deb/run.sh)" \
+		bash test/deb/run.sh
+fi
 
 # pg_upgrade from 15 to the newest major built here
 if full; then

@@ -79,6 +79,9 @@ SET cuckoo.join_prefilter_min_big_rows = 0;
 SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
+-- 1.4's rule: every candidate the thresholds accept, local plans uncosted
+-- (the default, auto, costs a local one: sql/cuckoo_prefilter_query.sql)
+SET cuckoo.join_prefilter_query = always;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_messages = notice;
 -- the messages without their DETAIL (the estimates, which may differ between majors)

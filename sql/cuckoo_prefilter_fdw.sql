@@ -64,6 +64,8 @@ SET cuckoo.join_prefilter_max_small_rows = -1;
 SET cuckoo.join_prefilter_max_small_ratio = -1;
 SET cuckoo.join_prefilter_min_removed = 0;
 SET cuckoo.join_prefilter_messages = notice;
+-- 1.4's rule, local filtered sides too (the default, auto, costs those: at the end)
+SET cuckoo.join_prefilter_query = always;
 -- the filter first (a few keys get = ANY: below)
 SET cuckoo.join_prefilter_max_array_keys = 0;
 -- the messages without their DETAIL (the estimates, which may differ between majors)
@@ -125,6 +127,30 @@ SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_few s ON b.k = s.k;
 SET cuckoo.join_prefilter = off;
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_few s ON b.k = s.k;
 SET cuckoo.join_prefilter = on;
+RESET cuckoo.join_prefilter_max_array_keys;
+
+-- the default, auto (and remote): a foreign table as the filtered side gets
+-- the filter, the filter crossing the network; a local table filtered from a
+-- foreign one is costed (here declined), remote declines it
+RESET cuckoo.join_prefilter_query;
+SET cuckoo.join_prefilter_max_array_keys = 0;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'VERBOSE, COSTS OFF');
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
+-- the local side filtered from the foreign one's keys (the default
+-- min_removed leaves only that direction): auto costs it (declined here),
+-- remote declines it, always applies it
+SET cuckoo.join_prefilter_min_removed = 0.5;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100$$, 'VERBOSE, COSTS OFF');
+SET cuckoo.join_prefilter_query = remote;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100$$, 'VERBOSE, COSTS OFF');
+SET cuckoo.join_prefilter_query = always;
+SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100$$, 'VERBOSE, COSTS OFF');
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100;
+SET cuckoo.join_prefilter = off;
+SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100;
+SET cuckoo.join_prefilter = on;
+SET cuckoo.join_prefilter_min_removed = 0;
+RESET cuckoo.join_prefilter_query;
 RESET cuckoo.join_prefilter_max_array_keys;
 
 RESET cuckoo.join_prefilter_messages;

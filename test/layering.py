@@ -3,7 +3,7 @@
 
   python3 test/layering.py [path/to/cuckoo.so]
 
-1. The include graph of src/core and src/pg ("..." includes) has no cycle,
+1. The include graph of src/core and src/pg with its subfolders ("..." includes) has no cycle,
    and no src/core file includes a PostgreSQL header (or a src/pg one).
 2. Calls between the core objects follow CORE_OBJS in the Makefile: each
    object uses (nm: its undefined symbols) only objects listed before it.
@@ -16,17 +16,27 @@
    _PG_init, Pg_magic_func and the pg_finfo_* records are.
 5. The glue (src/pg, comments and strings aside) reads no sub-filter: no
    cf_stage, stages[...], sub-filter field (geom, enc, table, nitems, ...),
-   nor a geometry CF_GEOM_* but to ask for one (geometry = CF_GEOM_*); it
-   asks the core (cf_is_list, cf_list_hashes, cf_encoding_of, ...).
+   nor any geometry CF_GEOM_*: it asks for a filter by what it does
+   (geometry = CF_GROWING or CF_BUILT_AT_ONCE), and asks the core
+   (cf_is_list, cf_list_hashes, cf_encoding_of, ...).  The Python module
+   names no CF_GEOM_* either.
 6. The callers outside the server (python/cuckoo/*.c, test/lib/*.c) include
    no core header but the public cuckoo.h.
 7. Every variant in its own room (src/core, comments and strings aside): a
-   geometry is tested (compared with a CF_GEOM_*) only in
-   the geometry modules (GEOMETRY_FILES) and where cf_create maps the
-   geometry a caller asks for (p->geometry) to a table; an encoding
-   (compared with a CF_ENC_*) only in the codec modules
-   (CODEC_FILES); cuckoo_lookup.c names no geometry's code; there is no
-   shared kitchen (cuckoo_internal.h); no core file has over 1,000 lines.
+   geometry is named (CF_GEOM_*) only in the geometry modules
+   (GEOMETRY_FILES: cuckoo_geom_*.c, the registry cuckoo_geometries.c and
+   the modules' private files), where cuckoo.h or cuckoo_geom.h defines it
+   (tested there neither), and in
+   cuckoo_format.c's version-1 rule (its tables are legacy); the registry
+   is the one place a geometry byte meets its table (a table set at a
+   byte, [CF_GEOM_*] =, and cfi_geometries, read by cf_open alone), the
+   format layer finds a table only through it (cfi_geometry_at), and the
+   one place that reads what a caller asks for (p->geometry): the
+   geometry of a new filter is chosen there; no 'below' links, no
+   cfi_geom_top or cfi_top_over; an encoding (compared with a CF_ENC_*)
+   only in the codec modules (CODEC_FILES); cuckoo_lookup.c names no
+   geometry's code; there is no shared kitchen (cuckoo_internal.h); no
+   core file has over 1,000 lines.
 Prints what it checked; exits 1 on the first kind of failure it finds.
 """
 import glob
@@ -52,9 +62,16 @@ def core_objs():
     return [os.path.basename(o)[:-2] for o in m.group(1).split()]
 
 
+def glue_dirs():
+    """src/pg and its subfolders (src/pg/prefilter: the join filters' room)"""
+    top = os.path.join(TOP, 'src/pg')
+    return ['src/pg'] + ['src/pg/' + n for n in sorted(os.listdir(top))
+                         if os.path.isdir(os.path.join(top, n))]
+
+
 def includes():
     graph = {}
-    for d in ('src/core', 'src/pg'):
+    for d in ['src/core'] + glue_dirs():
         for name in sorted(os.listdir(os.path.join(TOP, d))):
             if not name.endswith(('.c', '.h')):
                 continue
@@ -68,7 +85,7 @@ def includes():
                     fail('%s includes the PostgreSQL header %s' % (path, inc))
                 if not quoted:
                     continue
-                for cand in (d + '/' + inc, 'src/core/' + inc, 'src/pg/' + inc):
+                for cand in [d + '/' + inc, 'src/core/' + inc] + [g + '/' + inc for g in glue_dirs()]:
                     if os.path.exists(os.path.join(TOP, cand)):
                         if d == 'src/core' and cand.startswith('src/pg/'):
                             fail('%s includes the glue header %s' % (path, cand))
@@ -113,18 +130,27 @@ GLUE_READS = [
     (re.compile(r'\bstages\s*\['), 'a sub-filter (stages[...])'),
     (re.compile(r'(->|\.)\s*(geom|enc|table|table_bytes|nitems|nbuckets|level|basebits|base_nbuckets|'
                 r'extbits|nstash|stash|desc|engine)\b'), 'a sub-filter field'),
-    (re.compile(r'(?<!geometry = )\bCF_GEOM_\w+'), 'a geometry (other than asking for one)'),
+    (re.compile(r'\bCF_GEOM_\w+'), 'a geometry (ask by what the filter does: CF_GROWING, CF_BUILT_AT_ONCE)'),
 ]
 
 
-# the files that own the variants (6.): each geometry's module and its private headers
-GEOMETRY_FILES = {'cuckoo_geom_chain.c', 'cuckoo_chain.h',
-                  'cuckoo_geom_split.c', 'cuckoo_split.c', 'cuckoo_split.h',
-                  'cuckoo_geom_list.c', 'cuckoo_list.h'}
+# the files that own the variants (7.): each geometry's module (cuckoo_geom_NAME.c: a new
+# one needs no line here), its private files, and the registry
+REGISTRY = 'cuckoo_geometries.c'
+GEOMETRY_FILES = {REGISTRY, 'cuckoo_chain.h', 'cuckoo_split.c', 'cuckoo_split.h', 'cuckoo_list.h'} | {
+    os.path.basename(p) for p in glob.glob(os.path.join(TOP, 'src/core/cuckoo_geom_*.c'))}
+# where else a geometry may be named: its definition (cuckoo.h: the ones a library caller
+# may ask for by number; cuckoo_geom.h: a geometry only the registry chooses), and version
+# 1's rule (its tables are legacy)
+GEOM_NAMED_ALSO = {'cuckoo.h': None, 'cuckoo_int.h': {'CF_GEOM_LEGACY'}, 'cuckoo_geom.h': None, 'cuckoo_format.c': {'CF_GEOM_LEGACY'}}
+GEOM_NAME = re.compile(r'\bCF_GEOM_\w+')
+REGISTRY_SET = re.compile(r'\[\s*CF_GEOM_\w+\s*\]\s*=')
+REGISTRY_USERS = {REGISTRY: 'defines it', 'cuckoo_geom.h': 'declares it', 'cuckoo_ops.c': 'cf_open, cf_validate, cf_upgrade'}
+GONE = re.compile(r'\bcfi_geom_top\b|\bcfi_top_over\b|(->|\.)\s*below\b')
+ASKED = re.compile(r'(->|\.)\s*geometry\b(?!\s*=[^=])')
 CODEC_FILES = {'cuckoo_codec.h', 'cuckoo_codec.c', 'cuckoo_codec_packed.h', 'cuckoo_codec_semi.h',
                'cuckoo_semisort.h', 'cuckoo_semisort.c'}
 GEOM_TEST = re.compile(r'(==|!=)\s*CF_GEOM_\w+|CF_GEOM_\w+\s*(==|!=)|case\s+CF_GEOM_')
-ASKED_GEOM = re.compile(r'\bp->geometry\s*(==|!=)\s*CF_GEOM_\w+')
 ENC_TEST = re.compile(r'(==|!=)\s*CF_ENC_(PACKED|SEMISORT)|CF_ENC_(PACKED|SEMISORT)\s*(==|!=)|'
                       r'case\s+CF_ENC_|(->|\.)enc\s*(==|!=)\s*CF_ENC')
 LOOKUP_NAMES = re.compile(r'\bCF_GEOM_\w+|\b(split|chain|list|semi)_\w+\s*\(')
@@ -145,10 +171,30 @@ def variants():
             fail('src/core/%s has %d lines (at most 1,000)' % (name, raw.count('\n')))
         src = strip_comments_strings(raw)
         for lineno, line in enumerate(src.split('\n'), 1):
-            m = GEOM_TEST.search(ASKED_GEOM.sub('', line))
+            m = GEOM_TEST.search(line)
             if m and name not in GEOMETRY_FILES:
-                fail('src/core/%s:%d tests a geometry (%s): ask its table (cf_geom_ops)'
+                fail('src/core/%s:%d tests a geometry (%s): ask its table (cfi_geometry)'
                      % (name, lineno, m.group(0).strip()))
+            for g in GEOM_NAME.findall(line):
+                if name not in GEOMETRY_FILES and not (name in GEOM_NAMED_ALSO and (
+                        GEOM_NAMED_ALSO[name] is None or g in GEOM_NAMED_ALSO[name])):
+                    fail('src/core/%s:%d names a geometry (%s) outside the geometry modules' % (name, lineno, g))
+            if REGISTRY_SET.search(line) and name != REGISTRY:
+                fail('src/core/%s:%d sets a table at a geometry byte: the registry (%s) is the one place'
+                     % (name, lineno, REGISTRY))
+            if re.search(r'\bcfi_geometries\b', line) and name not in REGISTRY_USERS:
+                fail('src/core/%s:%d reads the registry (cfi_geometries): a module re-opens with '
+                     'cfi_registry_of(f)' % (name, lineno))
+            if re.search(r'\bcfi_geometry_at\s*\(', line) and name not in ('cuckoo_format.c', 'cuckoo_geom_iface.h'):
+                fail('src/core/%s:%d finds a table by its byte (cfi_geometry_at) outside the format layer'
+                     % (name, lineno))
+            m = GONE.search(line)
+            if m:
+                fail('src/core/%s:%d: %s is gone (the registry finds a table by its byte)'
+                     % (name, lineno, m.group(0).strip()))
+            if ASKED.search(line) and name not in (REGISTRY, 'cuckoo.h'):
+                fail('src/core/%s:%d reads what a caller asks for (geometry): the geometry of a new '
+                     'filter is chosen in %s alone' % (name, lineno, REGISTRY))
             m = ENC_TEST.search(line)
             if m and name not in CODEC_FILES:
                 fail('src/core/%s:%d tests an encoding (%s): ask its codec (cuckoo_codec.h)'
@@ -169,17 +215,18 @@ def strip_comments_strings(src):
 
 def glue_reads():
     n = 0
-    for name in sorted(os.listdir(os.path.join(TOP, 'src/pg'))):
-        if not name.endswith(('.c', '.h')):
-            continue
-        n += 1
-        src = strip_comments_strings(open(os.path.join(TOP, 'src/pg', name)).read())
-        for lineno, line in enumerate(src.split('\n'), 1):
-            for rx, what in GLUE_READS:
-                m = rx.search(line)
-                if m:
-                    fail('src/pg/%s:%d reads %s (%s): ask the core (cuckoo.h)'
-                         % (name, lineno, what, m.group(0).strip()))
+    for d in glue_dirs():
+        for name in sorted(os.listdir(os.path.join(TOP, d))):
+            if not name.endswith(('.c', '.h')):
+                continue
+            n += 1
+            src = strip_comments_strings(open(os.path.join(TOP, d, name)).read())
+            for lineno, line in enumerate(src.split('\n'), 1):
+                for rx, what in GLUE_READS:
+                    m = rx.search(line)
+                    if m:
+                        fail('%s/%s:%d reads %s (%s): ask the core (cuckoo.h)'
+                             % (d, name, lineno, what, m.group(0).strip()))
     return n
 
 
@@ -269,7 +316,7 @@ def main():
     before = len(failures)
     nglue = glue_reads()
     if len(failures) == before:
-        print('glue: %d files read no sub-filter (cf_stage, stages[], its fields, CF_GEOM_* but to ask for one)'
+        print('glue: %d files read no sub-filter (cf_stage, stages[], its fields, no CF_GEOM_*)'
               % nglue)
 
     # the core's callers outside the server use its public API only
@@ -282,9 +329,16 @@ def main():
             if inc in core_headers and inc != 'cuckoo.h':
                 fail('%s includes %s: outside the server, only the public cuckoo.h'
                      % (os.path.relpath(path, TOP), inc))
+    for path in sorted(glob.glob(os.path.join(TOP, 'python', 'cuckoo', '*.c'))):
+        src = strip_comments_strings(open(path).read())
+        for lineno, line in enumerate(src.split('\n'), 1):
+            m = GEOM_NAME.search(line)
+            if m:
+                fail('%s:%d names a geometry (%s): ask for CF_GROWING or CF_BUILT_AT_ONCE'
+                     % (os.path.relpath(path, TOP), lineno, m.group(0)))
     if len(failures) == before:
-        print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h'
-              % len(outside))
+        print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h; '
+              'python/ names no CF_GEOM_*' % len(outside))
     # the installed cuckoo.h is the API alone: no header of the tree, no word of the view's layout
     before = len(failures)
     api = open(os.path.join(TOP, 'src/core/cuckoo.h')).read()
@@ -314,9 +368,10 @@ def main():
     before = len(failures)
     ncore = variants()
     if len(failures) == before:
-        print('variants: %d core files; geometries tested only in %s (and cf_create\'s p->geometry), '
-              'encodings only in %s; no file over 1,000 lines'
-              % (ncore, ', '.join(sorted(GEOMETRY_FILES)), ', '.join(sorted(CODEC_FILES))))
+        print('variants: %d core files; geometries named only in %s (and cuckoo.h, cuckoo_geom.h, version 1\'s legacy '
+              'in cuckoo_format.c); the registry %s the one place a byte meets its table and a new '
+              'filter\'s geometry is chosen; encodings only in %s; no file over 1,000 lines'
+              % (ncore, ', '.join(sorted(GEOMETRY_FILES)), REGISTRY, ', '.join(sorted(CODEC_FILES))))
 
     if len(sys.argv) > 1:
         so = sys.argv[1]

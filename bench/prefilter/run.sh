@@ -31,6 +31,13 @@
 #   (c) fdw / local: big(_f) JOIN small ON key, small unfiltered     (every row matches)
 #   (d) planning time (EXPLAIN's Planning Time, off and on in turn) of queries the
 #       rule examines and declines: the (c) local query, a four-table join
+#   (f) the ordinary shapes of issue 47, local (on remote), the query-level form alone
+#       (cuckoo.join_prefilter_runtime off where it exists): events (B rows) of users
+#       (B / 15) filtered to 0.5% (active); a bigint hash join, text and uuid keys, IN,
+#       EXISTS, three tables (sessions, B / 2), a view with LIMIT 3, an index nested
+#       loop (events_ix, an index on user_id), and "the 6M small side": mid (B rows)
+#       filtered from huge (4 B rows) whose condition keeps 2.35% of it.  Sides: off,
+#       off again (the A/A pair: the noise), auto (the default), always (1.4's rule)
 #   (e) Citus: test/citus/run.sh's pre-filter part (CITUS_PREFILTER_ONLY=1, the same
 #       B rows), when Citus is installed for PG_CONFIG's server: a repartition join
 #       (small side distributed, not co-located) and a coordinator-local small side,
@@ -359,6 +366,77 @@ if [ "$REAL" = t ]; then
 	done
 else
 	echo "| (d) planning time | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter | | time <= 1.1x |" >>"$OUT"
+fi
+
+# (f) the ordinary shapes, the query-level form alone, off / off again (A/A) /
+# auto / always, on remote (local tables)
+if [ "$REAL" = t ] && [ "$(val coord "SELECT current_setting('cuckoo.join_prefilter_query', true) IS NOT NULL")" = t ]; then
+	U=$((B / 15))
+	psql_on remote <<-EOF || die "shapes"
+		CREATE TABLE users (id bigint NOT NULL, handle text NOT NULL, uid uuid NOT NULL, active bool NOT NULL);
+		INSERT INTO users SELECT g, 'user' || g, md5(g::text)::uuid, g % 200 = 0 FROM generate_series(1, $U) g;
+		CREATE TABLE events (user_id bigint NOT NULL, handle text NOT NULL, uid uuid NOT NULL, v int NOT NULL);
+		INSERT INTO events SELECT u, 'user' || u, md5(u::text)::uuid, g
+		  FROM (SELECT g, 1 + (g::bigint * 7919) % $U AS u FROM generate_series(1, $B) g) x;
+		CREATE TABLE sessions (user_id bigint NOT NULL, w int NOT NULL);
+		INSERT INTO sessions SELECT 1 + (g::bigint * 104729) % $U, g FROM generate_series(1, $B / 2) g;
+		CREATE TABLE events_ix AS SELECT * FROM events;
+		CREATE INDEX ON events_ix (user_id);
+		CREATE VIEW active_events AS SELECT e.* FROM events e JOIN users u ON e.user_id = u.id WHERE u.active;
+		CREATE TABLE mid (k bigint NOT NULL, v int NOT NULL);
+		INSERT INTO mid SELECT (g::bigint * 7919) % ($B * 4), g FROM generate_series(1, $B) g;
+		CREATE TABLE huge (k bigint NOT NULL, grp int NOT NULL);
+		INSERT INTO huge SELECT g, CASE WHEN g % 10000 < 235 THEN 0 ELSE 1 END FROM generate_series(0, $B * 4 - 1) g;
+		VACUUM ANALYZE;
+	EOF
+	declare -A FQ
+	FK=(f_int f_text f_uuid f_in f_exists f_three f_limit f_nl f_6m)
+	FQ[f_int]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.user_id = u.id WHERE u.active"
+	FQ[f_text]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.handle = u.handle WHERE u.active"
+	FQ[f_uuid]="SELECT count(*), sum(e.v) FROM events e JOIN users u ON e.uid = u.uid WHERE u.active"
+	FQ[f_in]="SELECT count(*), sum(e.v) FROM events e WHERE e.user_id IN (SELECT id FROM users WHERE active)"
+	FQ[f_exists]="SELECT count(*), sum(e.v) FROM events e WHERE EXISTS (SELECT FROM users u WHERE u.id = e.user_id AND u.active)"
+	FQ[f_three]="SELECT count(*), sum(e.v + s.w) FROM events e JOIN users u ON e.user_id = u.id JOIN sessions s ON s.user_id = u.id WHERE u.active"
+	FQ[f_limit]="SELECT count(*), sum(v) FROM (SELECT * FROM active_events LIMIT 3) x"
+	FQ[f_nl]="SELECT count(*), sum(e.v) FROM events_ix e JOIN users u ON e.user_id = u.id WHERE u.active"
+	FQ[f_6m]="SELECT count(*), sum(m.v) FROM mid m JOIN huge h ON m.k = h.k WHERE h.grp = 0"
+	declare -A FT=([f_int]="(f) bigint hash join, users 0.5%" [f_text]="(f) text key" [f_uuid]="(f) uuid key"
+		[f_in]="(f) IN (SELECT ...)" [f_exists]="(f) EXISTS" [f_three]="(f) three tables (events, users, sessions)"
+		[f_limit]="(f) a view with LIMIT 3" [f_nl]="(f) index nested loop (events_ix.user_id indexed)"
+		[f_6m]="(f) the 6M shape: mid (B) from huge (4 B, 2.35% kept)")
+	# the run-time form off where the build has it (a reserved prefix: no placeholder)
+	RT=""
+	[ "$(val remote "SELECT current_setting('cuckoo.join_prefilter_runtime', true) IS NOT NULL")" = t ] &&
+		RT=",cuckoo.join_prefilter_runtime=off"
+	FSIDES=(off "off (A/A)" auto always)
+	FG=("${RT#,}" "${RT#,}" "cuckoo.join_prefilter=on$RT" "cuckoo.join_prefilter=on,cuckoo.join_prefilter_query=always$RT")
+	for k in "${FK[@]}"; do
+		qs=("${FQ[$k]}" "${FQ[$k]}" "${FQ[$k]}" "${FQ[$k]}")
+		declare -A ANS=() FET=() SHP=()
+		rel=events
+		case $k in f_nl) rel=events_ix ;; f_6m) rel=mid ;; esac
+		for i in "${!FSIDES[@]}"; do
+			IFS='|' read -r ANS[$i] FET[$i] SHP[$i] < <(val remote "SELECT * FROM pf_rows($(sq "${qs[$i]}"), '$rel', $(sq "${FG[$i]}"))")
+			if [ -z "${ANS[$i]}" ] || [ "${ANS[$i]}" != "${ANS[0]}" ]; then
+				echo "FAIL: $k: ${FSIDES[$i]} answered '${ANS[$i]}', off '${ANS[0]}'"; FAILED=1
+			fi
+		done
+		r=$(val remote "WITH t AS (SELECT * FROM pf_time($(arr "${qs[@]}"), $(arr "${FG[@]}"), $REPS)),
+			m AS (SELECT side, pf_stats(array_agg(ms), 1) AS st, pf_median(array_agg(ms)) AS med FROM t GROUP BY side)
+			SELECT string_agg(st || ';' || round((med / (SELECT med FROM m WHERE side = 1))::numeric, 3), '|' ORDER BY side) FROM m")
+		IFS='|' read -r -a TS <<<"$r"
+		for i in "${!FSIDES[@]}"; do
+			st=${TS[$i]%;*} ratio=${TS[$i]#*;}
+			if [ "$i" -eq 0 ]; then
+				echo "| ${FT[$k]} | off | ${FET[$i]} | $st | ${SHP[$i]} | | <= 1.05x where nothing is gained |"
+			else
+				echo "| | ${FSIDES[$i]} | ${FET[$i]} | $st | ${SHP[$i]} | ${ratio}x | |"
+			fi
+		done >>"$OUT"
+		echo "  $k: answer ${ANS[0]}; $(for i in "${!FSIDES[@]}"; do printf '%s %s ms; ' "${FSIDES[$i]}" "${TS[$i]%;*}"; done)" >&2
+	done
+else
+	echo "| (f) ordinary shapes | - | | | not measured: the loaded cuckoo has no cuckoo.join_prefilter_query | | |" >>"$OUT"
 fi
 
 # (e) Citus: test/citus/run.sh's pre-filter part (its own coordinator + 2 workers)

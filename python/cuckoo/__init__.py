@@ -19,8 +19,16 @@ delta, candidates) read the two columns as psycopg2 returns them (base: a
 memoryview, bytes, a Filter or None; delta: a list or None); mark, mark_all
 and unsee return the two columns' new values, as the server's cf_mark_*,
 cf_unsee_* functions do.
+
+With psycopg2 or psycopg 3, cuckoo.psycopg2.register(conn) or
+cuckoo.psycopg.register(conn) makes cuckoofilter columns come back as Filter
+and lets a Filter be passed as a query parameter (docs/python.md).
 """
 from ._cuckoo import Error, Filter, hash, kind_of, seen, unseen  # noqa: F401
+
+# the version of the cuckoo extension whose bytes and hashes this module
+# gives (cuckoo.control's default_version, python/setup.py; test/release/check.py)
+__version__ = '1.5.0'
 
 __all__ = ['Filter', 'Error', 'hash', 'kind_of', 'seen', 'unseen', 'mark', 'mark_all', 'unsee']
 
@@ -94,6 +102,9 @@ def mark_all(base, delta, items):
     """cf_mark_all_base and cf_mark_all_delta: the two columns after marking
     every non-None item, in order: (base, delta), base a Filter or the base
     given (unchanged), delta a list or None."""
+    if isinstance(items, (str, bytes, bytearray, memoryview)):
+        raise TypeError('mark_all: an iterable of items is expected (a list, tuple, set, generator ...), '
+                        'not one %s (give one item as [v], or use mark)' % type(items).__name__)
     new = [x for x in (items or []) if x is not None]
     old = list(delta) if delta is not None else []
     if not new:

@@ -477,9 +477,15 @@ cfpy_check_kind(const cf_filter *f, const cfpy_value *v, PyObject *value)
 		return 0;
 	PyErr_Format(PyExc_TypeError,
 				 "cuckoo filter holds %s values, not %s (a Python %s): "
-				 "values of kind %s are never found in a filter of %s values",
+				 "values of kind %s are never found in a filter of %s values%s",
 				 cfpy_kind_str(fk), cfpy_kind_str(v->kind), cfpy_type_name(value),
-				 cfpy_kind_str(v->kind), cfpy_kind_str(fk));
+				 cfpy_kind_str(v->kind), cfpy_kind_str(fk),
+				 !PyUnicode_Check(value) ? "" :
+				 fk == CF_KIND_UUID ? " (a uuid given as text, say by psycopg2: give uuid.UUID(s))" :
+				 fk == CF_KIND_TIMESTAMP || fk == CF_KIND_DATETIME ?
+				 " (a date or timestamp given as text: give datetime.date.fromisoformat(s) or a naive datetime)" :
+				 fk == CF_KIND_TIMESTAMPTZ ?
+				 " (a timestamptz given as text: give an aware datetime, datetime.datetime.fromisoformat(s))" : "");
 	return -1;
 }
 
@@ -707,6 +713,20 @@ Filter_from_bytes(PyObject *cls, PyObject *arg)
 	cf_filter  *f;
 
 	(void) cls;
+	if (PyUnicode_Check(arg))
+	{
+		PyErr_SetString(PyExc_TypeError,
+						"Filter.from_bytes takes the filter's bytes (bytes, bytearray, memoryview), "
+						"not a str: Filter.from_text takes its text form (base64)");
+		return NULL;
+	}
+	if (!PyObject_CheckBuffer(arg))
+	{
+		PyErr_Format(PyExc_TypeError,
+					 "Filter.from_bytes takes the filter's bytes (bytes, bytearray, memoryview), not %s",
+					 cfpy_type_name(arg));
+		return NULL;
+	}
 	if (PyObject_GetBuffer(arg, &b, PyBUF_CONTIG_RO) < 0)
 		return NULL;
 	f = cf_filter_from_bytes(b.buf, (size_t) b.len, err, sizeof(err));
@@ -723,13 +743,22 @@ static PyObject *
 Filter_from_text(PyObject *cls, PyObject *arg)
 {
 	Py_ssize_t	len;
-	const char *s = PyUnicode_AsUTF8AndSize(arg, &len);
+	const char *s;
 	size_t		n;
 	uint8_t    *buf;
 	char		err[CF_ERRLEN];
 	cf_filter  *f;
 
 	(void) cls;
+	if (!PyUnicode_Check(arg))
+	{
+		PyErr_Format(PyExc_TypeError,
+					 "Filter.from_text takes the filter's text form (a str, base64), not %s%s",
+					 cfpy_type_name(arg),
+					 PyObject_CheckBuffer(arg) ? ": Filter.from_bytes takes its bytes" : "");
+		return NULL;
+	}
+	s = PyUnicode_AsUTF8AndSize(arg, &len);
 	if (s == NULL)
 		return NULL;
 	n = cf_base64_decoded_len(s, (size_t) len);
@@ -909,6 +938,33 @@ Filter_count(FilterObject *self, PyObject *value)
 	return PyLong_FromUnsignedLongLong(n);
 }
 
+/*
+ * the values of a *_many call, from_values or unseen: an iterable of values,
+ * never one str or bytes (iterating it would probe single characters or small
+ * ints); a TypeError that says what is expected otherwise
+ */
+static int
+cfpy_check_values(PyObject *items, const char *what)
+{
+	if (PyUnicode_Check(items) || PyBytes_Check(items) || PyByteArray_Check(items) ||
+		PyMemoryView_Check(items))
+	{
+		PyErr_Format(PyExc_TypeError,
+					 "%s: an iterable of values is expected (a list, tuple, set, generator ...), not one %s "
+					 "(give one value as [v])",
+					 what, cfpy_type_name(items));
+		return -1;
+	}
+	if (Py_TYPE(items)->tp_iter == NULL && !PySequence_Check(items))
+	{
+		PyErr_Format(PyExc_TypeError,
+					 "%s: an iterable of values is expected (a list, tuple, set, generator ...), not %s",
+					 what, cfpy_type_name(items));
+		return -1;
+	}
+	return 0;
+}
+
 /* op over every item of an iterable: adds (the number stored), deletes (the number found) */
 static PyObject *
 cfpy_modify_many(FilterObject *self, PyObject *items, int op)
@@ -918,6 +974,8 @@ cfpy_modify_many(FilterObject *self, PyObject *items, int op)
 	long long	n = 0;
 
 	CFPY_CHECK_OPEN(self);
+	if (cfpy_check_values(items, op == 0 ? "add_many" : op == 1 ? "add_unique_many" : "delete_many") < 0)
+		return NULL;
 	it = PyObject_GetIter(items);
 	if (it == NULL)
 		return NULL;
@@ -977,7 +1035,9 @@ Filter_contains_many(FilterObject *self, PyObject *items)
 
 	CFPY_CHECK_OPEN(self);
 	numbers_ok = !cf_kind_mismatch(cf_filter_kind(self->f), cf_filter_hashing(self->f), CF_KIND_NUMBER);
-	seq = PySequence_Fast(items, "contains_many takes an iterable");
+	if (cfpy_check_values(items, "contains_many") < 0)
+		return NULL;
+	seq = PySequence_Fast(items, "contains_many takes an iterable of values");
 	if (seq == NULL)
 		return NULL;
 	n = PySequence_Fast_GET_SIZE(seq);
@@ -1062,6 +1122,8 @@ Filter_count_many(FilterObject *self, PyObject *items)
 			   *out;
 
 	CFPY_CHECK_OPEN(self);
+	if (cfpy_check_values(items, "count_many") < 0)
+		return NULL;
 	it = PyObject_GetIter(items);
 	if (it == NULL)
 		return NULL;
@@ -1309,6 +1371,8 @@ Filter_from_values(PyObject *cls, PyObject *args, PyObject *kw)
 		PyErr_Format(PyExc_ValueError, "capacity must be at least 1, not %lld", capacity);
 		return NULL;
 	}
+	if (cfpy_check_values(values, "Filter.from_values") < 0)
+		return NULL;
 	it = PyObject_GetIter(values);
 	if (it == NULL)
 		return NULL;
@@ -1394,30 +1458,30 @@ fail_item:
 
 static PyMethodDef Filter_methods[] = {
 	{"from_bytes", (PyCFunction) Filter_from_bytes, METH_O | METH_CLASS,
-	"Filter.from_bytes(b): the filter whose bytes are b (f::bytea, a binary COPY, psycopg2's memoryview), fully validated; ValueError if b is not a filter"},
+	"from_bytes($type, b, /)\n--\n\nthe filter whose bytes are b (f::bytea, a binary COPY, psycopg2's memoryview), fully validated; ValueError if b is not a filter"},
 	{"from_text", (PyCFunction) Filter_from_text, METH_O | METH_CLASS,
-	"Filter.from_text(s): the filter of its text form (base64, what f::text and COPY text give)"},
+	"from_text($type, s, /)\n--\n\nthe filter of its text form (base64, what f::text and COPY text give)"},
 	{"from_values", (PyCFunction) (void (*)(void)) Filter_from_values, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
-	"Filter.from_values(values, fpr=0.01, capacity=None, encoding='packed'): what cf_agg(value, fpr [, capacity]) builds over the same values (None skipped), byte for byte; None if there is none"},
-	{"to_bytes", (PyCFunction) Filter_to_bytes, METH_NOARGS, "the filter's bytes, what PostgreSQL stores"},
-	{"__bytes__", (PyCFunction) Filter_to_bytes, METH_NOARGS, "the filter's bytes"},
-	{"to_text", (PyCFunction) Filter_to_text, METH_NOARGS, "the filter's text form (base64), what cuckoofilter's input takes"},
-	{"copy", (PyCFunction) Filter_copy, METH_NOARGS, "a copy"},
-	{"__copy__", (PyCFunction) Filter_copy, METH_NOARGS, "a copy"},
-	{"__reduce__", (PyCFunction) Filter_reduce, METH_NOARGS, "pickles as its bytes"},
-	{"add", (PyCFunction) Filter_add, METH_O, "cf_add: one more copy of the value (None: nothing)"},
-	{"add_unique", (PyCFunction) Filter_add_unique, METH_O, "cf_add_unique: adds the value unless reported present; True if added"},
-	{"delete", (PyCFunction) Filter_delete, METH_O, "cf_delete: one copy of a value that was added; True if one was found"},
-	{"contains", (PyCFunction) Filter_contains, METH_O, "cf_contains: False if the value was certainly not added (None: None)"},
-	{"count", (PyCFunction) Filter_count, METH_O, "cf_count: copies of the value's fingerprints"},
-	{"add_many", (PyCFunction) Filter_add_many, METH_O, "add of every item; returns how many were added"},
-	{"add_unique_many", (PyCFunction) Filter_add_unique_many, METH_O, "add_unique of every item; returns how many were added"},
-	{"delete_many", (PyCFunction) Filter_delete_many, METH_O, "delete of every item; returns how many were found"},
-	{"contains_many", (PyCFunction) Filter_contains_many, METH_O, "contains of every item, as a list"},
-	{"count_many", (PyCFunction) Filter_count_many, METH_O, "count of every item, as a list"},
-	{"info", (PyCFunction) Filter_info, METH_NOARGS, "cf_info_all's columns, as a dict"},
-	{"_count_hash", (PyCFunction) Filter_count_hash, METH_O, "cf_count of a raw 64-bit hash"},
-	{"_add_hash", (PyCFunction) Filter_add_hash, METH_VARARGS, "adds a raw 64-bit hash, recording kind; 'ok' or 'too_many_copies'"},
+	"from_values($type, values, fpr=0.01, capacity=None, encoding='packed')\n--\n\nwhat cf_agg(value, fpr [, capacity]) builds over the same values (None skipped), byte for byte; None if there is none"},
+	{"to_bytes", (PyCFunction) Filter_to_bytes, METH_NOARGS, "to_bytes($self, /)\n--\n\nthe filter's bytes, what PostgreSQL stores"},
+	{"__bytes__", (PyCFunction) Filter_to_bytes, METH_NOARGS, "__bytes__($self, /)\n--\n\nthe filter's bytes"},
+	{"to_text", (PyCFunction) Filter_to_text, METH_NOARGS, "to_text($self, /)\n--\n\nthe filter's text form (base64), what cuckoofilter's input takes"},
+	{"copy", (PyCFunction) Filter_copy, METH_NOARGS, "copy($self, /)\n--\n\na copy"},
+	{"__copy__", (PyCFunction) Filter_copy, METH_NOARGS, "__copy__($self, /)\n--\n\na copy"},
+	{"__reduce__", (PyCFunction) Filter_reduce, METH_NOARGS, "__reduce__($self, /)\n--\n\npickles as its bytes"},
+	{"add", (PyCFunction) Filter_add, METH_O, "add($self, value, /)\n--\n\ncf_add: one more copy of the value (None: nothing)"},
+	{"add_unique", (PyCFunction) Filter_add_unique, METH_O, "add_unique($self, value, /)\n--\n\ncf_add_unique: adds the value unless reported present; True if added"},
+	{"delete", (PyCFunction) Filter_delete, METH_O, "delete($self, value, /)\n--\n\ncf_delete: one copy of a value that was added; True if one was found"},
+	{"contains", (PyCFunction) Filter_contains, METH_O, "contains($self, value, /)\n--\n\ncf_contains: False if the value was certainly not added (None: None)"},
+	{"count", (PyCFunction) Filter_count, METH_O, "count($self, value, /)\n--\n\ncf_count: copies of the value's fingerprints"},
+	{"add_many", (PyCFunction) Filter_add_many, METH_O, "add_many($self, values, /)\n--\n\nadd of every item; returns how many were added"},
+	{"add_unique_many", (PyCFunction) Filter_add_unique_many, METH_O, "add_unique_many($self, values, /)\n--\n\nadd_unique of every item; returns how many were added"},
+	{"delete_many", (PyCFunction) Filter_delete_many, METH_O, "delete_many($self, values, /)\n--\n\ndelete of every item; returns how many were found"},
+	{"contains_many", (PyCFunction) Filter_contains_many, METH_O, "contains_many($self, values, /)\n--\n\ncontains of every item, as a list"},
+	{"count_many", (PyCFunction) Filter_count_many, METH_O, "count_many($self, values, /)\n--\n\ncount of every item, as a list"},
+	{"info", (PyCFunction) Filter_info, METH_NOARGS, "info($self, /)\n--\n\ncf_info_all's columns, as a dict"},
+	{"_count_hash", (PyCFunction) Filter_count_hash, METH_O, "_count_hash($self, h, /)\n--\n\ncf_count of a raw 64-bit hash"},
+	{"_add_hash", (PyCFunction) Filter_add_hash, METH_VARARGS, "_add_hash($self, h, kind, /)\n--\n\nadds a raw 64-bit hash, recording kind; 'ok' or 'too_many_copies'"},
 	{NULL, NULL, 0, NULL}
 };
 
@@ -1444,7 +1508,7 @@ static PyTypeObject FilterType = {
 	.tp_as_number = &Filter_as_number,
 	.tp_as_sequence = &Filter_as_sequence,
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "Filter(capacity, fpr=0.01, bucket_size=4, max_kicks=500, expansion=2, encoding='packed'): "
+	.tp_doc = "Filter(capacity, fpr=0.01, bucket_size=4, max_kicks=500, expansion=2, encoding='packed')\n--\n\n"
 	"an empty filter, as cf_create makes it",
 	.tp_richcompare = Filter_richcompare,
 	.tp_methods = Filter_methods,
@@ -1516,6 +1580,8 @@ cfpy_delta_hashes(PyObject *delta, uint64_t **out, Py_ssize_t *n)
 	*n = 0;
 	if (delta == Py_None)
 		return 0;
+	if (cfpy_check_values(delta, "delta (a list of items or None)") < 0)
+		return -1;
 	seq = PySequence_Fast(delta, "delta is a sequence of items (or None)");
 	if (seq == NULL)
 		return -1;
@@ -1619,6 +1685,8 @@ cfpy_unseen(PyObject *mod, PyObject *args)
 	f = cfpy_seen_base(base, &owned);
 	if (f == NULL && PyErr_Occurred())
 		goto done;
+	if (cfpy_check_values(cands, "unseen's candidates") < 0)
+		goto done;
 	seq = PySequence_Fast(cands, "candidates is a sequence of items");
 	if (seq == NULL)
 		goto done;
@@ -1672,12 +1740,12 @@ done:
 
 static PyMethodDef module_methods[] = {
 	{"hash", (PyCFunction) (void (*)(void)) cfpy_hash, METH_VARARGS | METH_KEYWORDS,
-	"hash(value): the server's cf_hash(value) (a signed 64-bit int; None for None)"},
-	{"kind_of", (PyCFunction) cfpy_kind_of, METH_O, "kind_of(value): the value kind a filter records for it"},
+	"hash($module, value, hashing=2)\n--\n\nthe server's cf_hash(value) (a signed 64-bit int; None for None)"},
+	{"kind_of", (PyCFunction) cfpy_kind_of, METH_O, "kind_of($module, value, /)\n--\n\nthe value kind a filter records for it"},
 	{"seen", (PyCFunction) cfpy_seen, METH_VARARGS,
-	"seen(base, delta, item): cf_seen: whether item is in delta or reported by base (None for a None item)"},
+	"seen($module, base, delta, item, /)\n--\n\ncf_seen: whether item is in delta or reported by base (None for a None item)"},
 	{"unseen", (PyCFunction) cfpy_unseen, METH_VARARGS,
-	"unseen(base, delta, candidates): cf_unseen: the candidates not reported seen, in order"},
+	"unseen($module, base, delta, candidates, /)\n--\n\ncf_unseen: the candidates not reported seen, in order"},
 	{NULL, NULL, 0, NULL}
 };
 

@@ -73,7 +73,16 @@ const char *cf_status_str(cf_status st);
 #define CF_GEOM_CHAIN       2
 #define CF_GEOM_SPLIT       3
 #define CF_GEOM_LIST        4
-#define CF_GEOM_DEFAULT     CF_GEOM_LIST
+/*
+ * What a caller asks for by what its filter does; the core chooses the
+ * geometry (cf_create): a table built at once, or of a fixed size, or one
+ * that grows by appended tables (a chain table), or a growing filter
+ * (CF_GROWING: with expansion > 0, a list of hashes that becomes a split
+ * table, as CF_GEOM_LIST asks).
+ */
+#define CF_BUILT_AT_ONCE    0
+#define CF_GROWING          256
+#define CF_GEOM_DEFAULT     CF_GROWING
 
 /* table encodings (cf_params.encoding) */
 #define CF_ENC_PACKED       0       /* bucket_size slots of w bits each */
@@ -94,9 +103,11 @@ const char *cf_status_str(cf_status st);
 /*
  * What a caller asks for when creating a filter.  Start from
  * cf_params_default(capacity) and change what you need.  cf_filter_new
- * reads a field left 0 as its default (a zero-initialized struct with a
- * capacity is SQL's cf_create(capacity)); max_kicks = CF_NONE asks for no
- * kick-outs, expansion = CF_NONE for a filter that never grows.
+ * reads a field left 0 as its default, the geometry aside (0 is
+ * CF_BUILT_AT_ONCE, a chain table: a zero-initialized struct with a
+ * capacity is SQL's cf_create(capacity) in a chain table that grows by
+ * appended tables); max_kicks = CF_NONE asks for no kick-outs, expansion
+ * = CF_NONE for a filter that never grows.
  * cf_create_size and cf_create (a filter in the caller's buffer) take every
  * field as it is: 0 kicks, expansion 0 for a fixed size.
  */
@@ -109,9 +120,9 @@ typedef struct cf_params
 	int         expansion;      /* growth factor: 1, 2, 4, 8 or 16 (0: fixed size,
 								 * cf_create_size; CF_NONE in cf_filter_new) */
 	int         encoding;       /* CF_ENC_PACKED (0) or CF_ENC_SEMISORT (bucket size 4) */
-	int         geometry;       /* with expansion > 0: CF_GEOM_LIST, CF_GEOM_SPLIT or
-								 * CF_GEOM_CHAIN (cf_filter_new: 0 is CF_GEOM_DEFAULT;
-								 * cf_create_size: any other value is a chain table) */
+	int         geometry;       /* with expansion > 0: CF_GROWING (or CF_GEOM_LIST),
+								 * CF_GEOM_SPLIT, or CF_BUILT_AT_ONCE (0) / CF_GEOM_CHAIN:
+								 * a chain table; any other value is a chain table */
 } cf_params;
 
 /* SQL's cf_create(capacity): the default rate, bucket size, kicks, growth and geometry */

@@ -1,87 +1,16 @@
 /*
- * cuckoo_format.c - the byte format: creating a filter, opening and fully
- * validating versions 1 and 2, rewriting version 1 as 2 (the text form's
- * base64 is cuckoo_base64.c).
+ * cuckoo_format.c - the byte format: what creating a filter shares (its
+ * parameters checked, its header), opening and fully validating versions 1
+ * and 2 through the geometries' tables, found in the registry cfi_open is
+ * given, rewriting version 1 as 2 (the text form's base64 is
+ * cuckoo_base64.c).  It names no geometry but version 1's legacy tables.
  */
 #include "cuckoo_lookup.h"
 #include "cuckoo_format.h"
-#include "cuckoo_list.h"
-#include "cuckoo_geom_ops.h"
+#include "cuckoo_geom_iface.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/* ---------------------------------------------------------------------
- * the split geometry's width schedule: its sizing, which cf_create and a
- * list's sizing need below the geometries (the one part of geometry 3 that
- * is not in its module, cuckoo_split.c and cuckoo_geom_split.c)
- * ------------------------------------------------------------------- */
-
-/*
- * 2^-n for n in 0 .. CF_MAX_FPBITS - 1, exact: ldexp(1.0, -n) without a call
- * into libm, whose cost (some fifty calls per schedule) was most of a
- * list's growth and of a union of two lists (issue 35)
- */
-static const double split_pow2[CF_MAX_FPBITS] = {
-	0x1p-0, 0x1p-1, 0x1p-2, 0x1p-3, 0x1p-4, 0x1p-5, 0x1p-6, 0x1p-7,
-	0x1p-8, 0x1p-9, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15,
-	0x1p-16, 0x1p-17, 0x1p-18, 0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23,
-	0x1p-24, 0x1p-25, 0x1p-26, 0x1p-27, 0x1p-28, 0x1p-29, 0x1p-30, 0x1p-31,
-};
-
-/*
- * An entry keeps its false-match chance when it migrates (it loses a stored
- * bit and the query must match one more address bit), so the items added at
- * level l with F(l) = W(l) - 1 compared bits add about c * 2^-F(l) to the
- * rate for ever (c = bucket_size * design load).  The schedule is the step
- * function F = Fa (levels 0..10), Fb (11..20), Fc (21..31), Fa <= Fb <= Fc,
- * lexicographically smallest with
- *     c * (2 * 2^-Fa + 10 * 2^-Fa + 10 * 2^-Fb + 11 * 2^-Fc) <= 1.9 * fpr
- * (level 0 counts twice: its table is filled from empty), so the rate stays
- * below twice the target at every size.  Widths are at least
- * CF_SPLIT_MIN_WIDTH.  A pure function of fpr and the bucket size, so the
- * filters of one family always agree.
- */
-static bool
-split_schedule(double fpr, uint32_t bucket_size, uint32_t F[3])
-{
-	double		c = bucket_size * design_load_permille(bucket_size) / 1000.0;
-	double		budget = 1.9 * fpr / c;
-	uint32_t	fmin = CF_SPLIT_MIN_WIDTH - 1;
-
-	for (uint32_t a = fmin; a <= CF_MAX_FPBITS - 1; a++)
-	{
-		/* no b fits where a's own terms do not (the sums below only grow) */
-		if (12.0 * split_pow2[a] >= budget)
-			continue;
-		for (uint32_t b = a; b <= CF_MAX_FPBITS - 1; b++)
-		{
-			double		used = 12.0 * split_pow2[a] + 10.0 * split_pow2[b];
-
-			if (used >= budget)
-				continue;
-			for (uint32_t k = b; k <= CF_MAX_FPBITS - 1; k++)
-				if (used + 11.0 * split_pow2[k] <= budget)
-				{
-					F[0] = a;
-					F[1] = b;
-					F[2] = k;
-					return true;
-				}
-		}
-	}
-	return false;
-}
-
-uint32_t
-cf_split_width(double fpr, uint32_t bucket_size, uint32_t level)
-{
-	uint32_t	F[3];
-
-	if (!split_schedule(fpr, bucket_size, F))
-		return 0;
-	return 1 + (level <= 10 ? F[0] : level <= 20 ? F[1] : F[2]);
-}
 
 /* ---------------------------------------------------------------------
  * layout and parameters
@@ -122,66 +51,6 @@ cf_nbuckets_for(uint64_t capacity, int bucket_size)
 	return m == 0 ? 1 : m;
 }
 
-/* does p ask for a split table, and can it have one? */
-static bool
-split_wanted(const cf_params *p)
-{
-	return p->expansion > 0 && (p->geometry == CF_GEOM_SPLIT || p->geometry == CF_GEOM_LIST) &&
-		cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
-}
-
-/* m0 of these parameters (cuckoo_format.h): cf_create's split table for the capacity */
-uint64_t
-cfi_list_m0(uint64_t capacity, uint32_t bucket_size)
-{
-	return cf_nbuckets_for(capacity, (int) bucket_size) | 1;
-}
-
-/*
- * The base buckets (odd) of the split table a list of these header
- * parameters converts into: m0 halved k times (rounded up, made odd) for
- * the largest k <= R(0) = W(0) - 1 - F0 whose level-0 table still takes at
- * least the bytes of a full list (8 * CF_LIST_MAX), else m0 itself.  Its
- * table doubled k times has at least m0 buckets, so the filter holds its
- * capacity at level k, where an entry written at level 0 still has (R(0) -
- * k >= 0) extension bits: no entry runs out of bits (and is copied by a
- * doubling) before the capacity, as in a table created at m0.  A list of a
- * large capacity so becomes a table of a few kilobytes, not the table of
- * its whole capacity.  0 when they give no split table.
- */
-uint32_t
-cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
-{
-	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
-	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
-	uint64_t	best = m0;
-
-	if (w == 0 || m0 > UINT32_MAX)
-		return 0;
-	for (uint32_t k = 1; k <= w - 1 - CF_SPLIT_F0 && k < 32; k++)
-	{
-		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
-
-		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
-			break;
-		best = m;
-	}
-	return (uint32_t) best;
-}
-
-uint32_t
-cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
-{
-	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
-	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
-	uint64_t	n;
-
-	if (w == 0 || m0 > UINT32_MAX)
-		return 0;
-	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
-	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
-}
-
 /*
  * A value too short for its header: one message whatever the version (or
  * none, under 2 bytes) it gives, so that every reader reports it alike.
@@ -194,91 +63,70 @@ short_header_err(char *err, size_t errlen, size_t len)
 				len, CF_V1_HEADER_SIZE, CF_V2_HEADER_SIZE);
 }
 
-uint32_t
-cf_list_bound(const cf_filter *f)
+bool
+cfi_check_params(const cf_params *p, char *err, size_t errlen)
 {
-	if (!filter_is_list(f))
-		return 0;
-	return cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, f->stages[0].enc);
-}
-
-/* does p ask for a list start, and can it have one (a bound of at least 1)? */
-static bool
-list_wanted(const cf_params *p)
-{
-	return p->geometry == CF_GEOM_LIST && split_wanted(p) && p->capacity <= UINT32_MAX &&
-		cfi_list_max((uint32_t) p->capacity, p->fpr, (uint32_t) p->bucket_size,
-					 (uint32_t) p->encoding) >= 1;
-}
-
-size_t
-cf_create_size(const cf_params *p, char *err, size_t errlen)
-{
-	uint64_t	m,
-				bytes;
 	int			f;
 	const cf_codec *codec;
 
 	if (p->bucket_size != 2 && p->bucket_size != 4 && p->bucket_size != 8)
 	{
 		cfi_set_err(err, errlen, "bucket size must be 2, 4 or 8, not %d", p->bucket_size);
-		return 0;
+		return false;
 	}
 	if (!(p->fpr > 0.0 && p->fpr < 0.5))
 	{
 		cfi_set_err(err, errlen, "false-positive rate must be between 0 and 0.5 (exclusive), not %g", p->fpr);
-		return 0;
+		return false;
 	}
 	f = cf_fpbits_for(p->fpr, p->bucket_size);
 	if (f == 0)
 	{
 		cfi_set_err(err, errlen, "false-positive rate %g is below what %d-bit fingerprints give with bucket size %d (%g)",
 				p->fpr, CF_MAX_FPBITS, p->bucket_size, ldexp(2.0 * p->bucket_size, -CF_MAX_FPBITS));
-		return 0;
+		return false;
 	}
 	if (p->max_kicks < 0 || p->max_kicks > CF_MAX_KICKS_LIMIT)
 	{
 		cfi_set_err(err, errlen, "max_kicks must be between 0 and %d, not %d", CF_MAX_KICKS_LIMIT, p->max_kicks);
-		return 0;
+		return false;
 	}
 	if (p->expansion < 0 || !expansion_valid((uint32_t) p->expansion))
 	{
 		cfi_set_err(err, errlen, "expansion must be 0 (fixed size) or 1, 2, 4, 8 or 16, not %d", p->expansion);
-		return 0;
+		return false;
 	}
 	if (p->capacity < 1)
 	{
 		cfi_set_err(err, errlen, "capacity must be at least 1");
-		return 0;
+		return false;
 	}
 	if ((codec = cfi_codec_of(p->encoding)) == NULL)
 	{
 		cfi_set_err(err, errlen, "table encoding must be 0 (bit-packed) or 1 (semi-sorted), not %d", p->encoding);
-		return 0;
+		return false;
 	}
 	if (codec->bucket_size != 0 && (uint32_t) p->bucket_size != codec->bucket_size)
 	{
 		cfi_set_err(err, errlen, "%s buckets need bucket size %u, not %d", codec->name, codec->bucket_size,
 					p->bucket_size);
-		return 0;
+		return false;
 	}
-	m = cf_nbuckets_for(p->capacity, p->bucket_size);
-	if (split_wanted(p))
-	{
-		/* a filter that grows: a split table, m0 odd, the schedule's width */
-		m |= 1;
-		f = (int) cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
-	}
-	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
+	return true;
+}
+
+size_t
+cfi_create_len(const cf_params *p, uint64_t m, uint32_t fpbits, char *err, size_t errlen)
+{
+	uint64_t	bytes = CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE;
+
 	if (p->capacity > UINT32_MAX || m > UINT32_MAX ||
-		(bytes += table_bytes_for(m, p->bucket_size, f, (uint32_t) p->encoding)) > CF_MAX_SIZE)
+		(bytes += table_bytes_for(m, p->bucket_size, fpbits, (uint32_t) p->encoding)) > CF_MAX_SIZE)
 	{
 		cfi_set_err(err, errlen, "capacity %llu with false-positive rate %g needs more than the 1 GB a value can hold",
 				(unsigned long long) p->capacity, p->fpr);
 		return 0;
 	}
-	if (list_wanted(p))
-		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + 8;	/* a list of one free slot */
 	return (size_t) bytes;
 }
 
@@ -311,7 +159,7 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[DESC_LEVEL] = (uint8_t) st->level;
 	d[DESC_BASEBITS] = (uint8_t) st->basebits;
 	d[DESC_ENC] = (uint8_t) st->enc;
-	/* zero unless the geometry has a stash count (cf_geom_ops.stash): open_v2 sets it so */
+	/* zero unless the geometry has a stash count (cfi_geometry.stash): open_v2 sets it so */
 	put_le16(d + DESC_NSTASH, (uint16_t) st->nstash);
 	d[DESC_RESERVED] = 0;
 }
@@ -337,91 +185,20 @@ cfi_write_header(uint8_t *buf, const cf_filter *f)
 }
 
 void
-cf_create(uint8_t *buf, const cf_params *p)
+cfi_create_header(uint8_t *buf, const cf_params *p, uint32_t fpbits)
 {
 	cf_filter	f;
-	cf_stage	st;
 
 	memset(&f, 0, sizeof(f));
 	f.bucket_size = (uint32_t) p->bucket_size;
-	f.fpbits = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
+	f.fpbits = fpbits;
 	f.expansion = (uint32_t) p->expansion;
 	f.hashing = CF_HASHING_V2;
 	f.max_kicks = (uint32_t) p->max_kicks;
 	f.capacity = (uint32_t) p->capacity;
 	f.target_fpr = p->fpr;
-	memset(&st, 0, sizeof(st));
-	st.nbuckets = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
-	st.fpbits = f.fpbits;
-	st.geom = CF_GEOM_CHAIN;
-	st.basebits = f.fpbits < CF_CHAIN_KEY_MAX ? f.fpbits : CF_CHAIN_KEY_MAX;
-	st.enc = (uint32_t) p->encoding;
-	if (split_wanted(p))
-	{
-		/*
-		 * it grows: one split table (FORMAT.md, "Split tables"); a rate too
-		 * low for the split schedule keeps a chain table
-		 */
-		st.nbuckets |= 1;
-		st.geom = CF_GEOM_SPLIT;
-		st.basebits = CF_SPLIT_F0;
-		st.fpbits = f.fpbits = cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
-	}
 	cfi_write_header(buf, &f);
 	buf[HDR_NSTAGES] = 1;
-	if (list_wanted(p))
-	{
-		/* a list of one free slot, the header of the split table it becomes */
-		st.nbuckets = 1;
-		st.fpbits = 64;
-		st.geom = CF_GEOM_LIST;
-		st.basebits = 0;
-		cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
-		memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, 8);
-		return;
-	}
-	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
-	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
-	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
-		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits, st.enc));
-}
-
-/* the level-0 split table a list becomes: cfi_list_base buckets, the header's width */
-static void
-list_table_stage(const cf_filter *f, cf_stage *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->nbuckets = cfi_list_base(f->capacity, f->target_fpr, f->bucket_size,
-								 f->stages[0].enc);
-	st->fpbits = f->fpbits;
-	st->geom = CF_GEOM_SPLIT;
-	st->basebits = CF_SPLIT_F0;
-	st->enc = f->stages[0].enc;
-}
-
-size_t
-cfi_list_table_len(const cf_filter *f)
-{
-	cf_stage	st;
-
-	list_table_stage(f, &st);
-	return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
-		(size_t) table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits, st.enc);
-}
-
-void
-cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r, const cf_geom_ops *top)
-{
-	cf_stage	st;
-	size_t		len = cfi_list_table_len(f);
-
-	list_table_stage(f, &st);
-	memcpy(out, f->buf, CF_V2_HEADER_SIZE);
-	out[HDR_NSTAGES] = 1;
-	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
-	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
-	if (!cfi_open(r, out, len, top, NULL, 0))
-		abort();				/* cannot happen: the header was valid */
 }
 
 /* ---------------------------------------------------------------------
@@ -506,24 +283,13 @@ cfi_unknown_geometry(const cf_stage *st, uint32_t k, char *err, size_t errlen)
 	return false;
 }
 
-/* the table of st's geometry, the first down from top; NULL if none */
-static const cf_geom_ops *
-geometry_of(const cf_stage *st, const cf_geom_ops *top)
-{
-	const cf_geom_ops *g = top;
-
-	while (g != NULL && g->geom != st->geom)
-		g = g->below;
-	return g;
-}
-
 /*
  * Checks st, the parsed descriptor of sub-filter k, by its geometry's
  * table g (NULL: a geometry this build does not know), sets it up and
  * keeps g in it.
  */
 static bool
-check_stage(const cf_filter *f, cf_stage *st, uint32_t k, const cf_geom_ops *g,
+check_stage(const cf_filter *f, cf_stage *st, uint32_t k, const cfi_geometry *g,
 			char *err, size_t errlen)
 {
 	if (g == NULL)
@@ -534,7 +300,7 @@ check_stage(const cf_filter *f, cf_stage *st, uint32_t k, const cf_geom_ops *g,
 
 /* the header and descriptors of version 1 */
 static bool
-open_v1(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
+open_v1(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *err, size_t errlen)
 {
 	if (len < CF_V1_HEADER_SIZE)
 	{
@@ -578,7 +344,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
 		}
-		if (!check_stage(f, st, k, geometry_of(st, top), err, errlen))
+		if (!check_stage(f, st, k, cfi_geometry_at(reg, st->geom), err, errlen))
 			return false;
 	}
 	return true;
@@ -586,7 +352,7 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 
 /* the header and descriptors of version 2 */
 static bool
-open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
+open_v2(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *err, size_t errlen)
 {
 	if (len < CF_V2_HEADER_SIZE)
 	{
@@ -631,7 +397,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 	{
 		cf_stage   *st = &f->stages[k];
 		uint8_t    *d = buf + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k;
-		const cf_geom_ops *g;
+		const cfi_geometry *g;
 		const cf_codec *codec;
 		bool		stash;
 
@@ -655,7 +421,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 					k, codec->name, codec->enc, codec->bucket_size, f->bucket_size);
 			return false;
 		}
-		g = geometry_of(st, top);
+		g = cfi_geometry_at(reg, st->geom);
 		stash = g != NULL && g->stash;
 		st->nstash = stash ? get_le16(d + DESC_NSTASH) : 0;
 		st->stash = NULL;
@@ -671,7 +437,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 }
 
 bool
-cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
+cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *err, size_t errlen)
 {
 	size_t		off;
 	bool		ok;
@@ -689,11 +455,12 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 	f->buf = buf;
 	f->len = len;
 	f->journal = NULL;
+	ENG(&f->stages[0])->geoms = reg;
 	f->version = buf[HDR_VERSION];
 	if (buf[HDR_VERSION] == 1)
-		ok = open_v1(f, buf, len, top, err, errlen);
+		ok = open_v1(f, buf, len, reg, err, errlen);
 	else if (buf[HDR_VERSION] == 2)
-		ok = open_v2(f, buf, len, top, err, errlen);
+		ok = open_v2(f, buf, len, reg, err, errlen);
 	else
 	{
 		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
@@ -717,7 +484,7 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 		}
 		st->table = buf + off;
 		off += stage_data_bytes(st);
-		if (cfi_ops_of(st)->attach != NULL && !cfi_ops_of(st)->attach(f, k, err, errlen))
+		if (cfi_geometry_of(st)->attach != NULL && !cfi_geometry_of(st)->attach(f, k, err, errlen))
 			return false;
 	}
 	if (off != len)
@@ -761,15 +528,15 @@ cfi_scan_table(const cf_filter *f, uint32_t k, uint32_t markers, char *err, size
 }
 
 bool
-cfi_validate(const uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
+cfi_validate(const uint8_t *buf, size_t len, const cfi_registry *reg, char *err, size_t errlen)
 {
 	cf_filter	f;
 
 	/* cfi_open only reads; the cast lets the one parser serve both */
-	if (!cfi_open(&f, (uint8_t *) buf, len, top, err, errlen))
+	if (!cfi_open(&f, (uint8_t *) buf, len, reg, err, errlen))
 		return false;
 	for (uint32_t k = 0; k < f.nstages; k++)
-		if (!cfi_ops_of(&f.stages[k])->scan(&f, k, err, errlen))
+		if (!cfi_geometry_of(&f.stages[k])->scan(&f, k, err, errlen))
 			return false;
 	return true;
 }
@@ -785,7 +552,7 @@ cf_upgrade_size(const cf_filter *f)
 }
 
 void
-cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cf_geom_ops *top)
+cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cfi_registry *reg)
 {
 	size_t		hdr = CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * f->nstages;
 
@@ -803,6 +570,6 @@ cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cf_geom_o
 	for (uint32_t k = 0; k < f->nstages; k++)
 		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
 	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
-	if (!cfi_open(result, out, hdr + f->len - f->hdrlen, top, NULL, 0))
+	if (!cfi_open(result, out, hdr + f->len - f->hdrlen, reg, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }

@@ -8,31 +8,8 @@
 #include <stdlib.h>
 
 /*
- * A module re-opens a filter it rewrote against its own table, but the
- * filter may hold sub-filters of a geometry defined above the module:
- * beside its table after a union, or in a filter that grows by chain
- * tables.  The 'below' links order the tables, so the highest is the one
- * from which no other is missing.
- */
-const cf_geom_ops *
-cfi_top_over(const cf_filter *f, const cf_geom_ops *top)
-{
-	for (uint32_t k = 0; k < f->nstages; k++)
-	{
-		const cf_geom_ops *o = cfi_ops_of(&f->stages[k]),
-				   *g = top;
-
-		while (g != NULL && g != o)
-			g = g->below;
-		if (g == NULL)
-			top = o;			/* o is not below top: it is above it */
-	}
-	return top;
-}
-
-/*
  * Writes f (version 2) plus 'extra' sub-filters into out and re-opens f on
- * out (against top): the header, f's descriptors, the new descriptors
+ * out (with its registry): the header, f's descriptors, the new descriptors
  * (descs), f's tables, then the new tables (tables[k], or zeros when
  * tables is NULL).
  * out may be f->buf itself when it has room: the tables are moved before
@@ -40,14 +17,14 @@ cfi_top_over(const cf_filter *f, const cf_geom_ops *top)
  */
 void
 cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
-				  const uint8_t *descs, const uint8_t *const *tables,
-				  const cf_geom_ops *top)
+				  const uint8_t *descs, const uint8_t *const *tables)
 {
 	size_t		hdr = f->hdrlen;
 	size_t		body = f->len - hdr;
 	size_t		off = hdr + (size_t) CF_V2_STAGE_SIZE * extra;
 
-	top = cfi_top_over(f, top);
+	const cfi_registry *reg = cfi_registry_of(f);
+
 	memmove(out + off, f->buf + hdr, body);
 	if (out != f->buf)
 		memcpy(out, f->buf, hdr);
@@ -67,7 +44,7 @@ cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 			memset(out + off, 0, tb);
 		off += tb;
 	}
-	if (!cfi_open(f, out, off, top, NULL, 0))
+	if (!cfi_open(f, out, off, reg, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 

@@ -310,7 +310,7 @@ chain_grow(cf_filter *f, uint32_t k, uint8_t *out, bool same_size)
 	if (!next_stage(f, same_size, &st, NULL, 0))
 		abort();				/* cannot happen: grow_size checked it */
 	cfi_write_desc(desc, &st);
-	cfi_splice_stages(f, out, 1, desc, NULL, &cfi_geom_chain);
+	cfi_splice_stages(f, out, 1, desc, NULL);
 }
 
 /* ---------------------------------------------------------------------
@@ -887,13 +887,56 @@ chain_lookup(cf_filter *f)
 }
 
 /* ---------------------------------------------------------------------
- * the operations tables
+ * a new filter: one chain table of level 0 (a fixed size, or one that
+ * grows by appended tables), the width the rate asks for
  * ------------------------------------------------------------------- */
 
-const cf_geom_ops cfi_geom_chain = {
+/* any parameters cfi_check_params accepts */
+static bool
+chain_takes(const cf_params *p)
+{
+	(void) p;
+	return true;
+}
+
+static size_t
+chain_create_size(const cf_params *p, char *err, size_t errlen)
+{
+	return cfi_create_len(p, cf_nbuckets_for(p->capacity, p->bucket_size),
+						  (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size), err, errlen);
+}
+
+static void
+chain_create(uint8_t *buf, const cf_params *p)
+{
+	cf_stage	st;
+
+	memset(&st, 0, sizeof(st));
+	st.nbuckets = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size);
+	st.fpbits = (uint32_t) cf_fpbits_for(p->fpr, p->bucket_size);
+	st.geom = CF_GEOM_CHAIN;
+	st.basebits = st.fpbits < CF_CHAIN_KEY_MAX ? st.fpbits : CF_CHAIN_KEY_MAX;
+	st.enc = (uint32_t) p->encoding;
+	cfi_create_header(buf, p, st.fpbits);
+	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
+	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
+		   (size_t) table_bytes_for(st.nbuckets, (uint32_t) p->bucket_size, st.fpbits, st.enc));
+}
+
+/* ---------------------------------------------------------------------
+ * the tables
+ * ------------------------------------------------------------------- */
+
+/* growth by an appended chain table (cfi_geom_appended: any filter without an in-place sub-filter) */
+static const cfi_growth chain_growth = {
+	.grow_size = chain_grow_size,
+	.grow = chain_grow,
+};
+
+const cfi_geometry cfi_geom_chain = {
 	.name = "chain",
 	.geom = CF_GEOM_CHAIN,
-	.below = &cfi_geom_legacy,
 	.stash = false,
 	.check = chain_check,
 	.attach = NULL,
@@ -909,15 +952,19 @@ const cf_geom_ops cfi_geom_chain = {
 	.build = chain_build,
 	.stats = chain_stats,
 	.lookup = chain_lookup,
-	.grow_size = chain_grow_size,
-	.grow = chain_grow,
+	.takes = chain_takes,
+	.create_size = chain_create_size,
+	.create = chain_create,
+	.growth = &chain_growth,
 };
 
-/* legacy tables: chain's operations but for refines; a legacy filter grows by chain tables */
-const cf_geom_ops cfi_geom_legacy = {
+/*
+ * legacy tables: chain's operations but for refines; never created (version
+ * 1's); a filter of them grows by chain tables (growth NULL)
+ */
+const cfi_geometry cfi_geom_legacy = {
 	.name = "legacy",
 	.geom = CF_GEOM_LEGACY,
-	.below = NULL,
 	.stash = false,
 	.check = legacy_check,
 	.attach = NULL,

@@ -12,6 +12,115 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* ---------------------------------------------------------------------
+ * sizing: a list's bound and the split table it becomes, from its header
+ * (the split schedule's width at level 0)
+ * ------------------------------------------------------------------- */
+
+/* m0 of these parameters (cuckoo_format.h): cf_create's split table for the capacity */
+uint64_t
+cfi_list_m0(uint64_t capacity, uint32_t bucket_size)
+{
+	return cf_nbuckets_for(capacity, (int) bucket_size) | 1;
+}
+
+/*
+ * The base buckets (odd) of the split table a list of these header
+ * parameters converts into: m0 halved k times (rounded up, made odd) for
+ * the largest k <= R(0) = W(0) - 1 - F0 whose level-0 table still takes at
+ * least the bytes of a full list (8 * CF_LIST_MAX), else m0 itself.  Its
+ * table doubled k times has at least m0 buckets, so the filter holds its
+ * capacity at level k, where an entry written at level 0 still has (R(0) -
+ * k >= 0) extension bits: no entry runs out of bits (and is copied by a
+ * doubling) before the capacity, as in a table created at m0.  A list of a
+ * large capacity so becomes a table of a few kilobytes, not the table of
+ * its whole capacity.  0 when they give no split table.
+ */
+uint32_t
+cfi_list_base(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+{
+	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
+	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
+	uint64_t	best = m0;
+
+	if (w == 0 || m0 > UINT32_MAX)
+		return 0;
+	for (uint32_t k = 1; k <= w - 1 - CF_SPLIT_F0 && k < 32; k++)
+	{
+		uint64_t	m = ((m0 + ((uint64_t) 1 << k) - 1) >> k) | 1;
+
+		if (table_bytes_for(m, bucket_size, w, enc) < (uint64_t) 8 * CF_LIST_MAX)
+			break;
+		best = m;
+	}
+	return (uint32_t) best;
+}
+
+uint32_t
+cfi_list_max(uint32_t capacity, double fpr, uint32_t bucket_size, uint32_t enc)
+{
+	uint64_t	m0 = cfi_list_m0(capacity, bucket_size);
+	uint32_t	w = cf_split_width(fpr, bucket_size, 0);
+	uint64_t	n;
+
+	if (w == 0 || m0 > UINT32_MAX)
+		return 0;
+	n = table_bytes_for(m0, bucket_size, w, enc) / 8;
+	return n < CF_LIST_MAX ? (uint32_t) n : CF_LIST_MAX;
+}
+
+uint32_t
+cf_list_bound(const cf_filter *f)
+{
+	if (!filter_is_list(f))
+		return 0;
+	return cfi_list_max(f->capacity, f->target_fpr, f->bucket_size, f->stages[0].enc);
+}
+
+/* bytes of the level-0 split table filter a list f becomes */
+/* the level-0 split table a list becomes: cfi_list_base buckets, the header's width */
+static void
+list_table_stage(const cf_filter *f, cf_stage *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->nbuckets = cfi_list_base(f->capacity, f->target_fpr, f->bucket_size,
+								 f->stages[0].enc);
+	st->fpbits = f->fpbits;
+	st->geom = CF_GEOM_SPLIT;
+	st->basebits = CF_SPLIT_F0;
+	st->enc = f->stages[0].enc;
+}
+
+static size_t
+list_table_len(const cf_filter *f)
+{
+	cf_stage	st;
+
+	list_table_stage(f, &st);
+	return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE +
+		(size_t) table_bytes_for(st.nbuckets, f->bucket_size, st.fpbits, st.enc);
+}
+
+/*
+ * Writes the level-0 split table filter of list f (list_table_len bytes,
+ * f's header) into out, empty, and opens it as r.
+ */
+static void
+list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
+{
+	cf_stage	st;
+	size_t		len = list_table_len(f);
+
+	list_table_stage(f, &st);
+	memcpy(out, f->buf, CF_V2_HEADER_SIZE);
+	out[HDR_NSTAGES] = 1;
+	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
+	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
+	if (!cfi_open(r, out, len, cfi_registry_of(f), NULL, 0))
+		abort();				/* cannot happen: the header was valid */
+}
+
+
 /* h at its sorted position (after its equals) in a free slot; else CF_FULL */
 static cf_status
 list_add(cf_stage *st, uint64_t h)
@@ -73,7 +182,7 @@ list_relayout(cf_filter *f, uint8_t *out, uint32_t nslots)
 	memcpy(out, f->buf, hdr + used);
 	memset(out + hdr + used, 0, (size_t) nslots * 8 - used);
 	put_le32(out + CF_V2_HEADER_SIZE, nslots);
-	if (!cfi_open(f, out, hdr + (size_t) nslots * 8, &cfi_geom_list, NULL, 0))
+	if (!cfi_open(f, out, hdr + (size_t) nslots * 8, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 
@@ -121,7 +230,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	uint32_t	n = f->stages[0].nitems,
 				nrest = 0,
 				nstash;
-	size_t		tl = cfi_list_table_len(f);
+	size_t		tl = list_table_len(f);
 	uint8_t    *out;
 	cf_filter	r;
 
@@ -138,7 +247,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	{
 		uint64_t	dry[(LIST_DRY_RUN_MAX + 7) / 8];
 
-		cfi_list_table(f, (uint8_t *) dry, &r, &cfi_geom_list);
+		list_table(f, (uint8_t *) dry, &r);
 		for (uint32_t i = 0; i < n; i++)
 			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
 				rest[nrest++] = hs[i];
@@ -154,7 +263,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 		list_view(f, 0, f->fpbits, &t);
 		nstash = cfi_split_group_excess(&t.stages[0], f->bucket_size, hs, n);
 		out = alloc(tl + (size_t) nstash * CF_SPLIT_STASH_REC, ctx);
-		cfi_list_table(f, out, &r, &cfi_geom_list);
+		list_table(f, out, &r);
 		for (uint32_t i = 0; i < n; i++)
 			if (!cfi_split_insert(&r.stages[0], r.bucket_size, r.max_kicks, hs[i]))
 				rest[nrest++] = hs[i];
@@ -163,7 +272,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 		nstash = CF_SPLIT_STASH_MAX;
 	memset(out + tl, 0, (size_t) nstash * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nstash);
-	if (!cfi_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
+	if (!cfi_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest && i < nstash; i++)
 	{
@@ -176,7 +285,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	*f = r;
 	for (uint32_t i = nstash; i < nrest; i++)
 	{
-		cf_status	st = cfi_geom_split.insert_grow(f, 0, rest[i], alloc, ctx);
+		cf_status	st = cfi_geom_split.growth->insert_grow(f, 0, rest[i], alloc, ctx);
 
 		if (st != CF_OK)
 			return st;
@@ -197,7 +306,7 @@ list_grow(cf_filter *f, uint8_t *out)
 	uint32_t	n = f->stages[0].nitems;
 	uint64_t	rest[CF_LIST_MAX];
 	uint32_t	nrest = 0;
-	size_t		tl = cfi_list_table_len(f);
+	size_t		tl = list_table_len(f);
 	cf_filter	r;
 
 	if (nslots != 0)
@@ -205,12 +314,12 @@ list_grow(cf_filter *f, uint8_t *out)
 		list_relayout(f, out, nslots);
 		return;
 	}
-	cfi_list_table(f, out, &r, &cfi_geom_list);
+	list_table(f, out, &r);
 	list_place(&f->stages[0], &r, rest, &nrest);
 	/* the stash: n records (the descriptor's count), the first nrest used */
 	memset(out + tl, 0, (size_t) n * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) n);
-	if (!cfi_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
+	if (!cfi_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest; i++)
 	{
@@ -276,14 +385,14 @@ list_view_for(const cf_filter *l, const cf_filter *o, cf_filter *v)
 	list_view(l, 0, l->fpbits, v);
 	if (filter_is_list(o))
 		return;
-	if (cfi_geom_split.unites(v, o))
+	if (cfi_geom_split.growth->unites(v, o))
 		list_view(l, o->stages[0].level, o->stages[0].fpbits, v);
 	else if (o->nstages == 1 && o->split == 0 && o->stages[0].base_nbuckets == m0)
 	{
 		cf_filter	w;
 
 		list_view_at(l, (uint32_t) m0, 0, l->fpbits, &w);
-		if (cfi_geom_split.unites(&w, o))
+		if (cfi_geom_split.growth->unites(&w, o))
 			list_view_at(l, (uint32_t) m0, o->stages[0].level, o->stages[0].fpbits, v);
 	}
 }
@@ -308,14 +417,14 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	st.nstash = 0;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, st.table_bytes);
-	if (!cfi_open(r, out, tl, &cfi_geom_list, NULL, 0))
+	if (!cfi_open(r, out, tl, cfi_registry_of(l), NULL, 0))
 		abort();				/* cannot happen: a valid header */
 	list_place(&l->stages[0], r, rest, &nrest);
 	if (nrest == 0)
 		return tl;
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nrest);
 	memset(out + tl, 0, (size_t) nrest * CF_SPLIT_STASH_REC);
-	if (!cfi_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, &cfi_geom_list, NULL, 0))
+	if (!cfi_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, cfi_registry_of(l), NULL, 0))
 		abort();				/* cannot happen: room for every record */
 	for (uint32_t i = 0; i < nrest; i++)
 	{
@@ -472,7 +581,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 
 		memcpy(tail, s->buf, s->len);
 		put_le32(tail + 12, (s == a ? b : a)->capacity);
-		if (!cfi_open(&c, tail, s->len, &cfi_geom_list, NULL, 0))
+		if (!cfi_open(&c, tail, s->len, cfi_registry_of(s), NULL, 0))
 			abort();			/* cannot happen: a list's bound grows with its capacity */
 		return s == a ? list_union(&c, b, out, outcap - s->len, result, again, err, errlen) :
 			list_union(a, &c, out, outcap - s->len, result, again, err, errlen);
@@ -503,7 +612,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		memset(out + hdr + (size_t) 8 * k, 0, (size_t) (slots - k) * 8);
 		put_le32(out + CF_V2_HEADER_SIZE, slots);
 		put_le32(out + CF_V2_HEADER_SIZE + DESC_NITEMS, k);
-		if (!cfi_open(&r, out, hdr + (size_t) slots * 8, &cfi_geom_list, err, errlen))
+		if (!cfi_open(&r, out, hdr + (size_t) slots * 8, cfi_registry_of(a), err, errlen))
 			abort();			/* cannot happen: built from valid lists */
 		cfi_union_counters(a, b, out, &r);
 		*result = r;
@@ -695,7 +804,7 @@ list_grow_size(const cf_filter *f, uint32_t k, bool same_size, char *err, size_t
 	(void) errlen;
 	if (nslots != 0)
 		return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + (size_t) nslots * 8;
-	return cfi_list_table_len(f) + (size_t) f->stages[0].nitems * CF_SPLIT_STASH_REC;
+	return list_table_len(f) + (size_t) f->stages[0].nitems * CF_SPLIT_STASH_REC;
 }
 
 static void
@@ -729,10 +838,61 @@ list_filter_stats(const cf_filter *f, cf_stats *s)
 	s->fpr = -expm1((double) s->items * log1p(-ldexp(1.0, -64)));
 }
 
-const cf_geom_ops cfi_geom_list = {
+/* ---------------------------------------------------------------------
+ * a new filter: a list of one free slot, with the header of the split
+ * table it becomes
+ * ------------------------------------------------------------------- */
+
+/* a growing filter's start, where the split table it becomes has room for a list of at least one hash */
+static bool
+list_takes(const cf_params *p)
+{
+	return cfi_geom_split.takes(p) && p->capacity <= UINT32_MAX &&
+		cfi_list_max((uint32_t) p->capacity, p->fpr, (uint32_t) p->bucket_size,
+					 (uint32_t) p->encoding) >= 1;
+}
+
+/* the list's bytes, where the split table's fit a value (its message otherwise) */
+static size_t
+list_create_size(const cf_params *p, char *err, size_t errlen)
+{
+	if (cfi_geom_split.create_size(p, err, errlen) == 0)
+		return 0;
+	return CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE + 8;
+}
+
+static void
+list_create(uint8_t *buf, const cf_params *p)
+{
+	cf_stage	st;
+
+	memset(&st, 0, sizeof(st));
+	st.nbuckets = 1;
+	st.fpbits = 64;
+	st.geom = CF_GEOM_LIST;
+	st.enc = (uint32_t) p->encoding;
+	cfi_create_header(buf, p, cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0));
+	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, 8);
+}
+
+/* ---------------------------------------------------------------------
+ * the tables
+ * ------------------------------------------------------------------- */
+
+static const cfi_growth list_growth = {
+	.grow_size = list_grow_size,
+	.grow = list_grow_into,
+	.insert_grow = list_insert_grow,
+	.unites = list_unites,
+	.union_size = list_union_size,
+	.unite = list_union,
+	.filter_stats = list_filter_stats,
+};
+
+const cfi_geometry cfi_geom_list = {
 	.name = "list",
 	.geom = CF_GEOM_LIST,
-	.below = &cfi_geom_split,
 	.stash = false,
 	.check = list_check,
 	.attach = NULL,
@@ -748,11 +908,8 @@ const cf_geom_ops cfi_geom_list = {
 	.build = NULL,
 	.stats = NULL,
 	.lookup = list_lookup,
-	.grow_size = list_grow_size,
-	.grow = list_grow_into,
-	.insert_grow = list_insert_grow,
-	.unites = list_unites,
-	.union_size = list_union_size,
-	.unite = list_union,
-	.filter_stats = list_filter_stats,
+	.takes = list_takes,
+	.create_size = list_create_size,
+	.create = list_create,
+	.growth = &list_growth,
 };

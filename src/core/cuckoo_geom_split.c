@@ -3,8 +3,9 @@
  * tables") as a sub-filter's operations: a table that doubles in place,
  * its stash, and the union of two filters of one split family into one
  * table.  The table arithmetic (probes, walks, doubling, stash records) is
- * cuckoo_split.c's; this file decides when a filter with a split table
- * grows, by how much, and lays the grown filter out.  Plain C99.
+ * cuckoo_split.c's; this file creates a filter with a split table,
+ * decides when it grows, by how much, and lays the grown filter out.
+ * Plain C99.
  */
 #include "cuckoo_split.h"
 
@@ -181,7 +182,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	}
 	memset(nw.stash + (size_t) old.nstash * CF_SPLIT_STASH_REC, 0,
 		   (size_t) (nstash - old.nstash) * CF_SPLIT_STASH_REC);
-	if (!cfi_open(f, out, len, cfi_top_over(f, &cfi_geom_split), NULL, 0))
+	if (!cfi_open(f, out, len, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
 
@@ -604,7 +605,7 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		len = split_union_at(r, o, Lt, out, outcap);
 		if (len == 0)
 			continue;
-		if (!cfi_open(result, out, len, &cfi_geom_split, err, errlen))
+		if (!cfi_open(result, out, len, cfi_registry_of(a), err, errlen))
 			abort();			/* cannot happen: built from valid filters */
 		return len;
 	}
@@ -770,10 +771,60 @@ split_unite(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	return len;
 }
 
-const cf_geom_ops cfi_geom_split = {
+/* ---------------------------------------------------------------------
+ * a new filter: one split table (FORMAT.md, "Split tables"), m0 odd, the
+ * schedule's width at level 0
+ * ------------------------------------------------------------------- */
+
+/* a filter that grows, with a rate the split schedule can keep (else cf_create takes chain) */
+static bool
+split_takes(const cf_params *p)
+{
+	return p->expansion > 0 && cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0) != 0;
+}
+
+static size_t
+split_create_size(const cf_params *p, char *err, size_t errlen)
+{
+	return cfi_create_len(p, cf_nbuckets_for(p->capacity, p->bucket_size) | 1,
+						  cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0), err, errlen);
+}
+
+static void
+split_create(uint8_t *buf, const cf_params *p)
+{
+	cf_stage	st;
+
+	memset(&st, 0, sizeof(st));
+	st.nbuckets = (uint32_t) cf_nbuckets_for(p->capacity, p->bucket_size) | 1;
+	st.fpbits = cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0);
+	st.geom = CF_GEOM_SPLIT;
+	st.basebits = CF_SPLIT_F0;
+	st.enc = (uint32_t) p->encoding;
+	cfi_create_header(buf, p, st.fpbits);
+	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
+	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
+	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
+		   (size_t) table_bytes_for(st.nbuckets, (uint32_t) p->bucket_size, st.fpbits, st.enc));
+}
+
+/* ---------------------------------------------------------------------
+ * the tables
+ * ------------------------------------------------------------------- */
+
+static const cfi_growth split_growth = {
+	.grow_size = split_grow_size,
+	.grow = split_grow,
+	.insert_grow = split_insert_grow,
+	.unites = split_family,
+	.union_size = split_union_size,
+	.unite = split_unite,
+	.filter_stats = NULL,
+};
+
+const cfi_geometry cfi_geom_split = {
 	.name = "split",
 	.geom = CF_GEOM_SPLIT,
-	.below = &cfi_geom_chain,
 	.stash = true,
 	.check = split_check,
 	.attach = split_attach,
@@ -791,11 +842,8 @@ const cf_geom_ops cfi_geom_split = {
 	.build = split_build,
 	.stats = split_stats,
 	.lookup = cfi_split_lookup,
-	.grow_size = split_grow_size,
-	.grow = split_grow,
-	.insert_grow = split_insert_grow,
-	.unites = split_family,
-	.union_size = split_union_size,
-	.unite = split_unite,
-	.filter_stats = NULL,
+	.takes = split_takes,
+	.create_size = split_create_size,
+	.create = split_create,
+	.growth = &split_growth,
 };

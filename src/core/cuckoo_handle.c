@@ -49,7 +49,8 @@ cf_handle_open(uint8_t *buf, size_t len, char *err, size_t errlen)
 /*
  * p as cf_create_size takes it: a field left 0 is its default
  * (cf_params_default), CF_NONE asks for no kicks or no growth, any other
- * value is checked by cf_create_size.  A zero-initialized struct is never a
+ * value is checked by cf_create_size; the geometry as given (0 is
+ * CF_BUILT_AT_ONCE: a chain table, growing by appended tables).  A zero-initialized struct is never a
  * silently different filter from SQL's cf_create(capacity).
  */
 static void
@@ -70,8 +71,6 @@ cf_handle_params(const cf_params *in, cf_params *p)
 		p->expansion = d.expansion;
 	else if (p->expansion == CF_NONE)
 		p->expansion = 0;
-	if (p->geometry == 0)
-		p->geometry = d.geometry;
 }
 
 cf_filter *
@@ -258,7 +257,7 @@ cf_agg_params(cf_params *p, uint64_t capacity, double fpr, int encoding)
 	*p = cf_params_default(capacity);
 	p->fpr = fpr;
 	p->encoding = encoding;
-	p->geometry = CF_GEOM_CHAIN;
+	p->geometry = CF_BUILT_AT_ONCE;
 }
 
 /* a new empty filter for p, in mem's buffer; false with err set */

@@ -64,10 +64,12 @@ cf_engine
 	uint64_t    lanes_lo;       /* 1 in the low bit of every slot */
 	uint64_t    lanes_hi;       /* 1 in the high bit of every slot */
 	uint64_t    bucket_mask;    /* low bucket_bits bits */
-	const struct cf_geom_ops *ops;	/* the sub-filter's geometry (cuckoo_geom_ops.h),
+	const struct cfi_geometry *ops;	/* the sub-filter's geometry (cuckoo_geom_iface.h),
 									 * chosen when its filter is opened */
 	const struct cfi_lookup_path *path;	/* sub-filter 0: its filter's lookup path
-										 * (cuckoo_geom_ops.h), chosen at open */
+										 * (cuckoo_geom_iface.h), chosen at open */
+	const struct cfi_registry *geoms;	/* sub-filter 0: the registry its filter
+										 * was opened with (cfi_reopen) */
 } cf_engine;
 
 /* the engine state fits cf_stage.engine (a negative array size if not) */

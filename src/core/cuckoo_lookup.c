@@ -16,7 +16,7 @@ contains_any(const cf_filter *f, uint64_t h)
 	{
 		const cf_stage *st = &f->stages[k];
 
-		if (cfi_ops_of(st)->has(st, f->bucket_size, h))
+		if (cfi_geometry_of(st)->has(st, f->bucket_size, h))
 			return true;
 	}
 	return false;
@@ -106,11 +106,11 @@ cf_probe_of(const cf_filter *f)
 void
 cfi_setup_lookup(cf_filter *f)
 {
-	const cf_geom_ops *ops = cfi_ops_of(&f->stages[0]);
+	const cfi_geometry *ops = cfi_geometry_of(&f->stages[0]);
 	const cfi_lookup_path *p = NULL;
 
 	for (uint32_t k = 1; k < f->nstages; k++)
-		if (cfi_ops_of(&f->stages[k]) != ops)
+		if (cfi_geometry_of(&f->stages[k]) != ops)
 			ops = NULL;
 	if (ops != NULL && ops->lookup != NULL)
 		p = ops->lookup(f);

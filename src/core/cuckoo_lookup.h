@@ -5,10 +5,10 @@
 #ifndef CUCKOO_LOOKUP_H
 #define CUCKOO_LOOKUP_H
 
-#include "cuckoo_geom_ops.h"
+#include "cuckoo_geom_iface.h"
 
 /*
- * Chooses f's lookup path (cfi_lookup_path, cuckoo_geom_ops.h): its
+ * Chooses f's lookup path (cfi_lookup_path, cuckoo_geom_iface.h): its
  * geometry's, when every sub-filter has the same one, else the general
  * path; cf_filter.lookup gets the path's number (cf_open).
  */

@@ -4,8 +4,8 @@
  * that grows in place), when and how the filter grows, the exact delete
  * rule, union (one geometry's merge, else side by side), the header
  * counters and statistics.  What a sub-filter does is its geometry's
- * (cuckoo_geom_ops.h), whose table it carries from the moment it is opened
- * (cf_open, here: against the last geometry); lookups take the path
+ * (cuckoo_geom_iface.h), whose table it carries from the moment it is opened
+ * (cf_open, here: with the registry, cfi_geometries); lookups take the path
  * cuckoo_lookup.c chose at open (each geometry's module holds its own).
  */
 #include "cuckoo_geom.h"
@@ -17,37 +17,29 @@
  * the geometries
  * ------------------------------------------------------------------- */
 
-/*
- * The last geometry defined (CORE_OBJS), from which every other is down
- * the 'below' links: the caller's filters are opened against it, so each
- * sub-filter carries the table of its geometry (FORMAT.md, "Table
- * descriptor"; cuckoo_geom_ops.h).  A new geometry's module sets it.
- */
-const cf_geom_ops *const cfi_geom_top = &cfi_geom_list;
-
 /* the operations of sub-filter st, chosen when its filter was opened */
-static inline const cf_geom_ops *
+static inline const cfi_geometry *
 ops_of(const cf_stage *st)
 {
-	return cfi_ops_of(st);
+	return cfi_geometry_of(st);
 }
 
 bool
 cf_open(cf_filter *f, uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	return cfi_open(f, buf, len, cfi_geom_top, err, errlen);
+	return cfi_open(f, buf, len, &cfi_geometries, err, errlen);
 }
 
 bool
 cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-	return cfi_validate(buf, len, cfi_geom_top, err, errlen);
+	return cfi_validate(buf, len, &cfi_geometries, err, errlen);
 }
 
 void
 cf_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result)
 {
-	cfi_upgrade(f, out, result, cfi_geom_top);
+	cfi_upgrade(f, out, result, &cfi_geometries);
 }
 
 /*
@@ -60,19 +52,19 @@ in_place_stage(const cf_filter *f)
 	if (f->split >= 0)
 		return f->split;
 	for (uint32_t k = 0; k < f->nstages; k++)
-		if (ops_of(&f->stages[k])->insert_grow != NULL)
+		if (ops_of(&f->stages[k])->growth != NULL && ops_of(&f->stages[k])->growth->insert_grow != NULL)
 			return (int) k;
 	return -1;
 }
 
-/* the geometry f grows by: its in-place sub-filter's, else chain's */
-static const cf_geom_ops *
+/* how f grows: by its in-place sub-filter's geometry, else by an appended sub-filter */
+static const cfi_growth *
 growth_ops(const cf_filter *f, uint32_t *k)
 {
 	int			g = in_place_stage(f);
 
 	*k = g < 0 ? 0 : (uint32_t) g;
-	return g < 0 ? &cfi_geom_chain : ops_of(&f->stages[g]);
+	return g < 0 ? cfi_geom_appended->growth : ops_of(&f->stages[g])->growth;
 }
 
 /* ---------------------------------------------------------------------
@@ -219,7 +211,7 @@ cf_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 	/* a sub-filter that grows in place grows its own way */
 	g = in_place_stage(f);
 	if (g >= 0)
-		return ops_of(&f->stages[g])->insert_grow(f, (uint32_t) g, h, alloc, ctx);
+		return ops_of(&f->stages[g])->growth->insert_grow(f, (uint32_t) g, h, alloc, ctx);
 
 	/*
 	 * One value fits 2 * bucket_size times into a sub-filter (its copies can
@@ -265,7 +257,7 @@ static bool
 one_family(const cf_filter *f, const uint32_t *match, uint32_t n)
 {
 	const cf_stage *s = &f->stages[match[0]];
-	const cf_geom_ops *o = ops_of(s);
+	const cfi_geometry *o = ops_of(s);
 
 	if (o->same_family == NULL)
 		return false;
@@ -303,7 +295,7 @@ cf_delete(cf_filter *f, uint64_t h)
 	if (n > 1 && one_family(f, match, n))
 	{
 		/* h's finest match among all of them; ties go to the last sub-filter */
-		const cf_geom_ops *o = ops_of(&f->stages[match[0]]);
+		const cfi_geometry *o = ops_of(&f->stages[match[0]]);
 		uint32_t	k = match[0];
 		int			best = o->precision(&f->stages[k], f->bucket_size, h);
 
@@ -352,7 +344,7 @@ bool
 cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns, void *work, size_t worklen)
 {
 	cf_stage   *st = &f->stages[0];
-	const cf_geom_ops *g = ops_of(st);
+	const cfi_geometry *g = ops_of(st);
 	uint64_t	n = 0;
 
 	if (g->build == NULL)
@@ -381,7 +373,7 @@ static size_t
 grow_size(const cf_filter *f, bool same_size, char *err, size_t errlen)
 {
 	uint32_t	k;
-	const cf_geom_ops *g = growth_ops(f, &k);
+	const cfi_growth *g = growth_ops(f, &k);
 
 	if (f->expansion == 0)
 	{
@@ -406,7 +398,7 @@ static void
 grow(cf_filter *f, uint8_t *newbuf, bool same_size)
 {
 	uint32_t	k;
-	const cf_geom_ops *g = growth_ops(f, &k);
+	const cfi_growth *g = growth_ops(f, &k);
 
 	g->grow(f, k, newbuf, same_size);
 }
@@ -438,13 +430,13 @@ static const cf_union_again again = {
  * a split table's for two filters of one split family; NULL: a and b stand
  * side by side.
  */
-static const cf_geom_ops *
+static const cfi_growth *
 union_ops(const cf_filter *a, const cf_filter *b)
 {
 	int			ga = in_place_stage(a),
 				gb = in_place_stage(b);
-	const cf_geom_ops *oa = ga < 0 ? NULL : ops_of(&a->stages[ga]),
-			   *ob = gb < 0 ? NULL : ops_of(&b->stages[gb]);
+	const cfi_growth *oa = ga < 0 ? NULL : ops_of(&a->stages[ga])->growth,
+			   *ob = gb < 0 ? NULL : ops_of(&b->stages[gb])->growth;
 
 	if (oa != NULL && oa->unites(a, b))
 		return oa;
@@ -463,7 +455,7 @@ v2_len(const cf_filter *x)
 size_t
 cf_union_size(const cf_filter *a, const cf_filter *b, char *err, size_t errlen)
 {
-	const cf_geom_ops *u;
+	const cfi_growth *u;
 
 	if (a->bucket_size != b->bucket_size)
 	{
@@ -542,7 +534,7 @@ size_t
 cf_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		 cf_filter *result, char *err, size_t errlen)
 {
-	const cf_geom_ops *u;
+	const cfi_growth *u;
 
 	if (cf_union_size(a, b, err, errlen) == 0)
 		return 0;
@@ -633,7 +625,7 @@ side(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		}
 	}
 	if (extra > 0)
-		cfi_splice_stages(&r, out, extra, descs, tables, cfi_geom_top);
+		cfi_splice_stages(&r, out, extra, descs, tables);
 	*result = r;
 	return r.len;
 }
@@ -672,9 +664,10 @@ cf_get_stats(const cf_filter *f, cf_stats *s)
 	s->kind = f->kind;
 	s->deletes = f->deletes;
 	s->retained = f->retained;
-	if (f->nstages == 1 && ops_of(&f->stages[0])->filter_stats != NULL)
+	if (f->nstages == 1 && ops_of(&f->stages[0])->growth != NULL &&
+		ops_of(&f->stages[0])->growth->filter_stats != NULL)
 	{
-		ops_of(&f->stages[0])->filter_stats(f, s);
+		ops_of(&f->stages[0])->growth->filter_stats(f, s);
 		return;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)

@@ -1,9 +1,9 @@
 /*
  * cuckoo_split.c - split tables (geometry 3): one table that doubles in
- * place.  The table arithmetic (its width schedule, cf_split_width, is the
- * format layer's: cuckoo_format.c): kick-out insertion (the
- * walk of cuckoo_table.h), the doubling, the stash, deletes of the finest
- * match, and placing entries of another table of the family (unions).
+ * place.  The table arithmetic: its width schedule (cf_split_width),
+ * kick-out insertion (the walk of cuckoo_table.h), the doubling, the
+ * stash, deletes of the finest match, and placing entries of another
+ * table of the family (unions).
  * When a filter's split table doubles or unites, and the filter's layout,
  * are cuckoo_geom_split.c's, the lookup paths cuckoo_split_lookup.c's.
  * Plain C99.
@@ -12,6 +12,77 @@
 
 #include <math.h>
 #include <stdlib.h>
+
+/* ---------------------------------------------------------------------
+ * the width schedule: a split table's slot width at each level (its
+ * sizing: cf_create's, a list's bound and the table it becomes)
+ * ------------------------------------------------------------------- */
+
+/*
+ * 2^-n for n in 0 .. CF_MAX_FPBITS - 1, exact: ldexp(1.0, -n) without a call
+ * into libm, whose cost (some fifty calls per schedule) was most of a
+ * list's growth and of a union of two lists (issue 35)
+ */
+static const double split_pow2[CF_MAX_FPBITS] = {
+	0x1p-0, 0x1p-1, 0x1p-2, 0x1p-3, 0x1p-4, 0x1p-5, 0x1p-6, 0x1p-7,
+	0x1p-8, 0x1p-9, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15,
+	0x1p-16, 0x1p-17, 0x1p-18, 0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23,
+	0x1p-24, 0x1p-25, 0x1p-26, 0x1p-27, 0x1p-28, 0x1p-29, 0x1p-30, 0x1p-31,
+};
+
+/*
+ * An entry keeps its false-match chance when it migrates (it loses a stored
+ * bit and the query must match one more address bit), so the items added at
+ * level l with F(l) = W(l) - 1 compared bits add about c * 2^-F(l) to the
+ * rate for ever (c = bucket_size * design load).  The schedule is the step
+ * function F = Fa (levels 0..10), Fb (11..20), Fc (21..31), Fa <= Fb <= Fc,
+ * lexicographically smallest with
+ *     c * (2 * 2^-Fa + 10 * 2^-Fa + 10 * 2^-Fb + 11 * 2^-Fc) <= 1.9 * fpr
+ * (level 0 counts twice: its table is filled from empty), so the rate stays
+ * below twice the target at every size.  Widths are at least
+ * CF_SPLIT_MIN_WIDTH.  A pure function of fpr and the bucket size, so the
+ * filters of one family always agree.
+ */
+static bool
+split_schedule(double fpr, uint32_t bucket_size, uint32_t F[3])
+{
+	double		c = bucket_size * design_load_permille(bucket_size) / 1000.0;
+	double		budget = 1.9 * fpr / c;
+	uint32_t	fmin = CF_SPLIT_MIN_WIDTH - 1;
+
+	for (uint32_t a = fmin; a <= CF_MAX_FPBITS - 1; a++)
+	{
+		/* no b fits where a's own terms do not (the sums below only grow) */
+		if (12.0 * split_pow2[a] >= budget)
+			continue;
+		for (uint32_t b = a; b <= CF_MAX_FPBITS - 1; b++)
+		{
+			double		used = 12.0 * split_pow2[a] + 10.0 * split_pow2[b];
+
+			if (used >= budget)
+				continue;
+			for (uint32_t k = b; k <= CF_MAX_FPBITS - 1; k++)
+				if (used + 11.0 * split_pow2[k] <= budget)
+				{
+					F[0] = a;
+					F[1] = b;
+					F[2] = k;
+					return true;
+				}
+		}
+	}
+	return false;
+}
+
+uint32_t
+cf_split_width(double fpr, uint32_t bucket_size, uint32_t level)
+{
+	uint32_t	F[3];
+
+	if (!split_schedule(fpr, bucket_size, F))
+		return 0;
+	return 1 + (level <= 10 ? F[0] : level <= 20 ? F[1] : F[2]);
+}
 
 const uint64_t cfi_split_keys[64] = {
 	UINT64_C(0xbf5b3a6ebfadd310), UINT64_C(0x6d1ec949da859daa), UINT64_C(0x204d71068af8dbff),

@@ -61,6 +61,6 @@ cf_params_default(uint64_t capacity)
 	p.max_kicks = CF_DEFAULT_MAX_KICKS;
 	p.expansion = CF_DEFAULT_EXPANSION;
 	p.encoding = CF_ENC_PACKED;
-	p.geometry = CF_GEOM_DEFAULT;
+	p.geometry = CF_GROWING;	/* CF_GEOM_DEFAULT */
 	return p;
 }

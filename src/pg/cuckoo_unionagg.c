@@ -300,7 +300,7 @@ cfpg_unionagg_build_lists(CfUnionState *st, CfAggCache *cache)
 	p.max_kicks = (int) m.max_kicks;
 	p.expansion = (int) m.expansion;
 	p.encoding = cf_encoding_of(&m);
-	p.geometry = CF_GEOM_LIST;
+	p.geometry = CF_GROWING;
 	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
 	if (v == NULL)
 		ereport(ERROR,

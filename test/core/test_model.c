@@ -18,7 +18,7 @@
 #include "harness.h"
 #include "ref.h"
 #include "tests.h"
-#include "cuckoo_format.h"
+#include "cuckoo_geom.h"
 
 typedef struct mstate
 {
@@ -199,9 +199,9 @@ ms_sweep(mstate *s, const char *when)
 	CHECKF(cf_validate(s->f.buf, s->f.len, err, sizeof(err)), "%s: cf_validate (%s): %s", s->name, when, err);
 	/* each sub-filter carries its own geometry's operations, whatever rewrote it */
 	for (uint32_t k = 0; k < s->f.nstages; k++)
-		CHECKF(cfi_ops_of(&s->f.stages[k]) != NULL && cfi_ops_of(&s->f.stages[k])->geom == s->f.stages[k].geom,
+		CHECKF(cfi_geometry_of(&s->f.stages[k]) != NULL && cfi_geometry_of(&s->f.stages[k])->geom == s->f.stages[k].geom,
 			   "%s: sub-filter %u of geometry %u carries the operations of %s (%s)", s->name, k,
-			   s->f.stages[k].geom, cfi_ops_of(&s->f.stages[k]) ? cfi_ops_of(&s->f.stages[k])->name : "none", when);
+			   s->f.stages[k].geom, cfi_geometry_of(&s->f.stages[k]) ? cfi_geometry_of(&s->f.stages[k])->name : "none", when);
 }
 
 /* every value present, nothing else (cheap enough after every op when few) */

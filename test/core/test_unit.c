@@ -2564,52 +2564,63 @@ test_lookup_paths(void)
 }
 
 /*
- * Every geometry's table of operations is complete (cuckoo_geom.h), as
- * cuckoo_ops.c calls it without testing: the operations of one sub-filter;
- * for a geometry that grows in place (insert_grow) the growth and union
- * hooks; for one that does not, full_of_copies (asked when its filter grows
- * by a new chain table); and chain's growth, which such filters take.
+ * Every geometry's table is complete (cuckoo_geom.h), as cuckoo_ops.c calls
+ * it without testing: the operations of one sub-filter; the creation hooks
+ * all or none; for a geometry that grows in place (growth->insert_grow)
+ * the growth and union hooks; for one that does not, full_of_copies (asked
+ * when its filter grows by a new chain table); and the growth of an
+ * appended sub-filter (chain's), which such filters take.  The registry
+ * holds each table at its own byte.
  */
 void
 test_geom_ops(void)
 {
-	const cf_geom_ops *all[64];
+	const cfi_geometry *all[CFI_GEOM_BYTES];
 	int			n = 0;
 
-	/* every geometry, from the one cf_open starts at down the 'below' links: a new one needs no line here */
-	for (const cf_geom_ops *g = cfi_geom_top; g != NULL && n < 64; g = g->below)
-		all[n++] = g;
-	CHECKF(n < 64, "the 'below' links of the geometries run in a circle");
-	CHECKF(n >= 4 && all[n - 1] == &cfi_geom_legacy, "the tables do not end at legacy (%d of them)", n);
-	for (int k = 0; k < n; k++)
+	/* every geometry of the registry: a new one needs no line here */
+	for (uint32_t b = 0; b < CFI_GEOM_BYTES; b++)
 	{
-		const cf_geom_ops *g = all[k];
+		const cfi_geometry *g = cfi_geometry_at(&cfi_geometries, b);
 
-		CHECKF(g->geom >= 1 && g->geom <= 255 && g->name != NULL, "geometry %u: wrong number or no name", g->geom);
-		for (int j = 0; j < k; j++)
-			CHECKF(strcmp(g->name, all[j]->name) != 0 && g->geom != all[j]->geom,
-				   "two geometries named %s or numbered %u", g->name, g->geom);
+		if (g == NULL)
+			continue;
+		CHECKF(g->geom == b && g->name != NULL, "the table at byte %u is geometry %u (%s)", b, g->geom,
+			   g->name ? g->name : "no name");
+		for (int j = 0; j < n; j++)
+			CHECKF(strcmp(g->name, all[j]->name) != 0 && g != all[j],
+				   "two geometries named %s, or one table at two bytes", g->name);
+		all[n++] = g;
 		CHECKF(g->check && g->scan && g->has && g->count && g->add && g->remove && g->refines && g->items,
 			   "%s: a sub-filter operation is missing", g->name);
-		CHECKF(g->stats || g->filter_stats, "%s: no statistics", g->name);
-		if (g->insert_grow)
-			CHECKF(g->grow_size && g->grow && g->unites && g->union_size && g->unite,
-				   "%s grows in place without its growth and union hooks", g->name);
+		CHECKF((g->takes != NULL) == (g->create_size != NULL) && (g->takes != NULL) == (g->create != NULL),
+			   "%s: some of its creation hooks are missing", g->name);
+		CHECKF(g->stats || (g->growth && g->growth->filter_stats), "%s: no statistics", g->name);
+		if (g->growth && g->growth->insert_grow)
+			CHECKF(g->growth->grow_size && g->growth->grow && g->growth->unites && g->growth->union_size &&
+				   g->growth->unite, "%s grows in place without its growth and union hooks", g->name);
 		else
 			CHECKF(g->full_of_copies && g->stats, "%s: grows by chain tables without full_of_copies or stats",
 				   g->name);
 	}
-	CHECK(cfi_geom_chain.grow_size && cfi_geom_chain.grow && cfi_geom_chain.insert_grow == NULL);
+	CHECKF(cfi_geometry_at(&cfi_geometries, CF_GEOM_LEGACY) == &cfi_geom_legacy &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_CHAIN) == &cfi_geom_chain &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_SPLIT) == &cfi_geom_split &&
+		   cfi_geometry_at(&cfi_geometries, CF_GEOM_LIST) == &cfi_geom_list &&
+		   cfi_geometry_at(&cfi_geometries, CFI_GEOM_BYTES) == NULL &&
+		   cfi_geometry_at(&cfi_geometries, 0) == NULL && cfi_geometry_at(&cfi_geometries, 255) == NULL,
+		   "the registry (%d geometries) misses one of FORMAT.md's, or has a table past its bytes", n);
+	CHECK(cfi_geom_appended->growth && cfi_geom_appended->growth->grow_size && cfi_geom_appended->growth->grow &&
+		  cfi_geom_appended->growth->insert_grow == NULL && cfi_geom_appended->takes != NULL);
 }
 
 /*
- * A rewrite re-opens against the highest of its module's table and the
- * tables the filter carries (cfi_top_over): chain growth re-opens against
- * chain's table, which cannot see a geometry defined above chain (a split
- * table here, as a new geometry would be) beside it.
+ * A rewrite re-opens the filter with the registry it was opened with
+ * (cfi_registry_of): a filter laid out again by the code all geometries
+ * share (cfi_splice_stages, chain's growth) keeps reading its split table.
  */
 void
-test_geom_top_over(void)
+test_geom_reopen(void)
 {
 	cf_params	p = t_params(500, 0.01, 4, 500, 2);
 	size_t		len;
@@ -2623,20 +2634,124 @@ test_geom_top_over(void)
 	p.geometry = CF_GEOM_SPLIT;
 	buf = t_create(&p, &len);
 	CHECK(buf != NULL && cf_open(&f, buf, len, err, sizeof(err)) && f.stages[0].geom == CF_GEOM_SPLIT);
+	CHECK(cfi_registry_of(&f) == &cfi_geometries && cfi_geometry_of(&f.stages[0]) == &cfi_geom_split);
 	for (int i = 0; i < 300; i++)
 		CHECK(cf_add(&f, splitmix64(&rng)) == CF_OK);
-	CHECK(cfi_top_over(&f, &cfi_geom_chain) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, &cfi_geom_legacy) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, &cfi_geom_split) == &cfi_geom_split);
-	CHECK(cfi_top_over(&f, cfi_geom_top) == cfi_geom_top);
-	/* laid out again by a module below split: still read, nothing lost */
 	out = malloc(len);
-	cfi_splice_stages(&f, out, 0, desc, NULL, &cfi_geom_chain);
-	CHECK(f.buf == out && cfi_ops_of(&f.stages[0]) == &cfi_geom_split);
+	cfi_splice_stages(&f, out, 0, desc, NULL);
+	CHECK(f.buf == out && cfi_geometry_of(&f.stages[0]) == &cfi_geom_split &&
+		  cfi_registry_of(&f) == &cfi_geometries);
 	rng = 5;
 	for (int i = 0; i < 300; i++)
 		CHECK(cf_contains(&f, splitmix64(&rng)));
 	CHECK(cf_validate(out, len, err, sizeof(err)));
 	free(out);
 	free(buf);
+}
+
+/*
+ * Every geometry cf_create can give (a table of the registry with creation
+ * hooks) is created by some request of a grid (what is asked for: built at
+ * once, growing, a split table; capacity; rate; expansion), and every filter
+ * the grid creates keeps a model's answers: each value added (copies too)
+ * and not deleted found, counts at least the model's, each delete of a
+ * present value done (or left in place), valid bytes after the adds and the
+ * deletes, and the same bytes from the same requests and values.  A new
+ * geometry that cf_create can give needs no line here (only a request of
+ * the grid that its takes accepts).
+ */
+void
+test_geom_created(void)
+{
+	static const int asks[] = {CF_BUILT_AT_ONCE, CF_GROWING, CF_GEOM_SPLIT};
+	static const uint64_t caps[] = {10, 3000};
+	static const double fprs[] = {0.01, 1e-7};
+	static const int exps[] = {0, 2};
+	bool		seen[CFI_GEOM_BYTES] = {false};
+	int			made = 0;
+
+	for (size_t a = 0; a < sizeof(asks) / sizeof(asks[0]); a++)
+		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+			for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
+				for (size_t e = 0; e < sizeof(exps) / sizeof(exps[0]); e++)
+				{
+					cf_params	p = t_params(caps[c], fprs[r], 4, 500, exps[e]);
+					uint8_t    *bytes[2] = {NULL, NULL};
+					size_t		lens[2] = {0, 0};
+					const char *name = "?";
+
+					p.geometry = asks[a];
+					for (int run = 0; run < 2; run++)
+					{
+						size_t		len;
+						uint8_t    *buf = t_create(&p, &len);
+						cf_filter	f;
+						model		m;
+						char		err[256];
+						uint64_t	rng = 42 + a * 1000 + c * 100 + r * 10 + e,
+									n = caps[c] * (exps[e] ? 3 : 1) / 2;
+						uint64_t   *keys = malloc(sizeof(uint64_t) * (n + 1));
+						uint64_t	added = 0;
+
+						CHECK(buf != NULL && cf_open(&f, buf, len, err, sizeof(err)));
+						if (buf == NULL)
+							return;
+						name = cfi_geometry_of(&f.stages[0])->name;
+						seen[f.stages[0].geom] = true;
+						model_init(&m);
+						for (uint64_t i = 0; i < n; i++)
+						{
+							/* a few copies of one value among distinct ones */
+							uint64_t	h = i % 7 == 3 && i > 0 ? keys[i - 1] : splitmix64(&rng);
+							uint8_t    *old = f.buf;
+							cf_status	rc = cf_insert(&f, h, t_alloc, NULL);
+
+							if (rc != CF_OK)
+								break;
+							if (f.buf != old)
+								free(old);
+							keys[added++] = h;
+							model_add(&m, h);
+						}
+						CHECKF(added >= n / 2, "%s (asked %d, capacity %llu, fpr %g, expansion %d): %llu of %llu adds",
+							   name, asks[a], (unsigned long long) caps[c], fprs[r], exps[e],
+							   (unsigned long long) added, (unsigned long long) n);
+						CHECKF(cf_validate(f.buf, f.len, err, sizeof(err)), "%s after adds: %s", name, err);
+						for (uint64_t i = 0; i < added; i++)
+							CHECKF(cf_contains(&f, keys[i]) && cf_count(&f, keys[i]) >= model_get(&m, keys[i]),
+								   "%s: value %llu of %llu lost after adds", name,
+								   (unsigned long long) i, (unsigned long long) added);
+						for (uint64_t i = 0; i < added; i += 2)
+						{
+							cf_status	rc = cf_delete(&f, keys[i]);
+
+							CHECKF(rc == CF_OK || rc == CF_RETAINED, "%s: delete of a present value: %d", name, (int) rc);
+							if (rc == CF_OK)
+								model_del(&m, keys[i]);
+						}
+						for (uint64_t i = 0; i < added; i++)
+							CHECKF(model_get(&m, keys[i]) == 0 || cf_contains(&f, keys[i]),
+								   "%s: value %llu lost after deletes", name, (unsigned long long) i);
+						CHECKF(cf_validate(f.buf, f.len, err, sizeof(err)), "%s after deletes: %s", name, err);
+						bytes[run] = f.buf;
+						lens[run] = f.len;
+						model_free(&m);
+						free(keys);
+					}
+					CHECKF(lens[0] == lens[1] && memcmp(bytes[0], bytes[1], lens[0]) == 0,
+						   "%s: the same requests and values gave different bytes", name);
+					free(bytes[0]);
+					free(bytes[1]);
+					made++;
+				}
+	for (uint32_t b = 0; b < CFI_GEOM_BYTES; b++)
+	{
+		const cfi_geometry *g = cfi_geometry_at(&cfi_geometries, b);
+
+		if (g != NULL && g->create != NULL)
+			CHECKF(seen[b], "%s: no request of the grid creates it (add one its takes accepts)", g->name);
+		else
+			CHECKF(!seen[b], "geometry %u created, but its table has no creation hooks", b);
+	}
+	t_note("%d requests created filters of every creatable geometry, each kept the model's answers", made);
 }

@@ -148,7 +148,8 @@ main(int argc, char **argv)
 	}
 	/*
 	 * cf_params: a field left 0 is its default (a zero-initialized struct
-	 * with a capacity is cf_params_default's filter, byte for byte), CF_NONE
+	 * with a capacity is cf_params_default's filter in the geometry 0 names,
+	 * CF_BUILT_AT_ONCE, byte for byte), CF_NONE
 	 * asks for no growth; cf_status_str names statuses; cf_contains_first
 	 * finds the first hash held
 	 */
@@ -167,12 +168,13 @@ main(int argc, char **argv)
 		uint64_t	probe[3];
 
 		z.capacity = 10;
+		d.geometry = CF_BUILT_AT_ONCE;	/* a zero geometry: a chain table */
 		fixed.capacity = 10;
 		fixed.expansion = CF_NONE;
 		CHECK(d.fpr == CF_DEFAULT_FPR && d.bucket_size == CF_DEFAULT_BUCKET_SIZE &&
 			  d.max_kicks == CF_DEFAULT_MAX_KICKS && d.expansion == CF_DEFAULT_EXPANSION &&
-			  d.encoding == CF_ENC_PACKED && d.geometry == CF_GEOM_DEFAULT && d.capacity == 10,
-			  "cf_params_default");
+			  d.encoding == CF_ENC_PACKED && d.capacity == 10, "cf_params_default");
+		CHECK(cf_params_default(1).geometry == CF_GEOM_DEFAULT, "cf_params_default: geometry");
 		a = cf_filter_new(&z, err, sizeof(err));
 		CHECK(a != NULL, "zero-initialized params: %s", err);
 		b = cf_filter_new(&d, err, sizeof(err));

@@ -11,6 +11,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 # parallel workers for the plans that force them; max_connections for the
-# loopback server's connections
-export TMPCLUSTER_OPTS="${TMPCLUSTER_OPTS:-} -c max_worker_processes=8 -c max_parallel_workers=4"
+# loopback server's connections; the query-level form wherever the thresholds
+# accept (always: auto only declines more of what always applies, and the
+# thresholds difftest.py sets to their extremes make every join a candidate)
+export TMPCLUSTER_OPTS="${TMPCLUSTER_OPTS:-} -c max_worker_processes=8 -c max_parallel_workers=4 -c cuckoo.join_prefilter_query=always"
 exec bash "$top/test/pg/tmpcluster.sh" python3 "$top/test/prefilter/difftest.py"

@@ -5,7 +5,9 @@ extension names are Terms, versions SemVer, a known license, meta-spec
 1.0.x), the extension's version is cuckoo.control's default_version, the
 files it names exist, LICENSE is the PostgreSQL License, CHANGELOG.md has a
 section for the version, and the README's "Supported versions" section
-lists exactly the majors CI tests (.ci/run's PG_VERSIONS).
+lists exactly the majors CI tests (.ci/run's PG_VERSIONS); the Python
+module's version (python/setup.py, cuckoo.__version__) and the Debian
+packages' (debian/changelog) are the extension's.
 Usage: python3 test/release/check.py   (from the top of the tree)"""
 import json, os, re, sys
 
@@ -73,6 +75,21 @@ for ext, p in provides.items():
         bad('META.json: provides.cuckoo.version %s is not the control file\'s %s' % (p.get('version'), dv))
 if dv and meta.get('version') != dv + '.0' * (2 - dv.count('.')):
     bad('META.json: version %s is not the control file\'s %s' % (meta.get('version'), dv))
+
+# the Python module (python/) and the Debian packages (debian/changelog) carry
+# the extension's version too
+if dv:
+    semver = dv + '.0' * (2 - dv.count('.'))
+    m = re.search(r"^\s*version='([^']+)'", open('python/setup.py').read(), re.M)
+    if not m or m.group(1) != semver:
+        bad('python/setup.py: version %s is not the control file\'s %s' % (m and m.group(1), semver))
+    m = re.search(r"^__version__ = '([^']+)'", open('python/cuckoo/__init__.py').read(), re.M)
+    if not m or m.group(1) != semver:
+        bad('python/cuckoo/__init__.py: __version__ %s is not the control file\'s %s' % (m and m.group(1), semver))
+    if os.path.isfile('debian/changelog'):
+        m = re.match(r'^cuckoo \(([0-9.]+)(-[^)]*)?\)', open('debian/changelog').read())
+        if not m or m.group(1) != semver:
+            bad('debian/changelog: version %s is not the control file\'s %s' % (m and m.group(1), semver))
 
 if not open('LICENSE').read().startswith('PostgreSQL License'):
     bad('LICENSE: not the PostgreSQL License')

@@ -282,6 +282,83 @@ cfpg_pf_equi(Node *clause, Var **x, Var **y, OpExpr **op)
 	return true;
 }
 
+/* Is clause a join's equality (a joinable operator) between two relations of its level? */
+static bool
+cfpg_pf_join_eq(Node *clause)
+{
+	OpExpr	   *o;
+	Bitmapset  *rels;
+
+	if (!IsA(clause, OpExpr))
+		return false;
+	o = (OpExpr *) clause;
+	if (list_length(o->args) != 2 || o->opretset ||
+		!cfpg_pf_opinfo(o->opno, exprType(linitial(o->args)))->joinable)
+		return false;
+	rels = pull_varnos(NULL, clause);
+	return bms_num_members(rels) == 2 &&
+		bms_num_members(pull_varnos(NULL, linitial(o->args))) == 1 &&
+		bms_num_members(pull_varnos(NULL, lsecond(o->args))) == 1;
+}
+
+/*
+ * A conjunct that joins two relations of the scope's level but is no
+ * candidate: its line, saying why (a key that is an expression or a cast, a
+ * view, subquery or CTE on a side, a key only inside OR branches).
+ */
+static void
+cfpg_pf_say_other(PfScope *sc, Node *qual)
+{
+	OpExpr	   *o;
+	Node	   *a;
+	Node	   *b;
+	int			ra;
+	int			rb;
+	RangeTblEntry *ea;
+	RangeTblEntry *eb;
+
+	if (is_orclause(qual))
+	{
+		ListCell   *lc;
+		ListCell   *lc2;
+
+		/* an equality in every branch (PostgreSQL joins by none of them) */
+		foreach(lc, ((BoolExpr *) qual)->args)
+		{
+			List	   *conj = cfpg_pf_conjuncts(NIL, lfirst(lc));
+			bool		found = false;
+
+			foreach(lc2, conj)
+				found |= cfpg_pf_join_eq(lfirst(lc2));
+			if (!found)
+				return;
+		}
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined a join whose keys are only inside OR branches (no branch is the join's: a filter of one branch's keys could drop the other's rows)")));
+		return;
+	}
+	if (!cfpg_pf_join_eq(qual))
+		return;
+	o = (OpExpr *) qual;
+	a = cfpg_pf_strip(linitial(o->args));
+	b = cfpg_pf_strip(lsecond(o->args));
+	ra = bms_singleton_member(pull_varnos(NULL, a));
+	rb = bms_singleton_member(pull_varnos(NULL, b));
+	if (ra == rb || contain_vars_of_level(qual, 1))
+		return;
+	ea = rt_fetch(ra, sc->q->rtable);
+	eb = rt_fetch(rb, sc->q->rtable);
+	if (ea->rtekind != RTE_RELATION || eb->rtekind != RTE_RELATION)
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined the join of %s and %s: %s is a view, a subquery or a WITH query, not a table (a filter is built from a table and checked in a table's scan)",
+								 ea->eref->aliasname, eb->eref->aliasname,
+								 (ea->rtekind != RTE_RELATION ? ea : eb)->eref->aliasname)));
+	else if (!IsA(a, Var) || !IsA(b, Var))
+		ereport(cfpg_prefilter_msglevel,
+				(errmsg_internal(PF_MSG ": declined the join of %s and %s: a key is an expression or a cast, not a column",
+								 ea->eref->aliasname, eb->eref->aliasname)));
+}
+
 /* getBaseType, without its catalog look-up for a built-in type (never a domain) */
 static inline Oid
 cfpg_pf_base_type(Oid typid)
@@ -478,6 +555,24 @@ cfpg_pf_side(PfSide *sd, Query *q, Index rti, Var *v, bool exact_rte)
  * read); another wrapper's may not (a file that changed), and a filter of
  * rows the join does not see could miss keys: decline.
  */
+/* Is relid a postgres_fdw foreign table (a filter that crosses a network)? */
+static bool
+cfpg_pf_is_postgres_fdw(Oid relid)
+{
+	HeapTuple	tup;
+	Oid			server;
+
+	if (get_rel_relkind(relid) != RELKIND_FOREIGN_TABLE)
+		return false;
+	tup = SearchSysCache1(FOREIGNTABLEREL, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	server = ((Form_pg_foreign_table) GETSTRUCT(tup))->ftserver;
+	ReleaseSysCache(tup);
+	return strcmp(GetForeignDataWrapper(GetForeignServer(server)->fdwid)->fdwname,
+				  "postgres_fdw") == 0;
+}
+
 bool
 cfpg_pf_rescan_same(Oid relid, bool inh)
 {
@@ -525,7 +620,7 @@ cfpg_pf_too_small(Oid relid)
 	double		tuples = -1;
 	bool		plain;
 
-	if (cfpg_prefilter_min_big_rows <= 0 || cfpg_pf_citus_dist(relid))
+	if (cfpg_pf_set.min_big_rows <= 0 || cfpg_pf_citus_dist(relid))
 		return false;
 	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	if (!HeapTupleIsValid(tup))
@@ -547,7 +642,7 @@ cfpg_pf_too_small(Oid relid)
 		estimate_rel_size(rel, NULL, &pages, &tuples, &allvisfrac);
 		table_close(rel, NoLock);
 	}
-	return tuples < cfpg_prefilter_min_big_rows;
+	return cfpg_pf_too_few_rows(tuples, &cfpg_pf_set);
 }
 
 /*
@@ -593,17 +688,6 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	if (cfpg_pf_pair_ok(op, bv, sv, &why) &&
 		cfpg_pf_too_small(rt_fetch(bv->varno, sc->q->rtable)->relid))
 		why = "the filtered side is estimated below cuckoo.join_prefilter_min_big_rows";
-	if (why != NULL)
-	{
-		ereport(cfpg_prefilter_msglevel,
-				(errmsg_internal(PF_MSG ": declined %s.%s from %s.%s (%s): %s",
-								 cfpg_pf_relname(sc->q, bv->varno),
-								 cfpg_pf_attname(rt_fetch(bv->varno, sc->q->rtable)->relid, bv->varattno),
-								 srte->eref->aliasname,
-								 cfpg_pf_attname(srte->relid, sv->varattno),
-								 cfpg_pf_kind_names[kind], why)));
-		return;
-	}
 	c = palloc0(sizeof(PfCand));
 	c->kind = kind;
 	cfpg_pf_side(&c->b, sc->q, bv->varno, bv, true);
@@ -617,7 +701,10 @@ cfpg_pf_add_cand(PfScope *sc, PfKind kind, OpExpr *op, Var *bv, Query *sq, Var *
 	c->join_rtindex = join_rtindex;
 	c->qlevel = sc->qlevel;
 	cfpg_pf_eqop(c, op, bv, sv);
+	c->remote = cfpg_pf_is_postgres_fdw(c->b.relid);
 	cfpg_pf_citus_note(c);
+	/* declined already: kept for its message (cuckoo_prefilter.c) */
+	c->why = why;
 	sc->cands = lappend(sc->cands, c);
 }
 
@@ -690,12 +777,21 @@ cfpg_pf_sublink(PfScope *sc, SubLink *sl)
 		if (!bv || !IsA(bv, Var) || !cfpg_pf_in_scope(sc, bv, 0) || !p || !IsA(p, Param) ||
 			((Param *) p)->paramkind != PARAM_SUBLINK || ((Param *) p)->paramid != 1 ||
 			list_length(sub->targetList) < 1)
+		{
+			if (bv && !IsA(bv, Var))
+				ereport(cfpg_prefilter_msglevel,
+						(errmsg_internal(PF_MSG ": declined a semi join: its key is an expression or a cast, not a column")));
 			return;
+		}
 		tle = linitial(sub->targetList);
 		sv = cfpg_pf_strip((Node *) tle->expr);
 		if (!sv || !IsA(sv, Var) || ((Var *) sv)->varlevelsup != 0 ||
 			((Var *) sv)->varno != (int) srti)
+		{
+			ereport(cfpg_prefilter_msglevel,
+					(errmsg_internal(PF_MSG ": declined a semi join: its subquery's key is an expression or a cast, not a column")));
 			return;
+		}
 		cfpg_pf_add_cand(sc, PF_SEMI, op, bv, sub, (Var *) sv, conj, 0);
 		return;
 	}
@@ -749,6 +845,8 @@ cfpg_pf_find_scope(PfScope *sc)
 			cfpg_pf_add_cand(sc, PF_INNER, op, x, sc->q, y, sc->quals, 0);
 			cfpg_pf_add_cand(sc, PF_INNER, op, y, sc->q, x, sc->quals, 0);
 		}
+		else
+			cfpg_pf_say_other(sc, qual);
 	}
 	foreach(lc, sc->outer)
 	{

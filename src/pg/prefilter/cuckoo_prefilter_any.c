@@ -58,12 +58,12 @@ cfpg_pf_any_self_eq(const PfCand *c)
 bool
 cfpg_pf_any_fits(const PfCand *c)
 {
-	return cfpg_prefilter_max_array_keys > 0 &&
+	return cfpg_pf_set.max_array_keys > 0 &&
 		OidIsValid(cfpg_pf_any_self_eq(c)) &&
 		OidIsValid(c->eqop) &&
 		c->b.rte != NULL && c->b.rte->rtekind == RTE_RELATION &&
 		get_rel_relkind(c->b.relid) == RELKIND_FOREIGN_TABLE &&
-		c->s.seen && c->s.rows <= cfpg_prefilter_max_array_keys &&
+		c->s.seen && c->s.rows <= cfpg_pf_set.max_array_keys &&
 		cfpg_pf_any_type_ok(c->s.type);
 }
 
@@ -123,7 +123,7 @@ cfpg_pf_make_sublink(SubLinkType type, Query *sq)
 Node *
 cfpg_pf_any_qual(const PfCand *c)
 {
-	int64		n = (int64) cfpg_prefilter_max_array_keys;
+	int64		n = (int64) cfpg_pf_set.max_array_keys;
 	Var		   *sv = makeVar((int) c->s.rti, c->s.attno, c->s.type, c->s.typmod, c->s.coll, 0);
 	Var		   *bv = makeVar((int) c->b.rti, c->b.attno, c->b.type, c->b.typmod, c->b.coll, 0);
 	Query	   *keys = cfpg_pf_s_query(c, (Expr *) sv, NULL);

@@ -1,32 +1,36 @@
 /*
- * cuckoo_geom_ops.h - the one interface every geometry provides (FORMAT.md,
- * "Table descriptor": legacy, chain, split, list): a table of operations
- * per geometry of a *sub-filter*, each defined in its own module
- * (cuckoo_geom.h names them).
+ * cuckoo_geom_iface.h - the one interface every geometry provides (FORMAT.md,
+ * "Table descriptor": legacy, chain, split, list), in two parts: what every
+ * table of a *sub-filter* does (cfi_geometry: read, look up, add, delete,
+ * build, create), and what a geometry that grows adds (cfi_growth: the
+ * filter's growth, a sub-filter that grows in place, its unions).  Each
+ * geometry defines its tables in its own module; the registry
+ * (cuckoo_geometries.c) holds them at their descriptor byte.
  *
  * Per sub-filter, not per filter: one filter mixes geometries (a version-1
  * filter that grew has a legacy table and chain tables; a union of two
  * split families keeps two split tables side by side), so the filter-level
  * code in cuckoo_ops.c loops over its sub-filters and calls each one's
  * table.  A geometry whose sub-filter grows in place (split, list) also
- * owns its filter's growth and the unions it can merge into one table (the
- * hooks below the last line); the others leave growth to cuckoo_ops.c,
- * which appends a chain sub-filter.  The list is such a geometry of a
- * filter's only sub-filter: a growing filter's first representation (like
- * postgresql-hll's EXPLICIT), which converts to a split table at its bound.
+ * owns its filter's growth and the unions it can merge into one table; the
+ * others grow by appending a chain sub-filter (chain's growth).  The list
+ * is such a geometry of a filter's only sub-filter: a growing filter's
+ * first representation (like postgresql-hll's EXPLICIT), which converts to
+ * a split table at its bound.
  *
  * The table is chosen once, when a filter is opened: cfi_open (the format
- * layer) reads each descriptor and finds its geometry's table down the
- * chain of 'below' links from the table it is given, asks it to check the
- * descriptor (check, attach; cf_validate: scan) and keeps it in the
- * sub-filter's engine state (cfi_ops_of: a field read).  The format layer
- * so calls the geometries through this interface without naming them: the
- * modules stand above it (they re-open the filters they rewrite) and pass
- * their own table down, the top one (cuckoo_ops.c: cf_open, cf_validate,
- * cf_upgrade) the last geometry's, so no object refers to one above it.
+ * layer) reads each descriptor, finds its geometry's table in the registry
+ * it is given by the descriptor's byte (cfi_geometry_at), asks it to check
+ * the descriptor (check, attach; cf_validate: scan) and keeps it in the
+ * sub-filter's engine state (cfi_geometry_of: a field read).  The format
+ * layer so calls the geometries through this interface without naming
+ * them; the registry stands above every module (cf_open passes it down),
+ * and a module that rewrites a filter re-opens the result with the
+ * registry the filter was opened with (cfi_reopen), so no object refers to
+ * one above it.
  */
-#ifndef CUCKOO_GEOM_OPS_H
-#define CUCKOO_GEOM_OPS_H
+#ifndef CUCKOO_GEOM_IFACE_H
+#define CUCKOO_GEOM_IFACE_H
 
 #include "cuckoo_codec.h"
 
@@ -64,17 +68,43 @@ typedef struct cfi_lookup_path
 	size_t		(*many) (const cf_filter *f, const uint64_t *h, size_t n, bool *found);	/* NULL: each */
 } cfi_lookup_path;
 
-typedef struct cf_geom_ops
+struct cfi_geometry;
+
+/*
+ * What a geometry that grows adds (cfi_geometry.growth): the growth of a
+ * filter and, for a sub-filter that grows in place and takes all of its
+ * filter's adds (split, list), its inserts and unions.  A filter grows by
+ * its in-place sub-filter's geometry, else by the registry's
+ * cfi_geom_appended (chain: a new sub-filter appended).
+ */
+typedef struct cfi_growth
+{
+	/*
+	 * bytes of f grown once (0, err set, if it cannot), and the growth
+	 * into out: sub-filter k grown in place, or (appended, k unused) a new
+	 * sub-filter appended, as large as the last one when same_size
+	 */
+	size_t		(*grow_size) (const cf_filter *f, uint32_t k, bool same_size, char *err, size_t errlen);
+	void		(*grow) (cf_filter *f, uint32_t k, uint8_t *out, bool same_size);
+
+	/* ---- a sub-filter that grows in place and takes all of its filter's adds (NULL: none) ---- */
+	/* cf_insert of h after the add into sub-filter k failed: grows f (alloc) and adds h */
+	cf_status	(*insert_grow) (cf_filter *f, uint32_t k, uint64_t h, cf_alloc_fn alloc, void *ctx);
+	/* the union of a and b when this geometry takes it (one of them is its filter) */
+	bool		(*unites) (const cf_filter *a, const cf_filter *b);
+	size_t		(*union_size) (const cf_filter *a, const cf_filter *b, const cf_union_again *again,
+							   char *err, size_t errlen);
+	size_t		(*unite) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
+						  cf_filter *result, const cf_union_again *again, char *err, size_t errlen);
+	/* the whole filter's statistics, when they are not a sum over sub-filters (NULL: stats) */
+	void		(*filter_stats) (const cf_filter *f, cf_stats *s);
+} cfi_growth;
+
+/* what every geometry's table does */
+typedef struct cfi_geometry
 {
 	const char *name;			/* as FORMAT.md names it: legacy, chain, split, list */
-	uint32_t	geom;			/* CF_GEOM_*: the descriptor's geometry byte */
-	/*
-	 * the geometry defined before this one (CORE_OBJS: list, split, chain,
-	 * legacy, then NULL): a filter is opened against a table (cfi_open's
-	 * top), and each sub-filter gets the first one down from there of its
-	 * descriptor's geometry
-	 */
-	const struct cf_geom_ops *below;
+	uint32_t	geom;			/* the descriptor's geometry byte (its index in the registry) */
 
 	/* ---- reading one sub-filter (the format layer: cfi_open, cfi_validate) ---- */
 	/* does its descriptor have a stash count (bytes 13-14, else reserved: zero) */
@@ -134,27 +164,37 @@ typedef struct cf_geom_ops
 	 */
 	const cfi_lookup_path *(*lookup) (cf_filter *f);
 
-	/* ---- growth: a filter grows by its in-place sub-filter's geometry, else by chain's ---- */
+	/* ---- a new filter of this geometry (cf_create; NULL: none is created, as legacy) ---- */
 	/*
-	 * bytes of f grown once (0, err set, if it cannot), and the growth
-	 * into out: sub-filter k grown in place, or (chain, k unused) a new
-	 * sub-filter appended, as large as the last one when same_size
+	 * can p (checked by cfi_check_params) have a filter of this geometry;
+	 * if not, cf_create takes the next geometry the request names
 	 */
-	size_t		(*grow_size) (const cf_filter *f, uint32_t k, bool same_size, char *err, size_t errlen);
-	void		(*grow) (cf_filter *f, uint32_t k, uint8_t *out, bool same_size);
+	bool		(*takes) (const cf_params *p);
+	/* its bytes (0, err set, if too large) and the empty filter written into buf */
+	size_t		(*create_size) (const cf_params *p, char *err, size_t errlen);
+	void		(*create) (uint8_t *buf, const cf_params *p);
 
-	/* ---- a sub-filter that grows in place and takes all of its filter's adds (NULL: none) ---- */
-	/* cf_insert of h after the add into sub-filter k failed: grows f (alloc) and adds h */
-	cf_status	(*insert_grow) (cf_filter *f, uint32_t k, uint64_t h, cf_alloc_fn alloc, void *ctx);
-	/* the union of a and b when this geometry takes it (one of them is its filter) */
-	bool		(*unites) (const cf_filter *a, const cf_filter *b);
-	size_t		(*union_size) (const cf_filter *a, const cf_filter *b, const cf_union_again *again,
-							   char *err, size_t errlen);
-	size_t		(*unite) (const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
-						  cf_filter *result, const cf_union_again *again, char *err, size_t errlen);
-	/* the whole filter's statistics, when they are not a sum over sub-filters (NULL: stats) */
-	void		(*filter_stats) (const cf_filter *f, cf_stats *s);
-} cf_geom_ops;
+	/* what a geometry that grows adds (NULL: its filter grows by an appended sub-filter) */
+	const cfi_growth *growth;
+} cfi_geometry;
+
+/*
+ * The registry: each geometry's table at its descriptor byte, NULL where
+ * this build knows none (cuckoo_geometries.c: cfi_geometries); the one
+ * place a geometry byte meets its table.
+ */
+#define CFI_GEOM_BYTES	8
+typedef struct cfi_registry
+{
+	const cfi_geometry *at[CFI_GEOM_BYTES];
+} cfi_registry;
+
+/* the table of geometry byte g in registry reg; NULL if it has none */
+static inline const cfi_geometry *
+cfi_geometry_at(const cfi_registry *reg, uint32_t g)
+{
+	return g < CFI_GEOM_BYTES ? reg->at[g] : NULL;
+}
 
 /*
  * the operations of sub-filter st, chosen when its filter was opened (a
@@ -162,10 +202,17 @@ typedef struct cf_geom_ops
  * from, as a list's view as a split table, list_view_at, sets ENG(st)->ops
  * itself)
  */
-static inline const cf_geom_ops *
-cfi_ops_of(const cf_stage *st)
+static inline const cfi_geometry *
+cfi_geometry_of(const cf_stage *st)
 {
 	return ENG(st)->ops;
 }
 
-#endif							/* CUCKOO_GEOM_OPS_H */
+/* the registry f was opened with (cfi_open keeps it in sub-filter 0's engine state) */
+static inline const cfi_registry *
+cfi_registry_of(const cf_filter *f)
+{
+	return ENG(&f->stages[0])->geoms;
+}
+
+#endif							/* CUCKOO_GEOM_IFACE_H */

@@ -11,7 +11,7 @@
  * side's own conditions remove (the selectivity the planner gives them, as
  * if the small side held every key of the big one); the other thresholds
  * apply as elsewhere.  A distributed small side must in addition be expected
- * to keep at most 1 / its shard count (see cfpg_pf_citus_decide); a small side
+ * to keep at most 1 / its shard count (cuckoo_prefilter_decide.c); a small side
  * distributed with a big side that is not, or a co-located join on both
  * distribution columns, is declined.
  *
@@ -275,64 +275,25 @@ cfpg_pf_citus_capture(PlannerInfo *root, RelOptInfo *rel, Index rti,
 }
 
 /*
- * Decides a candidate with a Citus distributed side; false (*why set) to
- * decline, true with c->removed set to go on.  Not called for others.
+ * The Citus facts of a candidate with c->citus set; the thresholds are
+ * cuckoo_prefilter_decide.c's.
  */
-bool
-cfpg_pf_citus_decide(PfCand *c, double fpr, double min_removed,
-					 double max_small_rows, const char **why)
+void
+cfpg_pf_citus_facts(const PfCand *c, PfFacts *f)
 {
 	struct PfCitus *ct = c->citus;
-	double		kept;
 
 	Assert(ct != NULL);
-	if (!ct->b.dist)
-	{
-		/* the filter would be built from a table whose size is unknown here */
-		*why = "the filter's side is a Citus distributed table (its size is unknown on the coordinator)";
-		return false;
-	}
-	if (ct->s.dist && ct->s.colocationid != 0 &&
+	f->where = PF_CITUS;
+	f->b_dist = ct->b.dist;
+	f->s_dist = ct->s.dist;
+	f->colocated_keys = ct->s.dist && ct->s.colocationid != 0 &&
 		ct->s.colocationid == ct->b.colocationid &&
 		ct->b.method == 'h' && ct->s.method == 'h' &&
-		ct->b.distattno == c->b.attno && ct->s.distattno == c->s.attno)
-	{
-		*why = "a co-located join on the distribution column (Citus joins in the shards: no row moves)";
-		return false;
-	}
-	/* B's estimates are the shell's and unused; S's conditions' are needed */
-	if (!ct->s_sel_seen || !c->s.seen)
-	{
-		*why = "no estimate (a relation the planner removed)";
-		return false;
-	}
-	if (max_small_rows >= 0 && !ct->s.dist && c->s.rows > max_small_rows)
-	{
-		*why = "the filter's side is estimated above cuckoo.join_prefilter_max_small_rows";
-		return false;
-	}
-	kept = Min(1.0, ct->s_sel + fpr);
-	c->removed = 1.0 - kept;
-	if (c->removed < min_removed)
-	{
-		*why = "the expected fraction removed (the filter's side's own conditions) is below cuckoo.join_prefilter_min_removed";
-		return false;
-	}
-
-	/*
-	 * A distributed small side (not co-located on the key): Citus plans the
-	 * derived table on its own, and the rows that pass travel through the
-	 * coordinator to every task of the join, one per shard of the small side,
-	 * where without the filter each row of the big side moves once.  It
-	 * pays while the rows kept, read by each of those tasks, are fewer than
-	 * the rows the big side has: kept <= 1 / shards.
-	 */
-	if (ct->s.dist && kept * Max(1, ct->s.nshards) > 1.0)
-	{
-		*why = "the filter's side is a Citus distributed table and the expected fraction kept is above 1 / its shard count (each of its shards' tasks would read the rows kept)";
-		return false;
-	}
-	return true;
+		ct->b.distattno == c->b.attno && ct->s.distattno == c->s.attno;
+	f->s_sel_seen = ct->s_sel_seen;
+	f->s_sel = ct->s_sel;
+	f->s_nshards = ct->s.nshards;
 }
 
 /* ---- the rewrite ---- */
@@ -558,10 +519,17 @@ cfpg_pf_citus_mirrors(List *cands)
 				o->b.rti != c->s.rti || o->s.rti != c->b.rti ||
 				o->b.relid != c->s.relid || o->s.relid != c->b.relid)
 				continue;
+			/* the other direction's decline is silent: one of the two applies */
 			if (o->removed > c->removed)
+			{
 				c->apply = false;
+				c->reported = true;
+			}
 			else
+			{
 				o->apply = false;
+				o->reported = true;
+			}
 			break;
 		}
 	}
