@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuckoo.h"
+#include "cuckoo_view.h"
 
 #define NPARTS	256
 

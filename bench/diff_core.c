@@ -223,6 +223,49 @@ build(const cf_params *p, uint32_t n, const char *tag)
 	free(h);
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* cf_agg's build (cf_filter_build): n sorted distinct hashes, a capacity (0: its own) */
+static void
+agg(uint32_t n, uint64_t capacity, double fpr, int enc)
+{
+	uint64_t   *h = xalloc(sizeof(uint64_t) * (n ? n : 1), NULL);
+	uint64_t	seed = n * UINT64_C(31) + capacity;
+	size_t		m = 0,
+				len;
+	char		err[CF_ERRLEN] = "";
+	cf_filter  *f;
+
+	for (uint32_t i = 0; i < n; i++)
+		h[i] = next(&seed) >> (i % 3 == 0 ? 40 : 0);	/* repeats among the small ones */
+	qsort(h, n, sizeof(uint64_t), cmp_u64);
+	for (uint32_t i = 0; i < n; i++)
+		if (m == 0 || h[m - 1] != h[i])
+			h[m++] = h[i];
+	f = cf_filter_build(h, m, capacity, fpr, enc, CF_KIND_NUMBER, err, sizeof(err));
+	if (f == NULL)
+		printf("agg n%u c%llu fpr%g e%d: NULL %s\n", n, (unsigned long long) capacity, fpr, enc, err);
+	else
+	{
+		const uint8_t *b = cf_filter_bytes(f, &len);
+		cf_stats	st;
+
+		cf_get_stats(f, &st);
+		printf("agg n%u c%llu fpr%g e%d: %zu bytes %016llx, %u sub-filters\n", n,
+			   (unsigned long long) capacity, fpr, enc, len, (unsigned long long) fnv(b, len),
+			   st.subfilters);
+		cf_filter_free(f);
+	}
+	free(h);
+}
+
 int
 main(void)
 {
@@ -257,5 +300,17 @@ main(void)
 						run(&p, ei ? 6000 : 950, tag);
 						build(&p, 900, tag);
 					}
+	{
+		static const uint32_t ns[] = {0, 1, 5, 100, 1000, 2999, 20000};
+		static const uint64_t caps[] = {0, 10, 1000, 100000};
+
+		for (int ni = 0; ni < 7; ni++)
+			for (int ci = 0; ci < 4; ci++)
+				for (int enc = 0; enc <= 1; enc++)
+				{
+					agg(ns[ni], caps[ci], 0.01, enc);
+					agg(ns[ni], caps[ci], 0.0001, enc);
+				}
+	}
 	return 0;
 }

@@ -7,7 +7,8 @@
 #          the PostgreSQL 15 server and its headers, xxhash, python3; the
 #          Python module's build and tests: python3-dev, python3-setuptools,
 #          python3-psycopg2, python3-psycopg, and python3-pip, python3-wheel
-#          for the offline pip install)
+#          for the offline pip install; pkgconf: make check-lib builds
+#          docs/python.md's C example as the page says, with pkg-config)
 #   full   (the default) also what the complete test run and the benchmarks
 #          use: valgrind, clang's fuzzer and sanitizer runtime, hll, libbloom,
 #          and the Debian packages' build and test (test/deb/run.sh):
@@ -23,7 +24,7 @@ set -euo pipefail
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 LANGUAGE= DEBIAN_FRONTEND=noninteractive
 PKGS=(build-essential postgresql-15 postgresql-server-dev-15 postgresql-common
       libxxhash-dev python3 python3-dev python3-setuptools python3-psycopg2
-      python3-psycopg python3-pip python3-wheel)
+      python3-psycopg python3-pip python3-wheel pkgconf)
 case ${1:-full} in
 	quick) ;;
 	full) PKGS+=(postgresql-15-hll libbloom-dev valgrind clang libclang-rt-14-dev

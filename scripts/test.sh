@@ -248,7 +248,7 @@ fi
 # the plain-C core, on its own
 if [ "${CORE_TESTS:-1}" != 0 ]; then
 	run "core: layering (includes acyclic, calls in the Makefile's order, no circle)" python3 test/layering.py
-	run "core: libcuckoo builds, links, opens filters, exports only cuckoo.h (make check-lib)" \
+	run "core: libcuckoo builds, links, opens filters, exports only cuckoo.h, runs docs/python.md's C example (make check-lib)" \
 		make -s -f src/core/lib.mk check-lib CF_LIB_DIR="$work/lib"
 	if full; then
 		run "core: unit and model tests" make -s -C test/core check

@@ -142,7 +142,7 @@ GEOMETRY_FILES = {REGISTRY, 'cuckoo_chain.h', 'cuckoo_split.c', 'cuckoo_split.h'
 # where else a geometry may be named: its definition (cuckoo.h: the ones a library caller
 # may ask for by number; cuckoo_geom.h: a geometry only the registry chooses), and version
 # 1's rule (its tables are legacy)
-GEOM_NAMED_ALSO = {'cuckoo.h': None, 'cuckoo_geom.h': None, 'cuckoo_format.c': {'CF_GEOM_LEGACY'}}
+GEOM_NAMED_ALSO = {'cuckoo.h': None, 'cuckoo_int.h': {'CF_GEOM_LEGACY'}, 'cuckoo_geom.h': None, 'cuckoo_format.c': {'CF_GEOM_LEGACY'}}
 GEOM_NAME = re.compile(r'\bCF_GEOM_\w+')
 REGISTRY_SET = re.compile(r'\[\s*CF_GEOM_\w+\s*\]\s*=')
 REGISTRY_USERS = {REGISTRY: 'defines it', 'cuckoo_geom.h': 'declares it', 'cuckoo_ops.c': 'cf_open, cf_validate, cf_upgrade'}
@@ -339,6 +339,27 @@ def main():
     if len(failures) == before:
         print('outside the server: %d files (python/, test/lib/) include only the public cuckoo.h; '
               'python/ names no CF_GEOM_*' % len(outside))
+    # the installed cuckoo.h is the API alone: no header of the tree, no word of the view's layout
+    before = len(failures)
+    api = open(os.path.join(TOP, 'src/core/cuckoo.h')).read()
+    for inc in re.findall(r'^\s*#\s*include\s+"([^"]+)"', api, re.M):
+        fail('src/core/cuckoo.h includes "%s": installed alone, it can include system headers only' % inc)
+    for word in ('cuckoo_view.h', 'cf_stage', 'cf_probe', 'CF_HASH8_FLIP', 'CF_SPLIT_STASH'):
+        if word in api:
+            fail('src/core/cuckoo.h names %s: internals go to cuckoo_int.h or cuckoo_view.h' % word)
+    if len(failures) == before:
+        print('cuckoo.h: the API alone (no tree header, no internal name)')
+    # value hashing: the probe with alternates is the core's, and a plain probe stays out of the alternates' file
+    before = len(failures)
+    alt = strip_comments_strings(open(os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c')).read())
+    if re.search(r'^cfpg_find_value\s*\(', alt, re.M):
+        fail('src/pg/cuckoo_hashval_alt.c defines cfpg_find_value: a plain probe would pass through it')
+    for path in [os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c'), os.path.join(TOP, 'python/cuckoo/_cuckoo.c')]:
+        body = strip_comments_strings(open(path).read())
+        if 'cf_contains_first' not in body:
+            fail('%s probes alternates without the core\'s cf_contains_first' % os.path.relpath(path, TOP))
+    if len(failures) == before:
+        print('value hashing: the probe with alternates is the core\'s cf_contains_first; cfpg_find_value is not in the alternates\' file')
     before = len(failures)
     split_module(objs, graph)
     if len(failures) == before:

@@ -17,6 +17,17 @@
  *   datetime (naive)  timestamp                timestamp
  *   datetime (aware)  timestamptz              timestamptz
  * (a naive datetime is a wall-clock timestamp, as psycopg2 sends it.)
+ *
+ * The file, in order: a Python value's hash and kind (cfpy_hash_value, the
+ * core's canonical forms) and the hashes of the values SQL calls equal to
+ * it (cfpy_hashes: its alternates); the Filter type: the probe with
+ * alternates (cfpy_find: the core's cf_contains_first, the one the server's
+ * cf_contains uses), counts, adds and deletes (cf_filter_insert,
+ * cf_filter_remove), construction (cf_create's parameters through
+ * cf_filter_new; from_values: cf_agg's build, cf_filter_build), bytes and
+ * text, the batch forms (blocks of CFPY_BLOCK hashes through
+ * cf_contains_many), unions; then the module's functions (hash, kind_of,
+ * the seen recipe's seen/unseen) and its init.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -374,6 +385,11 @@ cfpy_hashes(const cfpy_value *v, int hashing, uint64_t *out)
 	return n;
 }
 
+/*
+ * whether v may have alternates at all (the cheap test before cfpy_hashes):
+ * an int beyond +-2^53, a float of magnitude 2^53 or more, text with
+ * trailing blanks, as the server's rows say (cuckoo_hashval.c)
+ */
 static bool
 cfpy_may_have_alternates(const cfpy_value *v)
 {
@@ -421,6 +437,7 @@ cfpy_wrap(cf_filter *f)
 	return o;
 }
 
+/* the filter's buffer for a value's hashes (CFPY_MAX_HASHES), made on first use */
 static uint64_t *
 cfpy_hbuf(FilterObject *self)
 {
@@ -490,7 +507,8 @@ static int
 cfpy_find(FilterObject *self, const cfpy_value *v, uint64_t *h)
 {
 	uint64_t   *hs;
-	size_t		n;
+	size_t		n,
+				i;
 
 	*h = v->h;
 	if (!cfpy_may_have_alternates(v))
@@ -498,16 +516,16 @@ cfpy_find(FilterObject *self, const cfpy_value *v, uint64_t *h)
 	hs = cfpy_hbuf(self);
 	if (hs == NULL)
 		return -1;
+	/* its own hash hs[0], then the alternates: the core's probe (cf_contains_first) */
 	n = cfpy_hashes(v, (int) cf_filter_hashing(self->f), hs);
-	for (size_t i = 0; i < n; i++)
-		if (cf_contains(self->f, hs[i]))
-		{
-			*h = hs[i];
-			return 1;
-		}
-	return 0;
+	i = cf_contains_first(self->f, hs, n);
+	if (i == n)
+		return 0;
+	*h = hs[i];
+	return 1;
 }
 
+/* cf_count of v: the copies under its own hash and its alternates' (at most INT32_MAX) */
 static int
 cfpy_count(FilterObject *self, const cfpy_value *v, uint64_t *count)
 {
@@ -531,6 +549,7 @@ cfpy_count(FilterObject *self, const cfpy_value *v, uint64_t *count)
 	return 0;
 }
 
+/* a write's status as Python sees it: 0, or -1 with cuckoo.Error set */
 static int
 cfpy_report_status(cf_status st)
 {
@@ -554,7 +573,7 @@ cfpy_report_status(cf_status st)
 			PyErr_SetString(CfError, "a version-1 filter is read only");
 			return -1;
 	}
-	PyErr_SetString(CfError, "unknown cuckoo status");
+	PyErr_Format(CfError, "unexpected cuckoo status %s", cf_status_str(st));
 	return -1;
 }
 
@@ -612,6 +631,11 @@ cfpy_encoding(PyObject *name, int *enc)
 	return 0;
 }
 
+/*
+ * Filter(capacity, fpr=0.01, bucket_size=4, max_kicks=500, expansion=2,
+ * encoding='packed'): SQL's cf_create, every parameter as the server takes
+ * it (0 kicks, expansion 0 for a fixed size) and the same bytes
+ */
 static int
 Filter_init(FilterObject *self, PyObject *args, PyObject *kw)
 {
@@ -634,14 +658,24 @@ Filter_init(FilterObject *self, PyObject *args, PyObject *kw)
 		PyErr_Format(PyExc_ValueError, "capacity must be at least 1, not %lld", capacity);
 		return -1;
 	}
-	p.capacity = (uint64_t) capacity;
+	/* SQL's cf_create: every field as given (0 kicks, expansion 0: fixed size) */
+	p = cf_params_default((uint64_t) capacity);
 	p.fpr = fpr;
 	p.bucket_size = bucket_size;
 	p.max_kicks = max_kicks;
 	p.expansion = expansion;
-	p.geometry = CF_GROWING;	/* as cf_create */
 	if (cfpy_encoding(encoding, &p.encoding) < 0)
 		return -1;
+	if (cf_create_size(&p, err, sizeof(err)) == 0)
+	{
+		PyErr_SetString(PyExc_ValueError, err);
+		return -1;
+	}
+	/* cf_filter_new reads 0 as "the default": say none */
+	if (p.max_kicks == 0)
+		p.max_kicks = CF_NONE;
+	if (p.expansion == 0)
+		p.expansion = CF_NONE;
 	f = cf_filter_new(&p, err, sizeof(err));
 	if (f == NULL)
 	{
@@ -1031,7 +1065,7 @@ Filter_contains_many(FilterObject *self, PyObject *items)
 
 				if (overflow == 0 && x <= (INT64_C(1) << 53) && x >= -(INT64_C(1) << 53))
 				{
-					hs[nb] = cf_hash_int64_inline((int64_t) x);
+					hs[nb] = cf_hash_int64((int64_t) x);
 					pos[nb++] = i;
 					continue;
 				}

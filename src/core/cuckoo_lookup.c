@@ -61,6 +61,22 @@ cf_contains_many(const cf_filter *f, const uint64_t *h, size_t n, bool *found)
 	return hits;
 }
 
+/*
+ * The probe of a value with alternates (cuckoo.h): its own hash, then the
+ * others, the first one held wins.  The one loop the glue's and the Python
+ * module's probes share.
+ */
+size_t
+cf_contains_first(const cf_filter *f, const uint64_t *h, size_t n)
+{
+	const cfi_lookup_path *p = PATH_OF(f);
+
+	for (size_t j = 0; j < n; j++)
+		if (p->contains(f, h[j]))
+			return j;
+	return n;
+}
+
 cf_probe
 cf_probe_of(const cf_filter *f)
 {

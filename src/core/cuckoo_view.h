@@ -10,7 +10,7 @@
 #ifndef CUCKOO_VIEW_H
 #define CUCKOO_VIEW_H
 
-#include "cuckoo.h"
+#include "cuckoo_int.h"
 
 /*
  * A write journal: when set on a filter (cf_set_journal), save() is called
@@ -152,6 +152,39 @@ typedef struct cf_run
  */
 bool		cf_build_runs(cf_filter *f, const cf_run *runs, size_t nruns,
 						  void *work, size_t worklen);
+
+/* ---- cf_agg's build (cuckoo_handle.c) ---- */
+/*
+ * Where cf_agg_build gets its memory: a filter's buffer (alloc, as
+ * cf_insert's; release frees a buffer alloc gave: an attempt that did not
+ * fit, or the old buffer after growth) and scratch for the bulk build
+ * (scratch: the caller's, at least size bytes, valid until the next call;
+ * never NULL).  The glue passes the aggregate's memory, cuckoo_handle.c
+ * malloc.
+ */
+typedef struct cf_agg_mem
+{
+	cf_alloc_fn alloc;
+	void		(*release) (void *p, void *ctx);
+	void	   *(*scratch) (size_t size, void *ctx);
+	void	   *ctx;
+} cf_agg_mem;
+
+/*
+ * cf_agg's filter of the n sorted distinct hashes of runs[0 .. nruns), the
+ * one build the extension's cf_agg, its typed overloads and
+ * cf_filter_build share: chain tables of rate fpr and encoding encoding,
+ * the capacities of cf_agg_capacities in turn, each bulk-built
+ * (cf_build_runs); if none fits, the hashes one at a time into the last
+ * capacity, growing as needed, so that no value is lost.  Returns true
+ * with f viewing its buffer (mem->alloc's; f->len bytes).  Returns false
+ * with err set when it cannot be built: p holds the parameters of the last
+ * filter tried (cf_create_size(p) == 0: they were refused), nothing is left
+ * allocated.  The value kind is the caller's to record.
+ */
+bool		cf_agg_build(cf_filter *f, const cf_run *runs, size_t nruns, uint64_t n,
+						 uint64_t capacity, double fpr, int encoding, const cf_agg_mem *mem,
+						 cf_params *p, char *err, size_t errlen);
 
 /* ---- sorting hashes, for cf_build's input (cuckoo_sort.c) ---- */
 /* Sorts a[0 .. n) ascending; tmp has room for n. */

@@ -141,13 +141,8 @@ cfpg_open(cf_filter *f, struct varlena *v)
 void
 cfpg_params(cf_params *p, uint64 capacity, double fpr)
 {
-	p->capacity = capacity;
+	*p = cf_params_default(capacity);
 	p->fpr = fpr;
-	p->bucket_size = CF_DEFAULT_BUCKET_SIZE;
-	p->max_kicks = CF_DEFAULT_MAX_KICKS;
-	p->expansion = CF_DEFAULT_EXPANSION;
-	p->encoding = CF_ENC_PACKED;
-	p->geometry = CF_GROWING;
 }
 
 /*

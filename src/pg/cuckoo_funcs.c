@@ -22,15 +22,19 @@
  * SQL functions
  * ------------------------------------------------------------------- */
 
-/* cf_create(capacity, fpr, bucket_size, max_kicks, expansion): an empty filter */
-PG_FUNCTION_INFO_V1(cuckoo_create);
-Datum
-cuckoo_create(PG_FUNCTION_ARGS)
+/*
+ * The one path of both cf_create forms: capacity, fpr, [encoding,]
+ * bucket_size, max_kicks, expansion, every field taken as given (0 kicks,
+ * expansion 0: a fixed size), the default geometry.  Not strict from 1.2: a
+ * NULL parameter is an error, as in cf_agg (the encoding form is strict).
+ */
+static Datum
+cfpg_create_call(FunctionCallInfo fcinfo, bool with_encoding)
 {
+	int			a = with_encoding ? 3 : 2;	/* the first of bucket_size, max_kicks, expansion */
 	int64		capacity;
 	cf_params	p;
 
-	/* not strict from 1.2: a NULL parameter is an error, as in cf_agg */
 	for (int i = 0; i < PG_NARGS(); i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,
@@ -38,14 +42,22 @@ cuckoo_create(PG_FUNCTION_ARGS)
 					 errmsg("cf_create parameters must not be null")));
 	capacity = PG_GETARG_INT64(0);
 	cfpg_check_capacity(capacity);
-	p.capacity = (uint64) capacity;
+	p = cf_params_default((uint64) capacity);
 	p.fpr = PG_GETARG_FLOAT8(1);
-	p.bucket_size = PG_GETARG_INT32(2);
-	p.max_kicks = PG_GETARG_INT32(3);
-	p.expansion = PG_GETARG_INT32(4);
-	p.encoding = CF_ENC_PACKED;
-	p.geometry = CF_GROWING;
+	if (with_encoding)
+		p.encoding = cfpg_encoding(PG_GETARG_TEXT_PP(2));
+	p.bucket_size = PG_GETARG_INT32(a);
+	p.max_kicks = PG_GETARG_INT32(a + 1);
+	p.expansion = PG_GETARG_INT32(a + 2);
 	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+}
+
+/* cf_create(capacity, fpr, bucket_size, max_kicks, expansion): an empty filter */
+PG_FUNCTION_INFO_V1(cuckoo_create);
+Datum
+cuckoo_create(PG_FUNCTION_ARGS)
+{
+	return cfpg_create_call(fcinfo, false);
 }
 
 /*
@@ -57,18 +69,7 @@ PG_FUNCTION_INFO_V1(cuckoo_create_encoding);
 Datum
 cuckoo_create_encoding(PG_FUNCTION_ARGS)
 {
-	int64		capacity = PG_GETARG_INT64(0);
-	cf_params	p;
-
-	cfpg_check_capacity(capacity);
-	p.capacity = (uint64) capacity;
-	p.fpr = PG_GETARG_FLOAT8(1);
-	p.encoding = cfpg_encoding(PG_GETARG_TEXT_PP(2));
-	p.bucket_size = PG_GETARG_INT32(3);
-	p.max_kicks = PG_GETARG_INT32(4);
-	p.expansion = PG_GETARG_INT32(5);
-	p.geometry = CF_GROWING;
-	PG_RETURN_CUCKOOFILTER_P(cfpg_create(&p));
+	return cfpg_create_call(fcinfo, true);
 }
 
 /* cf_encoding(filter): its table encoding, 'packed', 'semisorted' or 'mixed' */

@@ -678,30 +678,6 @@ cfpg_agg_insert_runs(const cf_params *p, const cf_run *runs, size_t nruns, cf_fi
 }
 
 /*
- * The one-at-a-time fallback: inserts the n sorted hashes of runs into a
- * filter of the given capacity, which grows as needed, so nothing is lost.
- */
-static struct varlena *
-cfpg_agg_fill(const cf_run *runs, size_t nruns, uint64 n, uint64 capacity, double fpr, int encoding)
-{
-	cf_params	p;
-	cf_filter	f;
-	char		err[CF_ERRLEN];
-	struct varlena *v;
-
-	cfpg_params(&p, capacity, fpr);
-	p.encoding = encoding;
-	p.geometry = CF_BUILT_AT_ONCE;
-	v = cfpg_agg_insert_runs(&p, runs, nruns, &f, err);
-	if (v == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
-				 errdetail("%s", cfpg_sentence(err))));
-	return v;
-}
-
-/*
  * cf_agg with a capacity too small for its n values grew into more
  * sub-filters: say what the filter became.
  */
@@ -723,59 +699,56 @@ cfpg_agg_capacity_notice(const CfAggState *st, uint64 n, struct varlena *v)
 				 errhint("Give a capacity of at least the number of distinct values, or none: cf_agg(value, fpr) sizes the filter to them.")));
 }
 
+/* cf_agg_mem: a filter's buffer, the payload of a new varlena in the current context */
+static void
+cfpg_agg_release(void *p, void *ctx)
+{
+	(void) ctx;
+	pfree((char *) p - VARHDRSZ);
+}
+
+/* cf_agg_mem: the bulk build's scratch, the call site's buffer (cache->scratch) */
+static void *
+cfpg_agg_scratch(size_t size, void *ctx)
+{
+	CfAggCache *cache = (CfAggCache *) ctx;
+
+	return cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len,
+						   (size + sizeof(uint64) - 1) / sizeof(uint64));
+}
+
 /*
- * The filter for the state's sorted distinct hashes: capacity n + n/16
- * unless the call gave one, so a large filter sits at 94% of the core's
- * design load (a load of 0.90 with buckets of 4).  That costs 6% more bytes
- * than capacity n, and buys a faster build (fewer items wait for a second
- * round; docs/performance.md, "cf_agg's design figures") and room for n/16
- * more cf_adds before the filter grows.  The core's bulk build
- * (cf_build_runs) places them all in one sub-filter; its input is the
- * sorted set, so the filter depends on the set alone.  Small filters (a few
- * buckets) now and then do not fit at the first size: 1 in 6,000 random
- * sets of 1 to 3,000 values (test_build_small_sets; 15 at capacity n), and
- * none at n + n/16 + n/25 + 8, so that is the one rebuild.  cf_agg writes
- * chain tables, sized once (a split table would pay the growth budget of
- * a filter that starts empty up front; parts of one capacity fold into
- * one chain table as far as they fit).  If the build fails, or a given
- * capacity is too small, the hashes go in one at a time and the filter
- * grows into more sub-filters: no value is ever lost.  The sizes are the
- * core's (cf_agg_capacities), which cf_filter_build follows too.
+ * The filter for the state's n sorted distinct hashes: the core's cf_agg
+ * build (cf_agg_build, cuckoo_handle.c, which says how it sizes and builds
+ * it; cf_filter_build is the same for libcuckoo and Python), its memory
+ * from the aggregate's: the filter a new varlena, the bulk build's scratch
+ * the call site's buffer.
  */
 struct varlena *
 cfpg_agg_build(CfAggState *st, CfAggCache *cache, const cf_run *runs, size_t nruns, uint64 n)
 {
-	uint64_t	sizes[2];
-	int			nsizes = cf_agg_capacities(n, st->capacity, sizes);
+	cf_agg_mem	mem = {cfpg_alloc_varlena, cfpg_agg_release, cfpg_agg_scratch, cache};
+	cf_params	p;
+	cf_filter	f;
+	char		err[CF_ERRLEN];
+	struct varlena *v;
 
-	for (int k = 0; k < nsizes; k++)
+	if (!cf_agg_build(&f, runs, nruns, n, st->capacity, st->fpr, st->encoding, &mem,
+					  &p, err, sizeof(err)))
 	{
-		cf_params	p;
-		cf_filter	f;
-		struct varlena *v;
-		size_t		worklen;
-
-		cfpg_params(&p, sizes[k], st->fpr);
-		p.encoding = st->encoding;
-		p.geometry = CF_BUILT_AT_ONCE;
-		v = cfpg_create(&p);
-		cfpg_open(&f, v);
-		worklen = cf_build_work_size(&f, n);
-		if (cf_build_runs(&f, runs, nruns,
-						  cfpg_agg_buffer(cache, &cache->scratch, &cache->scratch_len,
-									   (worklen + 7) / sizeof(uint64)),
-						  worklen))
-			return v;
-		pfree(v);
+		/* parameters the core refuses: cfpg_check_params's error */
+		(void) cfpg_check_params(&p);
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cf_agg cannot build a filter of " UINT64_FORMAT " distinct values", n),
+				 errdetail("%s", cfpg_sentence(err))));
 	}
-	if (st->capacity > 0)
-	{
-		struct varlena *v = cfpg_agg_fill(runs, nruns, n, st->capacity, st->fpr, st->encoding);
-
+	v = (struct varlena *) (f.buf - VARHDRSZ);
+	Assert(VARSIZE(v) == VARHDRSZ + f.len);
+	/* a given capacity too small: the filter grew (the bulk build makes one table) */
+	if (st->capacity > 0 && f.nstages > 1)
 		cfpg_agg_capacity_notice(st, n, v);
-		return v;
-	}
-	return cfpg_agg_fill(runs, nruns, n, sizes[nsizes - 1], st->fpr, st->encoding);
+	return v;
 }
 
 void

@@ -36,54 +36,378 @@
 
 #include "cuckoo_hashval_int.h"
 
-/* the CfHashKind of a scalar type hashed by its value, or 0 for any other */
-static int
-cfpg_scalar_kind(Oid basetype)
+/* ---------------------------------------------------------------------
+ * the scalar types' canonical bytes and hashes (docs/hashing.md; the
+ * forms themselves are the core's, cuckoo_canon.c)
+ * ------------------------------------------------------------------- */
+
+/*
+ * Hashes len bytes of text in the database encoding as their UTF-8 form
+ * when to_utf8 (a database that is neither UTF8 nor SQL_ASCII), so that a
+ * filter answers the same after a move to a database of another encoding.
+ */
+uint64
+cfpg_hash_text(const char *p, size_t len, bool to_utf8)
 {
-	switch (basetype)
+	char	   *u;
+	uint64		h;
+
+	if (!to_utf8)
+		return cf_hash_text(p, len, false);
+	u = pg_server_to_any(p, (int) len, PG_UTF8);
+	if (u == p)
+		return cf_hash_text(p, len, false);
+	h = cf_hash_text(u, strlen(u), false);
+	pfree(u);
+	return h;
+}
+
+/*
+ * Text without its trailing blanks when strip_blanks: value hashing 2 from
+ * 1.3 hashes text, varchar, name and unknown so (char(n) always was), since
+ * SQL's = calls 'abc'::char(5) equal to 'abc '::varchar; filters written
+ * before 1.3 may hold the form with the blanks, which probes also try
+ * (cfpg_hash_alternates).
+ */
+uint64
+cfpg_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8)
+{
+	if (strip_blanks)
+		len = cf_text_trim(p, len);
+	return cfpg_hash_text(p, len, to_utf8);
+}
+
+/* hashes a varlena's payload; no copy unless it is compressed or external */
+static inline uint64
+cfpg_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	const char *p = VARDATA_ANY(v);
+	size_t		len = VARSIZE_ANY_EXHDR(v);
+	uint64		h;
+
+	if (strip_blanks)
+		len = cf_text_trim(p, len);
+	h = cfpg_hash_text(p, len, to_utf8);
+	if (v != raw)
+		pfree(v);
+	return h;
+}
+
+/*
+ * Value hashing 2 (filters written by 1.1 on): a number that is an integer
+ * in int64's range hashes as that integer, any other as its float8 value,
+ * so 1::int8, 1::numeric, 1.0::float8 and 1.00::numeric agree, and so do
+ * 1.5::numeric and 1.5::float8 (SQL compares a numeric with a float8 as
+ * float8).
+ */
+uint64
+cfpg_hash_number_v2(float8 v)
+{
+	return cf_hash_number(v, CF_HASHING_V2);
+}
+
+static uint64
+cfpg_hash_numeric_v2(Numeric num)
+{
+	if (!numeric_is_nan(num))
 	{
-		case INT2OID:
-			return CFH_INT2;
-		case INT4OID:
-			return CFH_INT4;
-		case INT8OID:
-			return CFH_INT8;
-		case FLOAT4OID:
-			return CFH_FLOAT4;
-		case FLOAT8OID:
-			return CFH_FLOAT8;
-		case NUMERICOID:
-			return CFH_NUMERIC;
-		case TEXTOID:
-		case VARCHAROID:
-			return CFH_VARLENA;
-		case BYTEAOID:
-			return CFH_BYTEA;
-		case BPCHAROID:
-			return CFH_BPCHAR;
-		case NAMEOID:
-			return CFH_NAME;
-		case CHAROID:
-			return CFH_CHAR;
-		case UUIDOID:
-			return CFH_UUID;
-		case DATEOID:
-			return CFH_DATE;
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			return CFH_TIMESTAMP;
-		case BOOLOID:
-			return CFH_BOOL;
-		case UNKNOWNOID:
-		case CSTRINGOID:
-			return CFH_CSTRING;
-		case INTERVALOID:
-			return CFH_INTERVAL;
-		case JSONBOID:
-			return CFH_JSONB;
-		default:
-			return 0;
+		Datum		d = NumericGetDatum(num);
+		Datum		t = DirectFunctionCall2(numeric_trunc, d, Int32GetDatum(0));
+
+		if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, t)) == 0 &&
+			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
+											  NumericGetDatum(int64_to_numeric(PG_INT64_MIN)))) >= 0 &&
+			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
+											  NumericGetDatum(int64_to_numeric(PG_INT64_MAX)))) <= 0)
+			return cf_hash_int64(DatumGetInt64(DirectFunctionCall1(numeric_int8, d)));
 	}
+	/* NaN, infinities, fractions and integers beyond int64: as float8 */
+	return cfpg_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+																NumericGetDatum(num))));
+}
+
+/*
+ * A numeric under value hashing 1: the text of numeric_normalize (1.0 =
+ * 1.00); under value hashing 2, as cfpg_hash_numeric_v2 says.
+ */
+static uint64
+cfpg_hash_numeric(Datum value, int hashing)
+{
+	Numeric		num = DatumGetNumeric(value);
+	uint64		h;
+
+	if (hashing >= CF_HASHING_V2)
+		h = cfpg_hash_numeric_v2(num);
+	else
+	{
+		char	   *s = numeric_normalize(num);
+
+		h = cf_hash_bytes(s, strlen(s));
+		pfree(s);
+	}
+	if ((Pointer) num != DatumGetPointer(value))
+		pfree(num);
+	return h;
+}
+
+/* a one-byte value: "char", or a boolean as 0 or 1 */
+uint64
+cfpg_hash_byte(uint8 b)
+{
+	return cf_hash_byte(b);
+}
+
+static uint64
+cfpg_hash_int2(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_int64((int64) DatumGetInt16(value));
+}
+
+static uint64
+cfpg_hash_int4(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_int64((int64) DatumGetInt32(value));
+}
+
+static uint64
+cfpg_hash_int8(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_int64(DatumGetInt64(value));
+}
+
+static uint64
+cfpg_hash_float4(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_number((float8) DatumGetFloat4(value), hashing);
+}
+
+static uint64
+cfpg_hash_float8(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_number(DatumGetFloat8(value), hashing);
+}
+
+static uint64
+cfpg_hash_numeric_row(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_numeric(value, hashing);
+}
+
+/* text, varchar: without trailing blanks under value hashing 2 */
+static uint64
+cfpg_hash_textval(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_varlena(value, hashing >= CF_HASHING_V2, hi->to_utf8);
+}
+
+static uint64
+cfpg_hash_bytea(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_varlena(value, false, false);
+}
+
+/* char(n): its blanks are padding, always stripped */
+static uint64
+cfpg_hash_bpchar(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_varlena(value, true, hi->to_utf8);
+}
+
+static uint64
+cfpg_hash_name(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_text_blanks(NameStr(*DatumGetName(value)),
+								 strnlen(NameStr(*DatumGetName(value)), NAMEDATALEN),
+								 hashing >= CF_HASHING_V2, hi->to_utf8);
+}
+
+/* unknown (a literal inside ROW()): its bytes, as text */
+static uint64
+cfpg_hash_cstring(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_text_blanks(DatumGetCString(value), strlen(DatumGetCString(value)),
+								 hashing >= CF_HASHING_V2, hi->to_utf8);
+}
+
+static uint64
+cfpg_hash_char(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cfpg_hash_byte((uint8) DatumGetChar(value));
+}
+
+static uint64
+cfpg_hash_uuidval(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_uuid(DatumGetUUIDP(value)->data);
+}
+
+static uint64
+cfpg_hash_dateval(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_date(DatumGetDateADT(value), hashing);
+}
+
+/* timestamp and timestamptz: the microseconds */
+static uint64
+cfpg_hash_timestampval(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_timestamp(DatumGetInt64(value));
+}
+
+static uint64
+cfpg_hash_bool(CfHashInfo *hi, Datum value, int hashing)
+{
+	return cf_hash_byte(DatumGetBool(value) ? 1 : 0);
+}
+
+/* ---------------------------------------------------------------------
+ * which values may have alternates (cuckoo_hashval_alt.c lists them)
+ * ------------------------------------------------------------------- */
+
+/* int8: beyond +-2^53, the float8 it rounds to */
+static bool
+cfpg_may_alt_int8(const CfHashInfo *hi, Datum value)
+{
+	return DatumGetInt64(value) > (INT64CONST(1) << 53) ||
+		DatumGetInt64(value) < -(INT64CONST(1) << 53);
+}
+
+/* floats: an integer of magnitude 2^53 or more, the int64s that round to it */
+static bool
+cfpg_may_alt_float4(const CfHashInfo *hi, Datum value)
+{
+	return fabsf(DatumGetFloat4(value)) >= 9007199254740992.0f;
+}
+
+static bool
+cfpg_may_alt_float8(const CfHashInfo *hi, Datum value)
+{
+	return fabs(DatumGetFloat8(value)) >= 9007199254740992.0;
+}
+
+/*
+ * Whether a numeric is beyond +-2^53, where a float8 can round to it: the
+ * only numerics with an alternate (the others hash as their float8 value, or
+ * are integers that float8 holds exactly).
+ */
+static bool
+cfpg_may_alt_numeric(const CfHashInfo *hi, Datum value)
+{
+	static Datum limit = (Datum) 0;
+
+	if (limit == (Datum) 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		limit = NumericGetDatum(int64_to_numeric(INT64CONST(1) << 53));
+		MemoryContextSwitchTo(old);
+	}
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+											 DirectFunctionCall1(numeric_abs, value), limit)) > 0;
+}
+
+/* text, varchar: with trailing blanks (the form filters before 1.3 hashed) */
+static bool
+cfpg_may_alt_text(const CfHashInfo *hi, Datum value)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	size_t		len;
+
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return true;
+	len = VARSIZE_ANY_EXHDR(v);
+	return len > 0 && VARDATA_ANY(v)[len - 1] == ' ';
+}
+
+/* inet and cidr, time and timetz among the types hashed by their send form */
+static bool
+cfpg_may_alt_send(const CfHashInfo *hi, Datum value)
+{
+	return hi->basetype == INETOID || hi->basetype == CIDROID ||
+		hi->basetype == TIMEOID || hi->basetype == TIMETZOID;
+}
+
+/* name, unknown, and the kinds hashed by structure: their parts may */
+static bool
+cfpg_may_alt_always(const CfHashInfo *hi, Datum value)
+{
+	return true;
+}
+
+/* ---------------------------------------------------------------------
+ * the value kinds' table: one row per SQL type
+ *
+ * A new key type: its row here (its base type's OID, a CfHashKind, its
+ * value kind, the function that hashes its canonical bytes, and a test for
+ * alternates if it can have any), the canonical form in the core
+ * (cuckoo_canon.c) and, for a new value kind, its CF_KIND_* (cuckoo.h) and
+ * name (cf_kind_name): CONTRIBUTING.md, "A new key type".  The first row of
+ * a value kind gives its cast hint.
+ * ------------------------------------------------------------------- */
+
+static const CfTypeRow cfpg_types[] = {
+	{INT2OID, CFH_INT2, CF_KIND_NUMBER, cfpg_hash_int2, NULL, "$1::bigint or $1::numeric"},
+	{INT4OID, CFH_INT4, CF_KIND_NUMBER, cfpg_hash_int4, NULL, NULL},
+	{INT8OID, CFH_INT8, CF_KIND_NUMBER, cfpg_hash_int8, cfpg_may_alt_int8, NULL},
+	{FLOAT4OID, CFH_FLOAT4, CF_KIND_NUMBER, cfpg_hash_float4, cfpg_may_alt_float4, NULL},
+	{FLOAT8OID, CFH_FLOAT8, CF_KIND_NUMBER, cfpg_hash_float8, cfpg_may_alt_float8, NULL},
+	{NUMERICOID, CFH_NUMERIC, CF_KIND_NUMBER, cfpg_hash_numeric_row, cfpg_may_alt_numeric, NULL},
+	{TEXTOID, CFH_VARLENA, CF_KIND_TEXT, cfpg_hash_textval, cfpg_may_alt_text, "$1::text"},
+	{VARCHAROID, CFH_VARLENA, CF_KIND_TEXT, cfpg_hash_textval, cfpg_may_alt_text, NULL},
+	{BPCHAROID, CFH_BPCHAR, CF_KIND_TEXT, cfpg_hash_bpchar, NULL, NULL},
+	{NAMEOID, CFH_NAME, CF_KIND_TEXT, cfpg_hash_name, cfpg_may_alt_always, NULL},
+	{UNKNOWNOID, CFH_CSTRING, CF_KIND_TEXT, cfpg_hash_cstring, cfpg_may_alt_always, NULL},
+	{CSTRINGOID, CFH_CSTRING, CF_KIND_TEXT, cfpg_hash_cstring, cfpg_may_alt_always, NULL},
+	{BYTEAOID, CFH_BYTEA, CF_KIND_BYTEA, cfpg_hash_bytea, NULL, "$1::bytea"},
+	{CHAROID, CFH_CHAR, CF_KIND_CHAR, cfpg_hash_char, NULL, "$1::\"char\""},
+	{UUIDOID, CFH_UUID, CF_KIND_UUID, cfpg_hash_uuidval, NULL, "$1::uuid"},
+	{DATEOID, CFH_DATE, CF_KIND_TIMESTAMP, cfpg_hash_dateval, NULL, "$1::timestamp or $1::date"},
+	{TIMESTAMPOID, CFH_TIMESTAMP, CF_KIND_TIMESTAMP, cfpg_hash_timestampval, NULL, NULL},
+	/*
+	 * Whether a timestamptz equals a timestamp or date depends on the
+	 * session's TimeZone; a filter's answers must not, so new filters keep
+	 * the two apart (value kinds timestamp and timestamptz).  The hashes are
+	 * as 1.1's: a 1.1 filter (kind datetime) answers as before.
+	 */
+	{TIMESTAMPTZOID, CFH_TIMESTAMP, CF_KIND_TIMESTAMPTZ, cfpg_hash_timestampval, NULL, "$1::timestamptz"},
+	{BOOLOID, CFH_BOOL, CF_KIND_BOOL, cfpg_hash_bool, NULL, "$1::boolean"},
+	/* hashed by structure (cuckoo_hashval_hash.c) */
+	{INTERVALOID, CFH_INTERVAL, CF_KIND_INTERVAL, NULL, NULL, "$1::interval"},
+	{JSONBOID, CFH_JSONB, CF_KIND_JSONB, NULL, NULL, "$1::jsonb"},
+	/* the kinds found by the type's form, not its OID */
+	{InvalidOid, CFH_ARRAY, CF_KIND_ARRAY, NULL, cfpg_may_alt_always,
+	"$1::bigint[], or the array type the filter was built from"},
+	{InvalidOid, CFH_RECORD, CF_KIND_RECORD, NULL, cfpg_may_alt_always, "ROW(...) of the column types"},
+	{InvalidOid, CFH_RANGE, CF_KIND_RANGE, NULL, cfpg_may_alt_always,
+	"$1::int8range, or the range type the filter was built from"},
+	{InvalidOid, CFH_MULTIRANGE, CF_KIND_MULTIRANGE, NULL, cfpg_may_alt_always,
+	"$1::int8multirange, or the multirange type the filter was built from"},
+	{InvalidOid, CFH_SEND, CF_KIND_OTHER, NULL, cfpg_may_alt_send, "$1::the_type"},
+	/* 1.1's kind of dates and timestamps: no type hashes to it any more */
+	{InvalidOid, 0, CF_KIND_DATETIME, NULL, NULL, "$1::timestamptz, $1::timestamp or $1::date"},
+};
+
+/* the row of a scalar type hashed by its value (by base type OID), or NULL */
+static const CfTypeRow *
+cfpg_type_row(Oid basetype)
+{
+	for (int i = 0; i < (int) lengthof(cfpg_types); i++)
+		if (cfpg_types[i].typid == basetype && OidIsValid(basetype))
+			return &cfpg_types[i];
+	return NULL;
+}
+
+/* the row of a kind hashed by structure (CFH_ARRAY, ...) */
+static const CfTypeRow *
+cfpg_kind_row(int kind)
+{
+	for (int i = 0; i < (int) lengthof(cfpg_types); i++)
+		if (cfpg_types[i].kind == kind && !OidIsValid(cfpg_types[i].typid))
+			return &cfpg_types[i];
+	elog(ERROR, "no cuckoo value row for hash kind %d", kind);
+	return NULL;				/* keep compiler quiet */
 }
 
 /*
@@ -267,8 +591,10 @@ cfpg_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 	hi->basetype = basetype;
 	get_typlenbyval(basetype, &hi->typlen, &hi->typbyval);
 
-	hi->kind = cfpg_scalar_kind(basetype);
-	if (hi->kind == 0)
+	hi->row = cfpg_type_row(basetype);
+	if (hi->row != NULL)
+		hi->kind = hi->row->kind;
+	else
 	{
 		typtype = get_typtype(basetype);
 		if (OidIsValid(get_element_type(basetype)))
@@ -283,74 +609,19 @@ cfpg_hashinfo_init(CfHashInfo *hi, Oid typid, Oid collid, MemoryContext mcxt)
 		}
 		else
 			cfpg_hashinfo_send(hi, basetype, typid, collid, mcxt);
+		hi->row = cfpg_kind_row(hi->kind);
 	}
 	/* text is hashed as UTF-8, so filters do not depend on the database encoding */
 	hi->to_utf8 = (hi->kind == CFH_VARLENA || hi->kind == CFH_BPCHAR ||
 				   hi->kind == CFH_NAME || hi->kind == CFH_CSTRING) &&
 		GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII;
-	hi->vkind = cfpg_value_kind(hi->kind);
-	/*
-	 * Whether a timestamptz equals a timestamp or date depends on the
-	 * session's TimeZone; a filter's answers must not, so new filters keep
-	 * the two apart (value kinds timestamp and timestamptz).  The hashes are
-	 * as 1.1's: a 1.1 filter (kind datetime) answers as before.
-	 */
-	if (basetype == TIMESTAMPTZOID)
-		hi->vkind = CFK_TIMESTAMPTZ;
+	hi->vkind = hi->row->vkind;
 	hi->typid = typid;
 }
-
-/* the hash of a float8, after folding -0 into 0 and every NaN into one */
 
 /* ---------------------------------------------------------------------
  * value kinds
  * ------------------------------------------------------------------- */
-
-int
-cfpg_value_kind(int hashkind)
-{
-	switch ((CfHashKind) hashkind)
-	{
-		case CFH_INT2:
-		case CFH_INT4:
-		case CFH_INT8:
-		case CFH_FLOAT4:
-		case CFH_FLOAT8:
-		case CFH_NUMERIC:
-			return CFK_NUMBER;
-		case CFH_VARLENA:
-		case CFH_BPCHAR:
-		case CFH_NAME:
-		case CFH_CSTRING:
-			return CFK_TEXT;
-		case CFH_BYTEA:
-			return CFK_BYTEA;
-		case CFH_UUID:
-			return CFK_UUID;
-		case CFH_BOOL:
-			return CFK_BOOL;
-		case CFH_DATE:
-		case CFH_TIMESTAMP:
-			return CFK_TIMESTAMP;	/* timestamptz: see cfpg_hashinfo_init */
-		case CFH_INTERVAL:
-			return CFK_INTERVAL;
-		case CFH_JSONB:
-			return CFK_JSONB;
-		case CFH_ARRAY:
-			return CFK_ARRAY;
-		case CFH_RECORD:
-			return CFK_RECORD;
-		case CFH_RANGE:
-			return CFK_RANGE;
-		case CFH_MULTIRANGE:
-			return CFK_MULTIRANGE;
-		case CFH_CHAR:
-			return CFK_CHAR;
-		case CFH_SEND:
-			return CFK_OTHER;
-	}
-	return CFK_OTHER;
-}
 
 /* The value kind of values of type typid. */
 int
@@ -362,45 +633,13 @@ cfpg_type_value_kind(Oid typid)
 	return hi.vkind;
 }
 
-/* how to cast a parameter to a type of value kind kind, for the hint below */
+/* how to cast a parameter to a type of value kind kind, for the hint below: its first row's */
 static const char *
 cfpg_kind_cast_example(int kind)
 {
-	switch ((CfValueKind) kind)
-	{
-		case CFK_NUMBER:
-			return "$1::bigint or $1::numeric";
-		case CFK_TEXT:
-			return "$1::text";
-		case CFK_BYTEA:
-			return "$1::bytea";
-		case CFK_UUID:
-			return "$1::uuid";
-		case CFK_BOOL:
-			return "$1::boolean";
-		case CFK_DATETIME:
-			return "$1::timestamptz, $1::timestamp or $1::date";
-		case CFK_TIMESTAMP:
-			return "$1::timestamp or $1::date";
-		case CFK_TIMESTAMPTZ:
-			return "$1::timestamptz";
-		case CFK_INTERVAL:
-			return "$1::interval";
-		case CFK_JSONB:
-			return "$1::jsonb";
-		case CFK_ARRAY:
-			return "$1::bigint[], or the array type the filter was built from";
-		case CFK_RECORD:
-			return "ROW(...) of the column types";
-		case CFK_RANGE:
-			return "$1::int8range, or the range type the filter was built from";
-		case CFK_MULTIRANGE:
-			return "$1::int8multirange, or the multirange type the filter was built from";
-		case CFK_CHAR:
-			return "$1::\"char\"";
-		case CFK_OTHER:
-			break;
-	}
+	for (int i = 0; i < (int) lengthof(cfpg_types); i++)
+		if (cfpg_types[i].vkind == kind && cfpg_types[i].cast != NULL)
+			return cfpg_types[i].cast;
 	return "$1::the_type";
 }
 

@@ -40,19 +40,47 @@ typedef enum CfHashKind
 	CFH_JSONB,					/* token by token, numbers by value */
 	CFH_RANGE,					/* bound by bound */
 	CFH_MULTIRANGE,				/* range by range */
-	CFH_SEND					/* through the type's binary send function */
+	CFH_SEND,					/* through the type's binary send function */
+	CFH_VALUE					/* by its row's function (cfpg_types), and nothing
+								 * else switches on it: a new key type's kind */
 } CfHashKind;
 
-/* The value kind of a CfHashKind. */
-extern int	cfpg_value_kind(int hashkind);
 /* The value kind of values of type typid. */
 extern int	cfpg_type_value_kind(Oid typid);
+
+struct CfHashInfo;
+
+/*
+ * One row of the value kinds' table (cuckoo_hashval.c, cfpg_types): an SQL
+ * type, how its values are hashed and what a filter records for them.  The
+ * one place a key type is described: a new one is a row there, with its
+ * canonical-bytes function (and its test for alternates, if it has any).
+ */
+typedef struct CfTypeRow
+{
+	Oid			typid;			/* its base type; InvalidOid: a kind hashed by
+								 * structure (arrays, composites, ranges, any
+								 * other type), found by cfpg_hashinfo_init */
+	int			kind;			/* CfHashKind: what hashing and alternates switch on */
+	int			vkind;			/* the value kind a filter records (CF_KIND_*) */
+	/* the hash of a value's canonical bytes; NULL: by structure (cuckoo_hashval_hash.c) */
+	uint64		(*hash) (struct CfHashInfo *hi, Datum value, int hashing);
+	/*
+	 * whether a value on its own may have alternates (hashes of values SQL
+	 * calls equal: cuckoo_hashval_alt.c lists them); NULL: never, and a
+	 * probe of it never leaves cfpg_find_value's inline path
+	 */
+	bool		(*may_alt) (const struct CfHashInfo *hi, Datum value);
+	/* how to cast a parameter to this value kind, for errors' hints (first row of a kind) */
+	const char *cast;
+} CfTypeRow;
 
 typedef struct CfHashInfo
 {
 	Oid			typid;			/* type this info was built for */
 	Oid			basetype;		/* its base type (typid, or a domain's base) */
 	int			kind;			/* CfHashKind: how the type is hashed */
+	const CfTypeRow *row;		/* its row of the value kinds' table */
 	int			vkind;			/* CfValueKind of the type */
 	bool		typbyval;
 	int16		typlen;
@@ -102,17 +130,13 @@ extern Node *cfpg_call_arg(Node *expr, int argno);
 extern int	cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts);
 
 /*
- * Whether f holds value (under its own hash or an alternate); *h is set to
- * the hash f holds, or the value's own: the one to delete, or to add.
+ * The probes with alternates (cfpg_find_value, cfpg_value_hash,
+ * cfpg_count_value: cuckoo_hashval_hash.h, inline) for a value whose row
+ * says it may have some: the value's own hash and its alternates, through
+ * the core's cf_contains_first.
  */
-extern bool cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h);
-/*
- * The hash to act on for value in f: cfpg_find_value's, with no extra cost
- * for a value that cannot have alternates (most).
- */
-extern uint64 cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value);
-/* cf_count of value in f: its own hash's and its alternates' copies */
-extern uint32 cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value);
+extern bool cfpg_find_alternates(const cf_filter *f, struct CfHashInfo *hi, Datum value, uint64 *h);
+extern uint32 cfpg_count_alternates(const cf_filter *f, struct CfHashInfo *hi, Datum value);
 
 /*
  * Raises a clear error if a value of hi's kind cannot be looked up in (or

@@ -3,7 +3,9 @@
  * SQL calls equal may be stored under (integers past 2^53 and the float8
  * they round to, inet and cidr, time and timetz, blank-padded text, parts
  * of composites, arrays and ranges), and the probes that try them
- * (cfpg_find_value, cfpg_value_hash, cfpg_count_value).
+ * (cfpg_find_alternates, cfpg_count_alternates: the inline probes of
+ * cuckoo_hashval_hash.h call them for a value whose row says it may have
+ * alternates).
  */
 #include "postgres.h"
 
@@ -666,72 +668,6 @@ cfpg_alt_list(CfHashInfo *hi, Datum value, int hashing, CfAltWhere where, CfAltL
 		cfpg_alt_oid_int(hi, value, l);
 }
 
-/*
- * Whether a numeric is beyond +-2^53, where a float8 can round to it: the
- * only numerics with an alternate (the others hash as their float8 value, or
- * are integers that float8 holds exactly).
- */
-static bool
-cfpg_numeric_beyond_2_53(Datum value)
-{
-	static Datum limit = (Datum) 0;
-
-	if (limit == (Datum) 0)
-	{
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-		limit = NumericGetDatum(int64_to_numeric(INT64CONST(1) << 53));
-		MemoryContextSwitchTo(old);
-	}
-	return DatumGetInt32(DirectFunctionCall2(numeric_cmp,
-											 DirectFunctionCall1(numeric_abs, value), limit)) > 0;
-}
-
-/* whether a value of hi's type can have alternates at all (the cheap test first) */
-static inline bool
-cfpg_may_have_alternates(const CfHashInfo *hi, Datum value)
-{
-	switch (hi->kind)
-	{
-		case CFH_INT2:
-		case CFH_INT4:
-		case CFH_BOOL:
-		case CFH_UUID:
-		case CFH_BYTEA:
-		case CFH_JSONB:
-		case CFH_CHAR:
-		case CFH_DATE:
-		case CFH_TIMESTAMP:
-		case CFH_INTERVAL:
-		case CFH_BPCHAR:
-			return false;		/* only inside composites, arrays and ranges */
-		case CFH_INT8:
-			return DatumGetInt64(value) > (INT64CONST(1) << 53) ||
-				DatumGetInt64(value) < -(INT64CONST(1) << 53);
-		case CFH_FLOAT8:
-			return fabs(DatumGetFloat8(value)) >= 9007199254740992.0;
-		case CFH_FLOAT4:
-			return fabsf(DatumGetFloat4(value)) >= 9007199254740992.0f;
-		case CFH_NUMERIC:
-			return cfpg_numeric_beyond_2_53(value);
-		case CFH_VARLENA:
-			{
-				struct varlena *v = (struct varlena *) DatumGetPointer(value);
-				size_t		len;
-
-				if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-					return true;
-				len = VARSIZE_ANY_EXHDR(v);
-				return len > 0 && VARDATA_ANY(v)[len - 1] == ' ';
-			}
-		case CFH_SEND:
-			return hi->basetype == INETOID || hi->basetype == CIDROID ||
-				hi->basetype == TIMEOID || hi->basetype == TIMETZOID;
-		default:
-			return true;
-	}
-}
-
 int
 cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
 {
@@ -744,49 +680,31 @@ cfpg_hash_alternates(CfHashInfo *hi, Datum value, int hashing, uint64 **alts)
 	return l.n - 1;
 }
 
+/*
+ * The probes of a value whose row says it may have alternates (the inline
+ * cfpg_find_value and cfpg_count_value call these only then): its own hash
+ * first, then the alternates (one pass over its parts), tried by the
+ * core's probe with alternates.
+ */
 bool
-cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
+cfpg_find_alternates(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
 {
 	CfAltList	l;
+	size_t		i;
 
-	if (!cfpg_may_have_alternates(hi, value))
-	{
-		*h = cfpg_hash_datum(hi, value, (int) f->hashing);
-		return cf_contains(f, *h);
-	}
-	/* the value's own hash first, then the alternates (one pass over its parts) */
 	cfpg_alt_list(hi, value, (int) f->hashing, CFA_TOP, &l);
-	*h = l.h[0];
-	for (int i = 0; i < l.n; i++)
-		if (cf_contains(f, l.h[i]))
-		{
-			*h = l.h[i];
-			pfree(l.h);
-			return true;
-		}
+	i = cf_contains_first(f, l.h, (size_t) l.n);
+	*h = l.h[i < (size_t) l.n ? i : 0];
 	pfree(l.h);
-	return false;
-}
-
-uint64
-cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value)
-{
-	uint64		h;
-
-	if (!cfpg_may_have_alternates(hi, value))
-		return cfpg_hash_datum(hi, value, (int) f->hashing);
-	(void) cfpg_find_value(f, hi, value, &h);
-	return h;
+	return i < (size_t) l.n;
 }
 
 uint32
-cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value)
+cfpg_count_alternates(const cf_filter *f, CfHashInfo *hi, Datum value)
 {
 	CfAltList	l;
 	uint64		n = 0;
 
-	if (!cfpg_may_have_alternates(hi, value))
-		return cf_count(f, cfpg_hash_datum(hi, value, (int) f->hashing));
 	cfpg_alt_list(hi, value, (int) f->hashing, CFA_TOP, &l);
 	for (int i = 0; i < l.n; i++)
 		n += cf_count(f, l.h[i]);

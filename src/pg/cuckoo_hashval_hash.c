@@ -81,60 +81,6 @@ StaticAssertDecl(CF_USECS_PER_DAY == USECS_PER_DAY &&
 				 CF_TIMESTAMP_MIN == MIN_TIMESTAMP && CF_TIMESTAMP_END == END_TIMESTAMP,
 				 "the core counts dates and timestamps as PostgreSQL does");
 
-/*
- * Hashes len bytes of text in the database encoding as their UTF-8 form
- * when to_utf8 (a database that is neither UTF8 nor SQL_ASCII), so that a
- * filter answers the same after a move to a database of another encoding.
- */
-uint64
-cfpg_hash_text(const char *p, size_t len, bool to_utf8)
-{
-	char	   *u;
-	uint64		h;
-
-	if (!to_utf8)
-		return cf_hash_text(p, len, false);
-	u = pg_server_to_any(p, (int) len, PG_UTF8);
-	if (u == p)
-		return cf_hash_text(p, len, false);
-	h = cf_hash_text(u, strlen(u), false);
-	pfree(u);
-	return h;
-}
-
-/*
- * Text without its trailing blanks when strip_blanks: value hashing 2 from
- * 1.3 hashes text, varchar, name and unknown so (char(n) always was), since
- * SQL's = calls 'abc'::char(5) equal to 'abc '::varchar; filters written
- * before 1.3 may hold the form with the blanks, which probes also try
- * (cfpg_hash_alternates).
- */
-uint64
-cfpg_hash_text_blanks(const char *p, size_t len, bool strip_blanks, bool to_utf8)
-{
-	if (strip_blanks)
-		len = cf_text_trim(p, len);
-	return cfpg_hash_text(p, len, to_utf8);
-}
-
-/* hashes a varlena's payload; no copy unless it is compressed or external */
-static inline uint64
-cfpg_hash_varlena(Datum value, bool strip_blanks, bool to_utf8)
-{
-	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
-	struct varlena *v = pg_detoast_datum_packed(raw);
-	const char *p = VARDATA_ANY(v);
-	size_t		len = VARSIZE_ANY_EXHDR(v);
-	uint64		h;
-
-	if (strip_blanks)
-		len = cf_text_trim(p, len);
-	h = cfpg_hash_text(p, len, to_utf8);
-	if (v != raw)
-		pfree(v);
-	return h;
-}
-
 
 /*
  * The binary send form of value, with any text in it in UTF-8 (or as it is
@@ -459,70 +405,6 @@ cfpg_hash_multirange(CfHashInfo *hi, Datum value, int hashing)
 	return cfpg_hash_buf(&buf);
 }
 
-/*
- * Value hashing 2 (filters written by 1.1 on): a number that is an integer
- * in int64's range hashes as that integer, any other as its float8 value,
- * so 1::int8, 1::numeric, 1.0::float8 and 1.00::numeric agree, and so do
- * 1.5::numeric and 1.5::float8 (SQL compares a numeric with a float8 as
- * float8).
- */
-uint64
-cfpg_hash_number_v2(float8 v)
-{
-	return cf_hash_number(v, CF_HASHING_V2);
-}
-
-static uint64
-cfpg_hash_numeric_v2(Numeric num)
-{
-	if (!numeric_is_nan(num))
-	{
-		Datum		d = NumericGetDatum(num);
-		Datum		t = DirectFunctionCall2(numeric_trunc, d, Int32GetDatum(0));
-
-		if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, t)) == 0 &&
-			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
-											  NumericGetDatum(int64_to_numeric(PG_INT64_MIN)))) >= 0 &&
-			DatumGetInt32(DirectFunctionCall2(numeric_cmp, d,
-											  NumericGetDatum(int64_to_numeric(PG_INT64_MAX)))) <= 0)
-			return cf_hash_int64(DatumGetInt64(DirectFunctionCall1(numeric_int8, d)));
-	}
-	/* NaN, infinities, fractions and integers beyond int64: as float8 */
-	return cfpg_hash_number_v2(DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-																NumericGetDatum(num))));
-}
-
-/*
- * A numeric under value hashing 1: the text of numeric_normalize (1.0 =
- * 1.00); under value hashing 2, as cfpg_hash_numeric_v2 says.
- */
-static uint64
-cfpg_hash_numeric(Datum value, int hashing)
-{
-	Numeric		num = DatumGetNumeric(value);
-	uint64		h;
-
-	if (hashing >= CF_HASHING_V2)
-		h = cfpg_hash_numeric_v2(num);
-	else
-	{
-		char	   *s = numeric_normalize(num);
-
-		h = cf_hash_bytes(s, strlen(s));
-		pfree(s);
-	}
-	if ((Pointer) num != DatumGetPointer(value))
-		pfree(num);
-	return h;
-}
-
-/* a one-byte value: "char", or a boolean as 0 or 1 */
-uint64
-cfpg_hash_byte(uint8 b)
-{
-	return cf_hash_byte(b);
-}
-
 /* any other type: the bytes of its binary send function (cfpg_send_utf8) */
 static uint64
 cfpg_hash_send(CfHashInfo *hi, Datum value)
@@ -535,52 +417,17 @@ cfpg_hash_send(CfHashInfo *hi, Datum value)
 }
 
 /*
- * The 64-bit hash of a non-NULL value of hi->typid (see cfpg_hash_datum): one
- * case per CfHashKind, numbers and dates as value hashing 2 says when the
- * filter's is 2, everything else alike in both.
+ * The 64-bit hash of a non-NULL value of hi->typid (see cfpg_hash_datum):
+ * its row's canonical-bytes function (cuckoo_hashval.c's table), or, for
+ * the kinds hashed by structure, one case each.
  */
 uint64
 cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 {
-	bool		v2 = hashing >= CF_HASHING_V2;
-
+	if (hi->row->hash != NULL)
+		return hi->row->hash(hi, value, hashing);
 	switch (hi->kind)
 	{
-		case CFH_INT2:
-			return cf_hash_int64((int64) DatumGetInt16(value));
-		case CFH_INT4:
-			return cf_hash_int64((int64) DatumGetInt32(value));
-		case CFH_INT8:
-			return cf_hash_int64(DatumGetInt64(value));
-		case CFH_FLOAT4:
-			return cf_hash_number((float8) DatumGetFloat4(value), hashing);
-		case CFH_FLOAT8:
-			return cf_hash_number(DatumGetFloat8(value), hashing);
-		case CFH_NUMERIC:
-			return cfpg_hash_numeric(value, hashing);
-		case CFH_VARLENA:
-			return cfpg_hash_varlena(value, v2, hi->to_utf8);
-		case CFH_BYTEA:
-			return cfpg_hash_varlena(value, false, false);
-		case CFH_BPCHAR:
-			return cfpg_hash_varlena(value, true, hi->to_utf8);
-		case CFH_NAME:
-			return cfpg_hash_text_blanks(NameStr(*DatumGetName(value)),
-									   strnlen(NameStr(*DatumGetName(value)), NAMEDATALEN),
-									   v2, hi->to_utf8);
-		case CFH_CHAR:
-			return cfpg_hash_byte((uint8) DatumGetChar(value));
-		case CFH_UUID:
-			return cf_hash_uuid(DatumGetUUIDP(value)->data);
-		case CFH_DATE:
-			return cf_hash_date(DatumGetDateADT(value), hashing);
-		case CFH_TIMESTAMP:
-			return cf_hash_timestamp(DatumGetInt64(value));
-		case CFH_BOOL:
-			return cf_hash_byte(DatumGetBool(value) ? 1 : 0);
-		case CFH_CSTRING:
-			return cfpg_hash_text_blanks(DatumGetCString(value), strlen(DatumGetCString(value)),
-									   v2, hi->to_utf8);
 		case CFH_ARRAY:
 			return cfpg_hash_array(hi, value, hashing);
 		case CFH_RECORD:
@@ -595,6 +442,8 @@ cfpg_hash_datum_any(CfHashInfo *hi, Datum value, int hashing)
 			return cfpg_hash_multirange(hi, value, hashing);
 		case CFH_SEND:
 			return cfpg_hash_send(hi, value);
+		default:
+			break;
 	}
 	elog(ERROR, "unrecognized cuckoo hash kind %d", hi->kind);
 	return 0;					/* keep compiler quiet */

@@ -35,6 +35,49 @@ cfpg_hash_datum(CfHashInfo *hi, Datum value, int hashing)
 	}
 }
 
+/* whether a value of hi's type may have alternates (its row's test; most never) */
+static inline bool
+cfpg_may_have_alternates(const CfHashInfo *hi, Datum value)
+{
+	return hi->row->may_alt != NULL && hi->row->may_alt(hi, value);
+}
+
+/*
+ * Whether f holds value (under its own hash or an alternate); *h is set to
+ * the hash f holds, or the value's own: the one to delete, or to add.  A
+ * value that cannot have alternates (most: a bigint of at most 2^53) is one
+ * hash and one lookup, here.
+ */
+static inline bool
+cfpg_find_value(const cf_filter *f, CfHashInfo *hi, Datum value, uint64 *h)
+{
+	if (!cfpg_may_have_alternates(hi, value))
+	{
+		*h = cfpg_hash_datum(hi, value, (int) f->hashing);
+		return cf_contains(f, *h);
+	}
+	return cfpg_find_alternates(f, hi, value, h);
+}
+
+/* The hash to act on for value in f: cfpg_find_value's. */
+static inline uint64
+cfpg_value_hash(const cf_filter *f, CfHashInfo *hi, Datum value)
+{
+	uint64		h;
+
+	(void) cfpg_find_value(f, hi, value, &h);
+	return h;
+}
+
+/* cf_count of value in f: its own hash's and its alternates' copies */
+static inline uint32
+cfpg_count_value(const cf_filter *f, CfHashInfo *hi, Datum value)
+{
+	if (!cfpg_may_have_alternates(hi, value))
+		return cf_count(f, cfpg_hash_datum(hi, value, (int) f->hashing));
+	return cfpg_count_alternates(f, hi, value);
+}
+
 CFPG_HIDDEN_END
 
 #endif							/* CUCKOO_HASHVAL_HASH_H */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cuckoo.h"
+#include "cuckoo_int.h"
 
 typedef struct ref_stage
 {

@@ -146,6 +146,75 @@ main(int argc, char **argv)
 		cf_filter_free(f);
 		cf_filter_free(g);
 	}
+	/*
+	 * cf_params: a field left 0 is its default (a zero-initialized struct
+	 * with a capacity is cf_params_default's filter in the geometry 0 names,
+	 * CF_BUILT_AT_ONCE, byte for byte), CF_NONE
+	 * asks for no growth; cf_status_str names statuses; cf_contains_first
+	 * finds the first hash held
+	 */
+	{
+		cf_params	z = {0};
+		cf_params	d = cf_params_default(10);
+		cf_params	fixed = {0};
+		cf_filter  *a,
+				   *b,
+				   *c;
+		const uint8_t *ab,
+				   *bb;
+		size_t		alen,
+					blen;
+		int			full_at = -1;
+		uint64_t	probe[3];
+
+		z.capacity = 10;
+		d.geometry = CF_BUILT_AT_ONCE;	/* a zero geometry: a chain table */
+		fixed.capacity = 10;
+		fixed.expansion = CF_NONE;
+		CHECK(d.fpr == CF_DEFAULT_FPR && d.bucket_size == CF_DEFAULT_BUCKET_SIZE &&
+			  d.max_kicks == CF_DEFAULT_MAX_KICKS && d.expansion == CF_DEFAULT_EXPANSION &&
+			  d.encoding == CF_ENC_PACKED && d.capacity == 10, "cf_params_default");
+		CHECK(cf_params_default(1).geometry == CF_GEOM_DEFAULT, "cf_params_default: geometry");
+		a = cf_filter_new(&z, err, sizeof(err));
+		CHECK(a != NULL, "zero-initialized params: %s", err);
+		b = cf_filter_new(&d, err, sizeof(err));
+		CHECK(b != NULL, "default params: %s", err);
+		c = cf_filter_new(&fixed, err, sizeof(err));
+		CHECK(c != NULL, "fixed params: %s", err);
+		if (a != NULL && b != NULL && c != NULL)
+		{
+			for (int64_t i = 0; i < 10000; i++)
+			{
+				CHECK(cf_filter_insert(a, cf_hash_int64(i), false, CF_KIND_NUMBER) == CF_OK,
+					  "zero-initialized params: add %lld not CF_OK", (long long) i);
+				CHECK(cf_filter_insert(b, cf_hash_int64(i), false, CF_KIND_NUMBER) == CF_OK,
+					  "default params: add %lld not CF_OK", (long long) i);
+				if (full_at < 0 && cf_filter_insert(c, cf_hash_int64(i), false, CF_KIND_NUMBER) == CF_FULL)
+					full_at = (int) i;
+			}
+			ab = cf_filter_bytes(a, &alen);
+			bb = cf_filter_bytes(b, &blen);
+			CHECK(alen == blen && memcmp(ab, bb, alen) == 0,
+				  "zero-initialized params give other bytes than cf_params_default");
+			CHECK(full_at >= 10 && full_at < 100, "expansion CF_NONE: full after %d adds", full_at);
+			probe[0] = cf_hash_int64(-1);
+			probe[1] = cf_hash_int64(20000);
+			probe[2] = cf_hash_int64(77);
+			CHECK(cf_contains_first(a, probe, 3) == 2, "cf_contains_first: %zu",
+				  cf_contains_first(a, probe, 3));
+			CHECK(cf_contains_first(a, probe, 2) == 2, "cf_contains_first of absent hashes");
+			CHECK(cf_contains_first(a, probe + 2, 1) == 0, "cf_contains_first of its own hash");
+		}
+		z.bucket_size = 3;
+		CHECK(cf_filter_new(&z, err, sizeof(err)) == NULL && strstr(err, "bucket size") != NULL,
+			  "bucket size 3 taken: %s", err);
+		CHECK(strcmp(cf_status_str(CF_FULL), "CF_FULL") == 0 &&
+			  strcmp(cf_status_str(CF_TOO_MANY_COPIES), "CF_TOO_MANY_COPIES") == 0 &&
+			  strcmp(cf_status_str((cf_status) 99), "unknown status") == 0, "cf_status_str");
+		cf_filter_free(a);
+		cf_filter_free(b);
+		cf_filter_free(c);
+	}
 	for (int i = 0; i < nfilters; i++)
 		cf_filter_free(filters[i]);
 	printf("lib: %d golden filters opened, %ld golden answers agree, a built filter round-trips: %s\n",
