@@ -56,9 +56,9 @@ $(CF_LIB_DIR)/libcuckoo.map: $(CF_LIB_TOP)/src/core/cuckoo.h
 	  echo 'local: *; };'; } > $@
 
 $(CF_LIB_DIR)/libcuckoo.so: $(CF_LIB_OBJS) $(CF_LIB_DIR)/libcuckoo.map
-	$(CF_LIB_CC) -shared -Wl,-soname,libcuckoo.so.1 -Wl,--version-script=$(CF_LIB_DIR)/libcuckoo.map \
-		-o $@.1 $(CF_LIB_OBJS) -lm
-	ln -sf libcuckoo.so.1 $@
+	$(CF_LIB_CC) -shared -Wl,-soname,libcuckoo.so.2 -Wl,--version-script=$(CF_LIB_DIR)/libcuckoo.map \
+		-o $@.2 $(CF_LIB_OBJS) -lm
+	ln -sf libcuckoo.so.2 $@
 
 # the pkg-config file for PREFIX (written again by install-lib, for its PREFIX)
 CF_LIB_PC = printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(CF_LIB_LIBDIR)' 'includedir=$(CF_LIB_INCDIR)' '' \
@@ -73,8 +73,8 @@ $(CF_LIB_DIR)/cuckoo.pc: $(CF_LIB_TOP)/src/core/lib.mk $(CF_LIB_TOP)/META.json
 $(CF_LIB_INSTALL): lib
 	install -d $(DESTDIR)$(CF_LIB_LIBDIR)/pkgconfig $(DESTDIR)$(CF_LIB_INCDIR)
 	install -m 644 $(CF_LIB_DIR)/libcuckoo.a $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.a
-	install -m 755 $(CF_LIB_DIR)/libcuckoo.so.1 $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.so.1
-	ln -sf libcuckoo.so.1 $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.so
+	install -m 755 $(CF_LIB_DIR)/libcuckoo.so.2 $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.so.2
+	ln -sf libcuckoo.so.2 $(DESTDIR)$(CF_LIB_LIBDIR)/libcuckoo.so
 	$(CF_LIB_PC) > $(DESTDIR)$(CF_LIB_LIBDIR)/pkgconfig/cuckoo.pc
 	install -m 644 $(CF_LIB_TOP)/src/core/cuckoo.h $(DESTDIR)$(CF_LIB_INCDIR)/cuckoo.h
 

@@ -3,7 +3,7 @@
 #   1. builds them from a copy of the tree (dpkg-buildpackage -us -uc -b, in a
 #      scratch directory: it writes into the parent directory): one
 #      postgresql-NN-cuckoo per major `pg_buildext supported-versions` gives
-#      (debian/pgversions), libcuckoo1, libcuckoo-dev, python3-cuckoo;
+#      (debian/pgversions), libcuckoo2, libcuckoo-dev, python3-cuckoo;
 #   2. lintian on them: no error (warnings are listed);
 #   3. installs them (apt install ./*.deb) into a fresh minimal Debian 12: a
 #      debootstrap --variant=minbase bookworm, made once and cached under
@@ -59,7 +59,7 @@ if ! (cd "$work/src/cuckoo" && PG_UPDATECONTROL=yes DEB_BUILD_OPTIONS="nocheck p
 	> "$work/build.log" 2>&1; then
 	tail -40 "$work/build.log"; fail "dpkg-buildpackage -us -uc -b"
 fi
-want="libcuckoo1 libcuckoo-dev python3-cuckoo"
+want="libcuckoo2 libcuckoo-dev python3-cuckoo"
 for v in $versions; do want="postgresql-$v-cuckoo $want"; done
 debs=()
 for p in $want; do
@@ -168,7 +168,7 @@ cd /tmp
 echo "deb: pkg-config --cflags --libs cuckoo: \$(pkg-config --cflags --libs cuckoo)"
 gcc -std=c99 -Wall -Wextra -Werror -o open_bytes /root/cuckoo/test/lib/open_bytes.c \$(pkg-config --cflags --libs cuckoo)
 ./open_bytes /root/cuckoo
-ldd ./open_bytes | grep -qE 'libcuckoo[.]so[.]1 => (/usr)?/lib/' || { echo "deb: open_bytes does not load the packaged libcuckoo.so.1"; exit 1; }
+ldd ./open_bytes | grep -qE 'libcuckoo[.]so[.]2 => (/usr)?/lib/' || { echo "deb: open_bytes does not load the packaged libcuckoo.so.2"; exit 1; }
 gcc -std=c99 -Wall -Wextra -Werror -static -o open_bytes_static /root/cuckoo/test/lib/open_bytes.c \$(pkg-config --static --cflags --libs cuckoo)
 ./open_bytes_static /root/cuckoo
 echo "deb: a C program linked with pkg-config (shared and static) runs"
@@ -191,7 +191,7 @@ done < "$work/files")
 [ -z "$leftfiles" ] || fail "files of the packages left after apt remove --purge: $leftfiles"
 # directories only these packages made
 for d in /usr/lib/python3/dist-packages/cuckoo /usr/lib/postgresql/15/lib/bitcode/cuckoo \
-	/usr/include/postgresql/15/server/extension/cuckoo /usr/share/doc/libcuckoo1 /usr/share/doc/python3-cuckoo; do
+	/usr/include/postgresql/15/server/extension/cuckoo /usr/share/doc/libcuckoo2 /usr/share/doc/python3-cuckoo; do
 	[ ! -e "$root$d" ] || fail "$d is left after apt remove --purge: $(find "$root$d" | head -5)"
 done
 echo "deb: apt remove --purge $names: no package, no file of theirs left ($((SECONDS - t0)) s)"
