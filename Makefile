@@ -10,10 +10,21 @@ CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice
 	src/core/cuckoo_lookup.o src/core/cuckoo_format.o src/core/cuckoo_build.o src/core/cuckoo_geom.o \
 	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_geometries.o src/core/cuckoo_ops.o \
 	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
-PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_hashval_hash.o src/pg/cuckoo_hashval_alt.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
-	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_seen.o src/pg/cuckoo_seen3.o src/pg/cuckoo_values.o \
-	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/prefilter/cuckoo_prefilter_find.o src/pg/prefilter/cuckoo_prefilter_any.o src/pg/prefilter/cuckoo_prefilter_range.o src/pg/prefilter/cuckoo_prefilter_decide.o src/pg/prefilter/cuckoo_prefilter_estimate.o src/pg/prefilter/cuckoo_prefilter_build.o src/pg/prefilter/cuckoo_prefilter_splice.o src/pg/prefilter/cuckoo_prefilter.o src/pg/prefilter/cuckoo_prefilter_citus.o \
-	src/pg/prefilter/cuckoo_rtf_plan.o src/pg/prefilter/cuckoo_rtf_exec.o src/pg/cuckoo_module.o
+# the glue, room by room (each room includes only its own headers and those of
+# the rooms before it: test/layering.py checks): the stored filter, value
+# hashing, the type and its functions, aggregates, the seen recipes, the join
+# filters, and what loading cuckoo.so sets up
+PG_STORE_OBJS = src/pg/store/cuckoo_datum.o src/pg/store/cuckoo_expanded.o
+PG_VALUES_OBJS = src/pg/values/cuckoo_hashval.o src/pg/values/cuckoo_hashval_hash.o src/pg/values/cuckoo_hashval_alt.o
+PG_FUNCS_OBJS = src/pg/funcs/cuckoo_args.o src/pg/funcs/cuckoo_type.o src/pg/funcs/cuckoo_funcs.o src/pg/funcs/cuckoo_batch.o \
+	src/pg/funcs/cuckoo_operators.o src/pg/funcs/cuckoo_selfuncs.o
+PG_AGG_OBJS = src/pg/agg/cuckoo_agghashes.o src/pg/agg/cuckoo_agg.o src/pg/agg/cuckoo_unionagg.o src/pg/agg/cuckoo_aggstate.o
+PG_SEEN_OBJS = src/pg/seen/cuckoo_seen.o src/pg/seen/cuckoo_seen3.o
+PG_PREFILTER_OBJS = src/pg/prefilter/cuckoo_prefilter_find.o src/pg/prefilter/cuckoo_prefilter_any.o src/pg/prefilter/cuckoo_prefilter_range.o \
+	src/pg/prefilter/cuckoo_prefilter_decide.o src/pg/prefilter/cuckoo_prefilter_estimate.o src/pg/prefilter/cuckoo_prefilter_build.o \
+	src/pg/prefilter/cuckoo_prefilter_splice.o src/pg/prefilter/cuckoo_prefilter.o src/pg/prefilter/cuckoo_prefilter_citus.o \
+	src/pg/prefilter/cuckoo_rtf_plan.o src/pg/prefilter/cuckoo_rtf_exec.o
+PG_OBJS = $(PG_STORE_OBJS) $(PG_VALUES_OBJS) $(PG_FUNCS_OBJS) $(PG_AGG_OBJS) $(PG_SEEN_OBJS) $(PG_PREFILTER_OBJS) src/pg/cuckoo_module.o
 OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql cuckoo--1.1--1.2.sql cuckoo--1.2--1.3.sql cuckoo--1.3--1.4.sql cuckoo--1.4--1.5.sql
 HEADERS_cuckoo = src/core/cuckoo.h
@@ -22,7 +33,8 @@ REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuck
 
 REGRESS_OPTS = --load-extension=cuckoo
 
-PG_CPPFLAGS = -I$(srcdir)/src/pg -I$(srcdir)/src/pg/prefilter -I$(srcdir)/src/core
+PG_CPPFLAGS = -I$(srcdir)/src/pg/store -I$(srcdir)/src/pg/values -I$(srcdir)/src/pg/funcs -I$(srcdir)/src/pg/agg \
+	-I$(srcdir)/src/pg/seen -I$(srcdir)/src/pg/prefilter -I$(srcdir)/src/core
 
 
 PG_CONFIG ?= pg_config

@@ -37,6 +37,10 @@
    only in the codec modules (CODEC_FILES); cuckoo_lookup.c names no
    geometry's code; there is no shared kitchen (cuckoo_internal.h); no
    core file has over 1,000 lines.
+8. The glue's rooms (src/pg's folders, GLUE_ROOMS) run one way: a file
+   includes headers of its own room, of a room below it, or of the core,
+   never of a room above it or of a sibling room; every src/pg file is in a
+   known room (a new folder must be placed in GLUE_ROOMS).
 Prints what it checked; exits 1 on the first kind of failure it finds.
 """
 import glob
@@ -60,6 +64,45 @@ def core_objs():
     text = open(os.path.join(TOP, 'Makefile')).read().replace('\\\n', ' ')
     m = re.search(r'^CORE_OBJS\s*=(.*)$', text, re.M)
     return [os.path.basename(o)[:-2] for o in m.group(1).split()]
+
+
+# the glue's rooms, from the bottom: the stored filter, value hashing, the
+# type and its functions, then three siblings on one floor (aggregates, the
+# seen recipes, the join filters), and src/pg itself (what loading cuckoo.so
+# sets up) on top
+GLUE_ROOMS = [('src/pg/store',), ('src/pg/values',), ('src/pg/funcs',),
+              ('src/pg/agg', 'src/pg/seen', 'src/pg/prefilter'), ('src/pg',)]
+
+
+def glue_floor(path):
+    d = os.path.dirname(path)
+    for i, floor in enumerate(GLUE_ROOMS):
+        if d in floor:
+            return i
+    return None
+
+
+def check_glue_rooms(graph):
+    """rule 8: includes between the glue's rooms run downward only"""
+    n = 0
+    for path, incs in sorted(graph.items()):
+        if not path.startswith('src/pg/'):
+            continue
+        f = glue_floor(path)
+        if f is None:
+            fail('%s is in no room of the glue (test/layering.py GLUE_ROOMS)' % path)
+            continue
+        for inc in incs:
+            if not inc.startswith('src/pg'):
+                continue
+            g = glue_floor(inc)
+            if g is None:
+                continue
+            n += 1
+            if g > f or (g == f and os.path.dirname(inc) != os.path.dirname(path)):
+                fail('%s includes %s, a header of a room above it or beside it' % (path, inc))
+    print('glue rooms: %s; %d includes between glue files, none running up or sideways'
+          % (' < '.join('/'.join(os.path.basename(d) for d in fl) for fl in GLUE_ROOMS), n))
 
 
 def glue_dirs():
@@ -264,6 +307,7 @@ def main():
         fail('include cycle: ' + ' -> '.join(cycle))
     else:
         print('include graph: %d files, %d includes, acyclic' % (len(graph), nedges))
+    check_glue_rooms(graph)
 
     defined, undefined = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -351,10 +395,10 @@ def main():
         print('cuckoo.h: the API alone (no tree header, no internal name)')
     # value hashing: the probe with alternates is the core's, and a plain probe stays out of the alternates' file
     before = len(failures)
-    alt = strip_comments_strings(open(os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c')).read())
+    alt = strip_comments_strings(open(os.path.join(TOP, 'src/pg/values/cuckoo_hashval_alt.c')).read())
     if re.search(r'^cfpg_find_value\s*\(', alt, re.M):
-        fail('src/pg/cuckoo_hashval_alt.c defines cfpg_find_value: a plain probe would pass through it')
-    for path in [os.path.join(TOP, 'src/pg/cuckoo_hashval_alt.c'), os.path.join(TOP, 'python/cuckoo/_cuckoo.c')]:
+        fail('src/pg/values/cuckoo_hashval_alt.c defines cfpg_find_value: a plain probe would pass through it')
+    for path in [os.path.join(TOP, 'src/pg/values/cuckoo_hashval_alt.c'), os.path.join(TOP, 'python/cuckoo/_cuckoo.c')]:
         body = strip_comments_strings(open(path).read())
         if 'cf_contains_first' not in body:
             fail('%s probes alternates without the core\'s cf_contains_first' % os.path.relpath(path, TOP))

@@ -32,7 +32,7 @@ __version__ = '1.5.0'
 
 __all__ = ['Filter', 'Error', 'hash', 'kind_of', 'seen', 'unseen', 'mark', 'mark_all', 'unsee']
 
-# The fold of the seen recipe (src/pg/cuckoo_seen.c): delta is folded into
+# The fold of the seen recipe (src/pg/seen/cuckoo_seen.c): delta is folded into
 # base when the array of the marks since the last fold would take more bytes
 # than base's bytes / 16, kept between 256 and 1,600; an item base already
 # reports twice stays in delta, after a None separator.

@@ -2,7 +2,7 @@
  * cuckoo_canon.c - the canonical forms of values, and their hashes: the one
  * implementation of how a number, a text, a uuid, a date or a timestamp
  * becomes the 64-bit hash a filter stores (docs/hashing.md).  The
- * PostgreSQL glue (src/pg/cuckoo_hashval*.c) calls it for SQL values, the
+ * PostgreSQL glue (src/pg/values/cuckoo_hashval*.c) calls it for SQL values, the
  * Python module (python/) for Python values, so the rules are written once.
  * Plain C99; declared in cuckoo.h; nothing here depends on the machine's
  * byte order.

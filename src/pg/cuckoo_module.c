@@ -8,7 +8,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
-#include "cuckoo_hashset.h"
+#include "cuckoo_agghashes.h"
 #include "cuckoo_prefilter.h"
 #include "cuckoo_rtf.h"
 

@@ -4,7 +4,7 @@
  *
  * Lists (a growing filter's start: the exact 64-bit hashes of its values)
  * of one family give their hashes to a hash set, the one cf_agg collects
- * (cuckoo_hashset.c); the final function inserts the distinct hashes, in
+ * (cuckoo_agghashes.c); the final function inserts the distinct hashes, in
  * sorted order, into one new filter of the parts' parameters (that of the
  * largest capacity), so the union is what one filter that had every value
  * added would be: one exact list while they fit it, else one table, whose
@@ -25,7 +25,7 @@
 #include "utils/memutils.h"
 
 #include "cuckoo_args.h"
-#include "cuckoo_hashset.h"
+#include "cuckoo_agghashes.h"
 
 /* slots of the binary counter: 2^40 parts are more than any query has */
 #define CFU_SLOTS			40

@@ -1,5 +1,5 @@
 /*
- * cuckoo_values.c - filters as SQL values: equality, ordering and hashing of
+ * cuckoo_operators.c - filters as SQL values: equality, ordering and hashing of
  * the stored bytes, the cast from bytea, and cf_describe.
  */
 #include "postgres.h"

@@ -8,7 +8,7 @@
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
-#include "cuckoo_hashset.h"
+#include "cuckoo_agghashes.h"
 #include "cuckoo_hashval_hash.h"
 #include "cuckoo_rice.h"
 
@@ -40,7 +40,7 @@
  * value is found by binary search and a new one inserted in place.  When
  * it is full it is copied into one of twice the size (chunks of 256 bytes
  * to 2 kB), and past CFAS_FLAT_MAX hashes it becomes an expanded object
- * that wraps a CfAggState (cuckoo_hashset.h), also changed in place: the executor
+ * that wraps a CfAggState (cuckoo_agghashes.h), also changed in place: the executor
  * keeps a read-write expanded object whose context is a child of the
  * aggregate context instead of copying it.  A group of 10 values costs one
  * 256-byte chunk, of 100 one 1 kB chunk.

@@ -1,6 +1,6 @@
 /*
  * cuckoo_agg.c - the aggregates of cuckoo 1.0's signatures: cf_agg(anyelement)
- * with an internal state (cuckoo_hashset.c), and cf_union_agg of stored filters.
+ * with an internal state (cuckoo_agghashes.c), and cf_union_agg of stored filters.
  */
 #include "postgres.h"
 
@@ -12,7 +12,7 @@
 #include "utils/syscache.h"
 
 #include "cuckoo_args.h"
-#include "cuckoo_hashset.h"
+#include "cuckoo_agghashes.h"
 #include "cuckoo_hashval_hash.h"
 
 /* serialized state: fpr (IEEE double), capacity, then the hashes, all little-endian */

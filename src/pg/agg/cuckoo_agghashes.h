@@ -1,5 +1,5 @@
 /*
- * cuckoo_hashset.h - the distinct 64-bit hashes an aggregate collects, and the
+ * cuckoo_agghashes.h - the distinct 64-bit hashes an aggregate collects, and the
  * filter built from them: what cf_agg's two state types share.
  */
 #ifndef CUCKOO_HASHSET_H

@@ -1,5 +1,5 @@
 /*
- * cuckoo_hashset.c - the distinct 64-bit hashes an aggregate collects (a few
+ * cuckoo_agghashes.c - the distinct 64-bit hashes an aggregate collects (a few
  * inline, a hash set, then parts sorted in cache) and the filter built from them.
  */
 #include "postgres.h"
@@ -10,11 +10,11 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-#include "cuckoo_hashset.h"
+#include "cuckoo_agghashes.h"
 
 #define CFAGG_FILL_CHUNK	4096	/* inserts between interrupt checks */
 
-/* cuckoo.agg_probe_limit (cuckoo_hashset.h) */
+/* cuckoo.agg_probe_limit (cuckoo_agghashes.h) */
 int			cfpg_agg_probe_limit = 64;
 
 
