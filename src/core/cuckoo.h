@@ -456,4 +456,40 @@ cf_filter  *cf_filter_build(const uint64_t *h, size_t n, uint64_t capacity, doub
 /* The capacities cf_agg tries for n distinct hashes (capacity 0: its own two); how many. */
 int			cf_agg_capacities(uint64_t n, uint64_t capacity, uint64_t out[2]);
 
+/* ---- integrity (issue 48): format version 3's check bytes, cf_verify (cuckoo_verify.c) ---- */
+/*
+ * Version 3 (cuckoo 1.5; FORMAT.md "Version 3") is version 2's layout with
+ * two check bytes: header byte 11 (hcheck) and descriptor byte +15
+ * (dcheck), CRC-8/AUTOSAR of the fields they cover.
+ */
+#define CF_V3_HCHECK        11      /* header byte: CRC-8 of bytes 0..10, 12..23 */
+#define CF_V3_DCHECK        15      /* descriptor byte: CRC-8 of +0..+3, +8..+12 */
+/* the first words of every message of damage a version-3 check finds */
+#define CF_CORRUPT_PREFIX   "cuckoo filter is corrupt: "
+/* does err (a core message) report damage (CF_CORRUPT_PREFIX)? */
+bool		cf_err_is_corrupt(const char *err);
+/* CRC-8/AUTOSAR (poly 0x2F, init 0xFF, xorout 0xFF) of n bytes */
+uint8_t		cf_crc8(const uint8_t *p, size_t n);
+
+/* what cf_verify found: at most CF_VERIFY_MAX problems are kept, all are counted */
+#define CF_VERIFY_MAX       16
+#define CF_VERIFY_MSGLEN    200
+typedef struct cf_verify_result
+{
+	bool		ok;             /* no problem found */
+	uint32_t	version;        /* the format version (0 when not even that is readable) */
+	uint32_t	nstages;        /* sub-filters read (0 when the header was refused) */
+	uint32_t	nproblems;      /* problems found */
+	uint64_t	items;          /* occupied slots and list hashes counted by the scan */
+	char		problems[CF_VERIFY_MAX][CF_VERIFY_MSGLEN];
+} cf_verify_result;
+/*
+ * The full check of the bytes of a filter, safe on any bytes: its header
+ * and descriptors (check bytes of version 3), then every sub-filter's table
+ * scanned on its own (every slot valid for its encoding and geometry, the
+ * stash, counts against contents, lists sorted and in range), each problem
+ * reported.  ok exactly when cf_validate accepts the bytes.  Returns r->ok.
+ */
+bool		cf_verify(const uint8_t *buf, size_t len, cf_verify_result *r);
+
 #endif							/* CUCKOO_H */
