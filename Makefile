@@ -6,10 +6,10 @@ MODULE_big = cuckoo
 # the plain-C core (src/core: no PostgreSQL header), floor by floor: each core
 # object calls only the ones listed before it (test/layering.py checks, with
 # nm); then the PostgreSQL glue (src/pg), which calls the core
-CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
+CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_check.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
 	src/core/cuckoo_lookup.o src/core/cuckoo_format.o src/core/cuckoo_build.o src/core/cuckoo_geom.o \
 	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_ops.o \
-	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
+	src/core/cuckoo_sort.o src/core/cuckoo_handle.o src/core/cuckoo_verify.o
 PG_OBJS = src/pg/cuckoo_datum.o src/pg/cuckoo_hashval.o src/pg/cuckoo_hashval_hash.o src/pg/cuckoo_hashval_alt.o src/pg/cuckoo_expanded.o src/pg/cuckoo_args.o \
 	src/pg/cuckoo_type.o src/pg/cuckoo_funcs.o src/pg/cuckoo_batch.o src/pg/cuckoo_seen.o src/pg/cuckoo_seen3.o src/pg/cuckoo_values.o \
 	src/pg/cuckoo_hashset.o src/pg/cuckoo_agg.o src/pg/cuckoo_unionagg.o src/pg/cuckoo_aggstate.o src/pg/cuckoo_selfuncs.o src/pg/cuckoo_prefilter_find.o src/pg/cuckoo_prefilter_any.o src/pg/cuckoo_prefilter_range.o src/pg/cuckoo_prefilter.o src/pg/cuckoo_prefilter_citus.o src/pg/cuckoo_module.o

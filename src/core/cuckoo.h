@@ -21,7 +21,7 @@
 
 /* ---- format constants (part of the on-disk contract, FORMAT.md) ---- */
 #define CF_MAGIC            0xCF
-#define CF_FORMAT_VERSION   2       /* what cf_create writes; version 1 is read too */
+#define CF_FORMAT_VERSION   3       /* what the writers write; versions 1 and 2 are read too */
 #define CF_V1_HEADER_SIZE   16      /* version 1: fixed header ... */
 #define CF_V1_STAGE_SIZE    12      /* ... and one sub-filter descriptor */
 #define CF_V2_HEADER_SIZE   40      /* version 2: fixed header ... */
@@ -480,7 +480,7 @@ typedef struct cf_verify_result
 	uint32_t	version;        /* the format version (0 when not even that is readable) */
 	uint32_t	nstages;        /* sub-filters read (0 when the header was refused) */
 	uint32_t	nproblems;      /* problems found */
-	uint64_t	items;          /* occupied slots and list hashes counted by the scan */
+	uint64_t	items;          /* items (slots, stash records, list hashes) of the sub-filters whose scan passed */
 	char		problems[CF_VERIFY_MAX][CF_VERIFY_MSGLEN];
 } cf_verify_result;
 /*

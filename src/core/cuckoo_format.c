@@ -5,6 +5,7 @@
  */
 #include "cuckoo_lookup.h"
 #include "cuckoo_format.h"
+#include "cuckoo_check.h"
 #include "cuckoo_list.h"
 #include "cuckoo_geom_ops.h"
 
@@ -316,12 +317,15 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[DESC_RESERVED] = 0;
 }
 
-/* the version-2 header of f, except nstages (byte 5) */
+/*
+ * the version-3 header of f, except nstages (byte 5) and the check byte
+ * (cfi_seal writes it once the descriptors are written)
+ */
 void
 cfi_write_header(uint8_t *buf, const cf_filter *f)
 {
 	buf[HDR_MAGIC] = CF_MAGIC;
-	buf[HDR_VERSION] = 2;
+	buf[HDR_VERSION] = CF_FORMAT_VERSION;
 	buf[HDR_FLAGS] = 0;
 	buf[HDR_BUCKET_SIZE] = (uint8_t) f->bucket_size;
 	buf[HDR_FPBITS] = (uint8_t) f->fpbits;
@@ -378,12 +382,14 @@ cf_create(uint8_t *buf, const cf_params *p)
 		st.basebits = 0;
 		cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
 		memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, 8);
+		cfi_seal(buf);
 		return;
 	}
 	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
 	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
 		   (size_t) table_bytes_for(st.nbuckets, f.bucket_size, st.fpbits, st.enc));
+	cfi_seal(buf);
 }
 
 /* the level-0 split table a list becomes: cfi_list_base buckets, the header's width */
@@ -420,6 +426,7 @@ cfi_list_table(const cf_filter *f, uint8_t *out, cf_filter *r, const cf_geom_ops
 	out[HDR_NSTAGES] = 1;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
+	cfi_seal(out);
 	if (!cfi_open(r, out, len, top, NULL, 0))
 		abort();				/* cannot happen: the header was valid */
 }
@@ -584,16 +591,22 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 	return true;
 }
 
-/* the header and descriptors of version 2 */
+/*
+ * the header and descriptors of version 2, or of version 3 (the same
+ * layout, whose check bytes cfi_check_v3 has checked: its reserved bytes
+ * are the check bytes)
+ */
 static bool
 open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, size_t errlen)
 {
+	bool		v3 = buf[HDR_VERSION] == 3;
+
 	if (len < CF_V2_HEADER_SIZE)
 	{
 		short_header_err(err, errlen, len);
 		return false;
 	}
-	if (buf[HDR_FLAGS] != 0 || buf[HDR_RESERVED] != 0)
+	if (buf[HDR_FLAGS] != 0 || (!v3 && buf[HDR_RESERVED] != 0))
 	{
 		cfi_set_err(err, errlen, "reserved header fields are not zero");
 		return false;
@@ -625,6 +638,11 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 	if (!(f->target_fpr > 0.0 && f->target_fpr <= 1.0))
 	{
 		cfi_set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
+		return false;
+	}
+	if (cf_kind_name(f->kind) == NULL && f->kind != CF_KIND_NONE && f->kind != CF_KIND_ANY)
+	{
+		cfi_set_err(err, errlen, "value kind %u is not 0, 1 to 16 or 255", f->kind);
 		return false;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
@@ -659,7 +677,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 		stash = g != NULL && g->stash;
 		st->nstash = stash ? get_le16(d + DESC_NSTASH) : 0;
 		st->stash = NULL;
-		if ((!stash && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || d[DESC_RESERVED] != 0)
+		if ((!stash && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || (!v3 && d[DESC_RESERVED] != 0))
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
@@ -668,6 +686,20 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 			return false;
 	}
 	return true;
+}
+
+/*
+ * false, the message in err marked as damage when the value is version 3:
+ * its check bytes matched (or it would have been reported so), so its
+ * header and descriptors are as a writer wrote them and what is wrong is
+ * a counter or a table, which no writer leaves wrong
+ */
+static bool
+corrupt_if_v3(const uint8_t *buf, char *err, size_t errlen)
+{
+	if (buf[HDR_VERSION] == 3)
+		cfi_mark_corrupt(err, errlen);
+	return false;
 }
 
 bool
@@ -694,14 +726,19 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 		ok = open_v1(f, buf, len, top, err, errlen);
 	else if (buf[HDR_VERSION] == 2)
 		ok = open_v2(f, buf, len, top, err, errlen);
+	else if (buf[HDR_VERSION] == 3)
+	{
+		/* the check bytes first: a flipped bit is reported as such */
+		ok = cfi_check_v3(buf, len, err, errlen) && open_v2(f, buf, len, top, err, errlen);
+	}
 	else
 	{
-		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
+		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 to 3)",
 				buf[HDR_VERSION]);
 		return false;
 	}
 	if (!ok)
-		return false;
+		return corrupt_if_v3(buf, err, errlen);
 	off = f->hdrlen;
 	f->split = -1;
 	for (uint32_t k = 0; k < f->nstages; k++)
@@ -713,17 +750,17 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 		{
 			cfi_set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
 					len, k, stage_data_bytes(st), off);
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 		}
 		st->table = buf + off;
 		off += stage_data_bytes(st);
 		if (cfi_ops_of(st)->attach != NULL && !cfi_ops_of(st)->attach(f, k, err, errlen))
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 	}
 	if (off != len)
 	{
 		cfi_set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
-		return false;
+		return corrupt_if_v3(buf, err, errlen);
 	}
 	cfi_setup_lookup(f);
 	return true;
@@ -770,7 +807,7 @@ cfi_validate(const uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, 
 		return false;
 	for (uint32_t k = 0; k < f.nstages; k++)
 		if (!cfi_ops_of(&f.stages[k])->scan(&f, k, err, errlen))
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 	return true;
 }
 
@@ -803,6 +840,7 @@ cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cf_geom_o
 	for (uint32_t k = 0; k < f->nstages; k++)
 		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
 	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
+	cfi_seal(out);
 	if (!cfi_open(result, out, hdr + f->len - f->hdrlen, top, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }

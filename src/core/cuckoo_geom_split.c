@@ -7,6 +7,7 @@
  * grows, by how much, and lays the grown filter out.  Plain C99.
  */
 #include "cuckoo_split.h"
+#include "cuckoo_check.h"
 
 #include <stdlib.h>
 
@@ -181,6 +182,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	}
 	memset(nw.stash + (size_t) old.nstash * CF_SPLIT_STASH_REC, 0,
 		   (size_t) (nstash - old.nstash) * CF_SPLIT_STASH_REC);
+	cfi_seal(out);
 	if (!cfi_open(f, out, len, cfi_top_over(f, &cfi_geom_split), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
@@ -604,6 +606,7 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		len = split_union_at(r, o, Lt, out, outcap);
 		if (len == 0)
 			continue;
+		cfi_seal(out);
 		if (!cfi_open(result, out, len, &cfi_geom_split, err, errlen))
 			abort();			/* cannot happen: built from valid filters */
 		return len;
