@@ -17,6 +17,11 @@ chmod 755 "$tmp"
 lib=$(ls -d "$tmp"/build/lib*)
 # the frozen filters of cuckoo 1.0 (no server)
 PYTHONPATH=$lib "$py" "$top/test/python/test_golden.py"
-# the proof, then the recipes of docs/python.md, in one throw-away cluster
-PYTHONPATH=$lib PYTHONUNBUFFERED=1 bash "$top/test/pg/tmpcluster.sh" bash -c '"$0" "$1" && "$0" "$2"' \
-	"$py" "$top/test/python/test_agree.py" "$top/test/python/test_docs.py"
+# libcuckoo itself, for test_integrity.py (ctypes)
+make -s -f "$top/src/core/lib.mk" lib CF_LIB_DIR="$tmp/libcuckoo" > "$tmp/lib.log" 2>&1 ||
+	{ cat "$tmp/lib.log"; echo "python: libcuckoo does not build"; exit 1; }
+# the proof, then the recipes of docs/python.md, then the same verdicts on
+# damaged bytes from SQL, libcuckoo and Python (issue 48), in one throw-away cluster
+PYTHONPATH=$lib PYTHONUNBUFFERED=1 CUCKOO_LIB="$tmp/libcuckoo/libcuckoo.so" \
+	bash "$top/test/pg/tmpcluster.sh" bash -c '"$0" "$1" && "$0" "$2" && "$0" "$3"' \
+	"$py" "$top/test/python/test_agree.py" "$top/test/python/test_docs.py" "$top/test/python/test_integrity.py"
