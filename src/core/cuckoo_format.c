@@ -728,8 +728,11 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 		ok = open_v2(f, buf, len, top, err, errlen);
 	else if (buf[HDR_VERSION] == 3)
 	{
-		/* the check bytes first: a flipped bit is reported as such */
-		ok = cfi_check_v3(buf, len, err, errlen) && open_v2(f, buf, len, top, err, errlen);
+		/*
+		 * the same layout; its check bytes are checked where bytes enter
+		 * (cfi_validate, cf_verify), not on every open of a stored value
+		 */
+		ok = open_v2(f, buf, len, top, err, errlen);
 	}
 	else
 	{
@@ -802,6 +805,10 @@ cfi_validate(const uint8_t *buf, size_t len, const cf_geom_ops *top, char *err, 
 {
 	cf_filter	f;
 
+	/* version 3: the check bytes first, so that a flipped bit is reported as such */
+	if (len >= 2 && buf[HDR_MAGIC] == CF_MAGIC && buf[HDR_VERSION] == 3 &&
+		!cfi_check_v3(buf, len, err, errlen))
+		return false;
 	/* cfi_open only reads; the cast lets the one parser serve both */
 	if (!cfi_open(&f, (uint8_t *) buf, len, top, err, errlen))
 		return false;

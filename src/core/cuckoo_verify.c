@@ -39,6 +39,12 @@ cf_verify(const uint8_t *buf, size_t len, cf_verify_result *r)
 	if (len >= 2 && buf[HDR_MAGIC] == CF_MAGIC)
 		r->version = buf[HDR_VERSION];
 	err[0] = '\0';
+	/* version 3: the check bytes first, as cf_validate */
+	if (r->version == 3 && !cfi_check_v3(buf, len, err, sizeof(err)))
+	{
+		add_problem(r, err);
+		return false;
+	}
 	/* cf_open only reads; the cast lets the one parser serve both */
 	if (!cf_open(&f, (uint8_t *) buf, len, err, sizeof(err)))
 	{
