@@ -17,7 +17,7 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql cuckoo--1.1--1.2.sql cuckoo--1.2--1.3.sql cuckoo--1.3--1.4.sql cuckoo--1.4--1.5.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_verify
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_verify cuckoo_golden_v3
 
 REGRESS_OPTS = --load-extension=cuckoo
 
