@@ -32,6 +32,8 @@ make -s -C "$work/A" PG_CONFIG="$pgA" install > /dev/null
 
 cat > "$work/bench.sql" <<SQL
 \\set QUIET on
+\\set ON_ERROR_STOP 0
+CREATE EXTENSION IF NOT EXISTS cuckoo;
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 CREATE TABLE t AS SELECT i::bigint AS id FROM generate_series(1, $N_ROWS) i;

@@ -4,7 +4,8 @@
  * reflection) of the header's fields that a lookup reads and of each
  * descriptor's but its counters (nitems, nstash: checked by consistency in
  * a full validation).  Any CRC detects every single-bit error; this one
- * every two-bit error of up to 247 bits (its messages: 184 and 72 bits).
+ * (period 127) every two-bit error of a descriptor with its check byte (80
+ * bits), and of the header's 192 all but the pairs 127 bits apart.
  */
 #include "cuckoo_check.h"
 
