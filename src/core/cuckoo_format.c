@@ -640,7 +640,8 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *er
 		cfi_set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
 		return false;
 	}
-	if (cf_kind_name(f->kind) == NULL && f->kind != CF_KIND_NONE && f->kind != CF_KIND_ANY)
+	/* FORMAT.md "Value kinds": 0, 1..16, 255 (CF_KIND_TIMESTAMPTZ is the last) */
+	if (f->kind > CF_KIND_TIMESTAMPTZ && f->kind != CF_KIND_ANY)
 	{
 		cfi_set_err(err, errlen, "value kind %u is not 0, 1 to 16 or 255", f->kind);
 		return false;
@@ -722,18 +723,15 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cf_geom_ops *top, char *e
 	f->len = len;
 	f->journal = NULL;
 	f->version = buf[HDR_VERSION];
-	if (buf[HDR_VERSION] == 1)
+	/*
+	 * version 3 has version 2's layout; its check bytes are checked where
+	 * bytes enter (cfi_validate, cf_verify), not on every open of a stored
+	 * value
+	 */
+	if (buf[HDR_VERSION] == 3 || buf[HDR_VERSION] == 2)
+		ok = open_v2(f, buf, len, top, err, errlen);
+	else if (buf[HDR_VERSION] == 1)
 		ok = open_v1(f, buf, len, top, err, errlen);
-	else if (buf[HDR_VERSION] == 2)
-		ok = open_v2(f, buf, len, top, err, errlen);
-	else if (buf[HDR_VERSION] == 3)
-	{
-		/*
-		 * the same layout; its check bytes are checked where bytes enter
-		 * (cfi_validate, cf_verify), not on every open of a stored value
-		 */
-		ok = open_v2(f, buf, len, top, err, errlen);
-	}
 	else
 	{
 		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 to 3)",
