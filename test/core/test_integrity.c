@@ -108,8 +108,8 @@ cmp64(const void *a, const void *b)
 static void
 make_filters(void)
 {
-	uint64_t   *h = hashes(48, 20000);
-	uint64_t   *g = hashes(4848, 4000);
+	uint64_t   *h,
+			   *g;
 	char		err[CF_ERRLEN];
 	cf_params	p;
 	cf_filter  *a,
@@ -118,6 +118,8 @@ make_filters(void)
 
 	if (nif > 0)
 		return;
+	h = hashes(48, 20000);
+	g = hashes(4848, 4000);
 	for (int enc = 0; enc <= 1; enc++)
 	{
 		p = ip(1000, 4, 2, enc, CF_GEOM_LIST);
