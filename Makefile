@@ -6,10 +6,10 @@ MODULE_big = cuckoo
 # the plain-C core (src/core: no PostgreSQL header), floor by floor: each core
 # object calls only the ones listed before it (test/layering.py checks, with
 # nm); then the PostgreSQL glue (src/pg), which calls the core
-CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
+CORE_OBJS = src/core/cuckoo_util.o src/core/cuckoo_check.o src/core/cuckoo_base64.o src/core/cuckoo_rice.o src/core/cuckoo_semisort.o src/core/cuckoo_codec.o src/core/cuckoo_hash.o src/core/cuckoo_canon.o src/core/cuckoo_table.o \
 	src/core/cuckoo_lookup.o src/core/cuckoo_format.o src/core/cuckoo_build.o src/core/cuckoo_geom.o \
 	src/core/cuckoo_geom_chain.o src/core/cuckoo_split.o src/core/cuckoo_split_lookup.o src/core/cuckoo_geom_split.o src/core/cuckoo_geom_list.o src/core/cuckoo_geometries.o src/core/cuckoo_ops.o \
-	src/core/cuckoo_sort.o src/core/cuckoo_handle.o
+	src/core/cuckoo_sort.o src/core/cuckoo_handle.o src/core/cuckoo_verify.o
 # the glue, room by room (each room includes only its own headers and those of
 # the rooms before it: test/layering.py checks): the stored filter, value
 # hashing, the type and its functions, aggregates, the seen recipes, the join
@@ -29,7 +29,7 @@ OBJS = $(CORE_OBJS) $(PG_OBJS)
 DATA = cuckoo--1.0.sql cuckoo--1.0--1.1.sql cuckoo--1.1--1.2.sql cuckoo--1.2--1.3.sql cuckoo--1.3--1.4.sql cuckoo--1.4--1.5.sql
 HEADERS_cuckoo = src/core/cuckoo.h
 
-REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_prefilter_query cuckoo_rtf cuckoo_rtf_edge
+REGRESS = cuckoo_basic cuckoo_types cuckoo_input cuckoo_bulk cuckoo_plpgsql cuckoo_golden cuckoo_golden_v2 cuckoo_agg cuckoo_lifecycle cuckoo_planner cuckoo_encoding cuckoo_sets cuckoo_typed cuckoo_deletes cuckoo_cache cuckoo_inplace cuckoo_batch cuckoo_readme cuckoo_values cuckoo_aggstate cuckoo_status cuckoo_equality cuckoo_aggstate_types cuckoo_semisort cuckoo_golden_semisort cuckoo_golden_split cuckoo_answers cuckoo_unions cuckoo_seen cuckoo_seen3 cuckoo_equality_audit cuckoo_equality_cross cuckoo_prefilter cuckoo_prefilter_query cuckoo_rtf cuckoo_rtf_edge cuckoo_verify cuckoo_golden_v3
 
 REGRESS_OPTS = --load-extension=cuckoo
 

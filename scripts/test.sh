@@ -252,6 +252,8 @@ if [ "${CORE_TESTS:-1}" != 0 ]; then
 		make -s -f src/core/lib.mk check-lib CF_LIB_DIR="$work/lib"
 	if full; then
 		run "core: unit and model tests" make -s -C test/core check
+		run "core: one flipped bit (issue 48): every header and descriptor flip, 10,000 table flips per filter" \
+			env CF_TEST_FULL=1 make -s -C test/core check ARGS=integrity
 		run "core: model soak, ${SOAK_SECONDS} s of random geometries and seeds" \
 			make -s -C test/core soak SOAK_SECONDS="$SOAK_SECONDS"
 		run "core: tests under ASan+UBSan" make -s -C test/core check-asan

@@ -143,7 +143,7 @@ SELECT substring(cuckoofilter_send(g) FROM 33) = substring(cuckoofilter_send(f) 
 SELECT substring(b FOR 24) = substring(a FOR 24) AND substring(b FROM 33 FOR 8) = substring(a FROM 33 FOR 8)
          AS list_header_back,
        get_byte(a, 40) AS slots_before, get_byte(b, 40) AS slots_after,
-       substring(b FROM 45 FOR 12) = substring(a FROM 45 FOR 12) AS list_descriptor_back,
+       substring(b FROM 45 FOR 11) = substring(a FROM 45 FOR 11) AS list_descriptor_back,
        substring(b FROM 57 FOR 24) = substring(a FROM 57 FOR 24) AS list_hashes_back,
        substring(b FROM 81) = '\x00000000000000000000000000000000000000000000000000000000000000000000000000000000'::bytea
          AS list_free_slots_zero

@@ -739,6 +739,74 @@ Filter_from_bytes(PyObject *cls, PyObject *arg)
 	return (PyObject *) cfpy_wrap(f);
 }
 
+/* cf_verify's result as a dict: ok, version, subfilters, items, problems */
+static PyObject *
+cfpy_verify(const uint8_t *buf, size_t len)
+{
+	cf_verify_result *r = PyMem_Malloc(sizeof(cf_verify_result));
+	PyObject   *problems,
+			   *d;
+	uint32_t	n;
+
+	if (r == NULL)
+		return PyErr_NoMemory();
+	cf_verify(buf, len, r);
+	n = r->nproblems < CF_VERIFY_MAX ? r->nproblems : CF_VERIFY_MAX;
+	problems = PyList_New(0);
+	for (uint32_t i = 0; problems != NULL && i < n; i++)
+	{
+		PyObject   *m = PyUnicode_DecodeUTF8(r->problems[i], (Py_ssize_t) strlen(r->problems[i]), "replace");
+
+		if (m == NULL || PyList_Append(problems, m) < 0)
+			Py_CLEAR(problems);
+		Py_XDECREF(m);
+	}
+	if (problems != NULL && r->nproblems > n)
+	{
+		PyObject   *m = PyUnicode_FromFormat("%u more problems not listed", (unsigned) (r->nproblems - n));
+
+		if (m == NULL || PyList_Append(problems, m) < 0)
+			Py_CLEAR(problems);
+		Py_XDECREF(m);
+	}
+	if (problems == NULL)
+	{
+		PyMem_Free(r);
+		return NULL;
+	}
+	d = Py_BuildValue("{s:O,s:I,s:I,s:K,s:N}", "ok", r->ok ? Py_True : Py_False,
+					  "version", (unsigned) r->version, "subfilters", (unsigned) r->nstages,
+					  "items", (unsigned long long) r->items, "problems", problems);
+	PyMem_Free(r);
+	return d;
+}
+
+static PyObject *
+Filter_verify_bytes(PyObject *cls, PyObject *arg)
+{
+	Py_buffer	b;
+	PyObject   *d;
+
+	(void) cls;
+	if (PyObject_GetBuffer(arg, &b, PyBUF_CONTIG_RO) < 0)
+		return NULL;
+	d = cfpy_verify(b.buf, (size_t) b.len);
+	PyBuffer_Release(&b);
+	return d;
+}
+
+static PyObject *
+Filter_verify(FilterObject *self, PyObject *unused)
+{
+	size_t		len;
+	const uint8_t *buf;
+
+	(void) unused;
+	CFPY_CHECK_OPEN(self);
+	buf = cf_filter_bytes(self->f, &len);
+	return cfpy_verify(buf, len);
+}
+
 static PyObject *
 Filter_from_text(PyObject *cls, PyObject *arg)
 {
@@ -1463,6 +1531,10 @@ static PyMethodDef Filter_methods[] = {
 	"from_text($type, s, /)\n--\n\nthe filter of its text form (base64, what f::text and COPY text give)"},
 	{"from_values", (PyCFunction) (void (*)(void)) Filter_from_values, METH_VARARGS | METH_KEYWORDS | METH_CLASS,
 	"from_values($type, values, fpr=0.01, capacity=None, encoding='packed')\n--\n\nwhat cf_agg(value, fpr [, capacity]) builds over the same values (None skipped), byte for byte; None if there is none"},
+	{"verify", (PyCFunction) Filter_verify, METH_NOARGS,
+	"verify($self, /)\n--\n\nthe full check of the filter's bytes (the core's cf_verify, as SQL's cf_verify): a dict of ok, version, subfilters, items and problems (a list of messages)"},
+	{"verify_bytes", (PyCFunction) Filter_verify_bytes, METH_O | METH_CLASS,
+	"verify_bytes($type, b, /)\n--\n\ncf_verify of bytes that may be a filter (never raises on bad bytes): the dict of verify()"},
 	{"to_bytes", (PyCFunction) Filter_to_bytes, METH_NOARGS, "to_bytes($self, /)\n--\n\nthe filter's bytes, what PostgreSQL stores"},
 	{"__bytes__", (PyCFunction) Filter_to_bytes, METH_NOARGS, "__bytes__($self, /)\n--\n\nthe filter's bytes"},
 	{"to_text", (PyCFunction) Filter_to_text, METH_NOARGS, "to_text($self, /)\n--\n\nthe filter's text form (base64), what cuckoofilter's input takes"},

@@ -291,6 +291,27 @@ cf_filter  *cf_filter_union(const cf_filter *a, const cf_filter *b, char *err, s
  */
 bool		cf_validate(const uint8_t *buf, size_t len, char *err, size_t errlen);
 
+/* what cf_verify found: at most CF_VERIFY_MAX problems are kept, all are counted */
+#define CF_VERIFY_MAX       16
+#define CF_VERIFY_MSGLEN    200
+typedef struct cf_verify_result
+{
+	bool		ok;             /* no problem found */
+	uint32_t	version;        /* the format version (0 when not even that is readable) */
+	uint32_t	nstages;        /* sub-filters read (0 when the header was refused) */
+	uint32_t	nproblems;      /* problems found */
+	uint64_t	items;          /* items (slots, stash records, list hashes) of the sub-filters whose scan passed */
+	char		problems[CF_VERIFY_MAX][CF_VERIFY_MSGLEN];
+} cf_verify_result;
+/*
+ * The full check of the bytes of a filter, safe on any bytes: its header
+ * and descriptors (check bytes of version 3), then every sub-filter's table
+ * scanned on its own (every slot valid for its encoding and geometry, the
+ * stash, counts against contents, lists sorted and in range), each problem
+ * reported.  ok exactly when cf_validate accepts the bytes.  Returns r->ok.
+ */
+bool		cf_verify(const uint8_t *buf, size_t len, cf_verify_result *r);
+
 /* ==== 4. what a filter says about itself ==== */
 
 /* statistics, as the extension's cf_info reports them */

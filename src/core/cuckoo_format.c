@@ -7,6 +7,7 @@
  */
 #include "cuckoo_lookup.h"
 #include "cuckoo_format.h"
+#include "cuckoo_check.h"
 #include "cuckoo_geom_iface.h"
 
 #include <math.h>
@@ -164,12 +165,15 @@ cfi_write_desc(uint8_t *d, const cf_stage *st)
 	d[DESC_RESERVED] = 0;
 }
 
-/* the version-2 header of f, except nstages (byte 5) */
+/*
+ * the version-3 header of f, except nstages (byte 5) and the check byte
+ * (cfi_seal writes it once the descriptors are written)
+ */
 void
 cfi_write_header(uint8_t *buf, const cf_filter *f)
 {
 	buf[HDR_MAGIC] = CF_MAGIC;
-	buf[HDR_VERSION] = 2;
+	buf[HDR_VERSION] = CF_FORMAT_VERSION;
 	buf[HDR_FLAGS] = 0;
 	buf[HDR_BUCKET_SIZE] = (uint8_t) f->bucket_size;
 	buf[HDR_FPBITS] = (uint8_t) f->fpbits;
@@ -350,16 +354,22 @@ open_v1(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *e
 	return true;
 }
 
-/* the header and descriptors of version 2 */
+/*
+ * the header and descriptors of version 2, or of version 3 (the same
+ * layout, whose check bytes cfi_check_v3 has checked: its reserved bytes
+ * are the check bytes)
+ */
 static bool
 open_v2(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *err, size_t errlen)
 {
+	bool		v3 = buf[HDR_VERSION] == 3;
+
 	if (len < CF_V2_HEADER_SIZE)
 	{
 		short_header_err(err, errlen, len);
 		return false;
 	}
-	if (buf[HDR_FLAGS] != 0 || buf[HDR_RESERVED] != 0)
+	if (buf[HDR_FLAGS] != 0 || (!v3 && buf[HDR_RESERVED] != 0))
 	{
 		cfi_set_err(err, errlen, "reserved header fields are not zero");
 		return false;
@@ -391,6 +401,12 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *e
 	if (!(f->target_fpr > 0.0 && f->target_fpr <= 1.0))
 	{
 		cfi_set_err(err, errlen, "target false-positive rate %g is not in (0, 1]", f->target_fpr);
+		return false;
+	}
+	/* FORMAT.md "Value kinds": 0, 1..16, 255 (CF_KIND_TIMESTAMPTZ is the last) */
+	if (f->kind > CF_KIND_TIMESTAMPTZ && f->kind != CF_KIND_ANY)
+	{
+		cfi_set_err(err, errlen, "value kind %u is not 0, 1 to 16 or 255", f->kind);
 		return false;
 	}
 	for (uint32_t k = 0; k < f->nstages; k++)
@@ -425,7 +441,7 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *e
 		stash = g != NULL && g->stash;
 		st->nstash = stash ? get_le16(d + DESC_NSTASH) : 0;
 		st->stash = NULL;
-		if ((!stash && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || d[DESC_RESERVED] != 0)
+		if ((!stash && (d[DESC_NSTASH] != 0 || d[DESC_NSTASH + 1] != 0)) || (!v3 && d[DESC_RESERVED] != 0))
 		{
 			cfi_set_err(err, errlen, "reserved bytes of sub-filter %u are not zero", k);
 			return false;
@@ -434,6 +450,20 @@ open_v2(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *e
 			return false;
 	}
 	return true;
+}
+
+/*
+ * false, the message in err marked as damage when the value is version 3:
+ * its check bytes matched (or it would have been reported so), so its
+ * header and descriptors are as a writer wrote them and what is wrong is
+ * a counter or a table, which no writer leaves wrong
+ */
+static bool
+corrupt_if_v3(const uint8_t *buf, char *err, size_t errlen)
+{
+	if (buf[HDR_VERSION] == 3)
+		cfi_mark_corrupt(err, errlen);
+	return false;
 }
 
 bool
@@ -457,18 +487,23 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *
 	f->journal = NULL;
 	ENG(&f->stages[0])->geoms = reg;
 	f->version = buf[HDR_VERSION];
-	if (buf[HDR_VERSION] == 1)
-		ok = open_v1(f, buf, len, reg, err, errlen);
-	else if (buf[HDR_VERSION] == 2)
+	/*
+	 * version 3 has version 2's layout; its check bytes are checked where
+	 * bytes enter (cfi_validate, cf_verify), not on every open of a stored
+	 * value
+	 */
+	if (buf[HDR_VERSION] == 3 || buf[HDR_VERSION] == 2)
 		ok = open_v2(f, buf, len, reg, err, errlen);
+	else if (buf[HDR_VERSION] == 1)
+		ok = open_v1(f, buf, len, reg, err, errlen);
 	else
 	{
-		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 and 2)",
+		cfi_set_err(err, errlen, "format version %u is not supported (this build reads versions 1 to 3)",
 				buf[HDR_VERSION]);
 		return false;
 	}
 	if (!ok)
-		return false;
+		return corrupt_if_v3(buf, err, errlen);
 	off = f->hdrlen;
 	f->split = -1;
 	for (uint32_t k = 0; k < f->nstages; k++)
@@ -480,17 +515,17 @@ cfi_open(cf_filter *f, uint8_t *buf, size_t len, const cfi_registry *reg, char *
 		{
 			cfi_set_err(err, errlen, "value has %zu bytes, too short for the table of sub-filter %u (%zu bytes at offset %zu)",
 					len, k, stage_data_bytes(st), off);
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 		}
 		st->table = buf + off;
 		off += stage_data_bytes(st);
 		if (cfi_geometry_of(st)->attach != NULL && !cfi_geometry_of(st)->attach(f, k, err, errlen))
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 	}
 	if (off != len)
 	{
 		cfi_set_err(err, errlen, "value has %zu bytes but its header describes %zu", len, off);
-		return false;
+		return corrupt_if_v3(buf, err, errlen);
 	}
 	cfi_setup_lookup(f);
 	return true;
@@ -532,12 +567,16 @@ cfi_validate(const uint8_t *buf, size_t len, const cfi_registry *reg, char *err,
 {
 	cf_filter	f;
 
+	/* version 3: the check bytes first, so that a flipped bit is reported as such */
+	if (len >= 2 && buf[HDR_MAGIC] == CF_MAGIC && buf[HDR_VERSION] == 3 &&
+		!cfi_check_v3(buf, len, err, errlen))
+		return false;
 	/* cfi_open only reads; the cast lets the one parser serve both */
 	if (!cfi_open(&f, (uint8_t *) buf, len, reg, err, errlen))
 		return false;
 	for (uint32_t k = 0; k < f.nstages; k++)
 		if (!cfi_geometry_of(&f.stages[k])->scan(&f, k, err, errlen))
-			return false;
+			return corrupt_if_v3(buf, err, errlen);
 	return true;
 }
 
@@ -570,6 +609,7 @@ cfi_upgrade(const cf_filter *f, uint8_t *out, cf_filter *result, const cfi_regis
 	for (uint32_t k = 0; k < f->nstages; k++)
 		cfi_write_desc(out + CF_V2_HEADER_SIZE + (size_t) CF_V2_STAGE_SIZE * k, &f->stages[k]);
 	memcpy(out + hdr, f->buf + f->hdrlen, f->len - f->hdrlen);
+	cfi_seal(out);
 	if (!cfi_open(result, out, hdr + f->len - f->hdrlen, reg, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }

@@ -4,6 +4,7 @@
  * counters of a union.  Plain C99.
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_check.h"
 
 #include <stdlib.h>
 
@@ -44,6 +45,7 @@ cfi_splice_stages(cf_filter *f, uint8_t *out, uint32_t extra,
 			memset(out + off, 0, tb);
 		off += tb;
 	}
+	cfi_seal(out);
 	if (!cfi_open(f, out, off, reg, NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
@@ -61,4 +63,6 @@ cfi_union_counters(const cf_filter *a, const cf_filter *b, uint8_t *out, cf_filt
 	out[HDR_KIND] = (uint8_t) r->kind;
 	put_le64(out + HDR_DELETES, r->deletes);
 	put_le64(out + HDR_RETAINED, r->retained);
+	cfi_seal(out);
+	r->version = 3;
 }

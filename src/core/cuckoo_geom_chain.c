@@ -7,6 +7,7 @@
  * Plain C99.
  */
 #include "cuckoo_chain.h"
+#include "cuckoo_check.h"
 #include "cuckoo_geom.h"
 
 #include <math.h>
@@ -922,6 +923,7 @@ chain_create(uint8_t *buf, const cf_params *p)
 	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
 		   (size_t) table_bytes_for(st.nbuckets, (uint32_t) p->bucket_size, st.fpbits, st.enc));
+	cfi_seal(buf);
 }
 
 /* ---------------------------------------------------------------------

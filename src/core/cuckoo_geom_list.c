@@ -7,6 +7,7 @@
  * each list into a split table and unites the tables.  Plain C99.
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_check.h"
 #include "cuckoo_list.h"
 
 #include <math.h>
@@ -116,6 +117,7 @@ list_table(const cf_filter *f, uint8_t *out, cf_filter *r)
 	out[HDR_NSTAGES] = 1;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, len - CF_V2_HEADER_SIZE - CF_V2_STAGE_SIZE);
+	cfi_seal(out);
 	if (!cfi_open(r, out, len, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: the header was valid */
 }
@@ -182,6 +184,7 @@ list_relayout(cf_filter *f, uint8_t *out, uint32_t nslots)
 	memcpy(out, f->buf, hdr + used);
 	memset(out + hdr + used, 0, (size_t) nslots * 8 - used);
 	put_le32(out + CF_V2_HEADER_SIZE, nslots);
+	cfi_seal(out);
 	if (!cfi_open(f, out, hdr + (size_t) nslots * 8, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
@@ -272,6 +275,7 @@ list_insert(cf_filter *f, uint64_t h, cf_alloc_fn alloc, void *ctx)
 		nstash = CF_SPLIT_STASH_MAX;
 	memset(out + tl, 0, (size_t) nstash * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nstash);
+	cfi_seal(out);
 	if (!cfi_open(&r, out, tl + (size_t) nstash * CF_SPLIT_STASH_REC, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest && i < nstash; i++)
@@ -319,6 +323,7 @@ list_grow(cf_filter *f, uint8_t *out)
 	/* the stash: n records (the descriptor's count), the first nrest used */
 	memset(out + tl, 0, (size_t) n * CF_SPLIT_STASH_REC);
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) n);
+	cfi_seal(out);
 	if (!cfi_open(&r, out, tl + (size_t) n * CF_SPLIT_STASH_REC, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 	for (uint32_t i = 0; i < nrest; i++)
@@ -417,6 +422,7 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 	st.nstash = 0;
 	cfi_write_desc(out + CF_V2_HEADER_SIZE, &st);
 	memset(out + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, st.table_bytes);
+	cfi_seal(out);
 	if (!cfi_open(r, out, tl, cfi_registry_of(l), NULL, 0))
 		abort();				/* cannot happen: a valid header */
 	list_place(&l->stages[0], r, rest, &nrest);
@@ -424,6 +430,7 @@ list_temp(const cf_filter *l, const cf_filter *v, uint8_t *out, cf_filter *r)
 		return tl;
 	put_le16(out + CF_V2_HEADER_SIZE + DESC_NSTASH, (uint16_t) nrest);
 	memset(out + tl, 0, (size_t) nrest * CF_SPLIT_STASH_REC);
+	cfi_seal(out);
 	if (!cfi_open(r, out, tl + (size_t) nrest * CF_SPLIT_STASH_REC, cfi_registry_of(l), NULL, 0))
 		abort();				/* cannot happen: room for every record */
 	for (uint32_t i = 0; i < nrest; i++)
@@ -581,6 +588,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 
 		memcpy(tail, s->buf, s->len);
 		put_le32(tail + 12, (s == a ? b : a)->capacity);
+		cfi_seal(tail);
 		if (!cfi_open(&c, tail, s->len, cfi_registry_of(s), NULL, 0))
 			abort();			/* cannot happen: a list's bound grows with its capacity */
 		return s == a ? list_union(&c, b, out, outcap - s->len, result, again, err, errlen) :
@@ -612,6 +620,7 @@ list_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		memset(out + hdr + (size_t) 8 * k, 0, (size_t) (slots - k) * 8);
 		put_le32(out + CF_V2_HEADER_SIZE, slots);
 		put_le32(out + CF_V2_HEADER_SIZE + DESC_NITEMS, k);
+		cfi_seal(out);
 		if (!cfi_open(&r, out, hdr + (size_t) slots * 8, cfi_registry_of(a), err, errlen))
 			abort();			/* cannot happen: built from valid lists */
 		cfi_union_counters(a, b, out, &r);
@@ -874,6 +883,7 @@ list_create(uint8_t *buf, const cf_params *p)
 	cfi_create_header(buf, p, cf_split_width(p->fpr, (uint32_t) p->bucket_size, 0));
 	cfi_write_desc(buf + CF_V2_HEADER_SIZE, &st);
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0, 8);
+	cfi_seal(buf);
 }
 
 /* ---------------------------------------------------------------------

@@ -8,6 +8,7 @@
  * Plain C99.
  */
 #include "cuckoo_split.h"
+#include "cuckoo_check.h"
 
 #include <stdlib.h>
 
@@ -182,6 +183,7 @@ split_relayout(cf_filter *f, uint32_t k, uint8_t *out, uint32_t level, uint32_t 
 	}
 	memset(nw.stash + (size_t) old.nstash * CF_SPLIT_STASH_REC, 0,
 		   (size_t) (nstash - old.nstash) * CF_SPLIT_STASH_REC);
+	cfi_seal(out);
 	if (!cfi_open(f, out, len, cfi_registry_of(f), NULL, 0))
 		abort();				/* cannot happen: built from a valid filter */
 }
@@ -605,6 +607,7 @@ split_union(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 		len = split_union_at(r, o, Lt, out, outcap);
 		if (len == 0)
 			continue;
+		cfi_seal(out);
 		if (!cfi_open(result, out, len, cfi_registry_of(a), err, errlen))
 			abort();			/* cannot happen: built from valid filters */
 		return len;
@@ -806,6 +809,7 @@ split_create(uint8_t *buf, const cf_params *p)
 	/* an empty table is all zeros in either encoding (index 0 is {0, 0, 0, 0}) */
 	memset(buf + CF_V2_HEADER_SIZE + CF_V2_STAGE_SIZE, 0,
 		   (size_t) table_bytes_for(st.nbuckets, (uint32_t) p->bucket_size, st.fpbits, st.enc));
+	cfi_seal(buf);
 }
 
 /* ---------------------------------------------------------------------

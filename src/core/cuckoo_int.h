@@ -15,7 +15,7 @@
 
 /* ---- format constants (part of the on-disk contract, FORMAT.md) ---- */
 #define CF_MAGIC            0xCF
-#define CF_FORMAT_VERSION   2       /* what cf_create writes; version 1 is read too */
+#define CF_FORMAT_VERSION   3       /* what the writers write; versions 1 and 2 are read too */
 #define CF_V1_HEADER_SIZE   16      /* version 1: fixed header ... */
 #define CF_V1_STAGE_SIZE    12      /* ... and one sub-filter descriptor */
 #define CF_V2_HEADER_SIZE   40      /* version 2: fixed header ... */
@@ -174,5 +174,20 @@ cf_probe_int64(const cf_probe *p, int64_t v)
 		return p->contains_int64(p->f, v);
 	return cf_probe_hash(p, cf_hash_int64_inline(v));
 }
+
+/* ---- format version 3's check bytes (cuckoo_check.c; issue 48) ---- */
+/*
+ * Version 3 (cuckoo 1.5; FORMAT.md "Version 3") is version 2's layout with
+ * two check bytes: header byte 11 (hcheck) and descriptor byte +15
+ * (dcheck), CRC-8/AUTOSAR of the fields they cover.
+ */
+#define CF_V3_HCHECK        11      /* header byte: CRC-8 of bytes 0..10, 12..23 */
+#define CF_V3_DCHECK        15      /* descriptor byte: CRC-8 of +0..+3, +8..+12 */
+/* the first words of every message of damage a version-3 check finds */
+#define CF_CORRUPT_PREFIX   "cuckoo filter is corrupt: "
+/* does err (a core message) report damage (CF_CORRUPT_PREFIX)? */
+bool		cf_err_is_corrupt(const char *err);
+/* CRC-8/AUTOSAR (poly 0x2F, init 0xFF, xorout 0xFF) of n bytes */
+uint8_t		cf_crc8(const uint8_t *p, size_t n);
 
 #endif							/* CUCKOO_INT_H */

@@ -9,6 +9,7 @@
  * cuckoo_lookup.c chose at open (each geometry's module holds its own).
  */
 #include "cuckoo_geom.h"
+#include "cuckoo_check.h"
 #include "cuckoo_list.h"
 
 #include <stdlib.h>
@@ -88,6 +89,26 @@ header_put64(cf_filter *f, size_t off, uint64_t v)
 	put_le64(f->buf + off, v);
 }
 
+/*
+ * A version-2 filter about to be changed becomes version 3 in place (the
+ * same layout: its version and check bytes written, journaled); a
+ * version-3 one only gets its header's check byte again (after a change
+ * of a covered header field).  FORMAT.md "Version 3".
+ */
+static void
+reseal(cf_filter *f)
+{
+	if (f->version < 2)
+		return;
+	if (f->journal)
+		f->journal->save(f->journal, f->buf, f->version == 2 ? f->hdrlen : CF_V2_HEADER_SIZE);
+	if (f->version == 2)
+		cfi_seal(f->buf);
+	else
+		f->buf[CF_V3_HCHECK] = cfi_hcheck(f->buf);
+	f->version = 3;
+}
+
 void
 cf_set_kind(cf_filter *f, uint32_t kind)
 {
@@ -97,6 +118,7 @@ cf_set_kind(cf_filter *f, uint32_t kind)
 		f->journal->save(f->journal, f->buf + HDR_KIND, 1);
 	f->buf[HDR_KIND] = (uint8_t) kind;
 	f->kind = kind;
+	reseal(f);
 }
 
 uint32_t
@@ -160,6 +182,8 @@ add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
 
 	if (f->version < 2)
 		return CF_READ_ONLY;
+	if (f->version == 2)
+		reseal(f);
 	g = in_place_stage(f);
 	if (g >= 0)
 	{
@@ -287,6 +311,8 @@ cf_delete(cf_filter *f, uint64_t h)
 
 	if (f->version < 2)
 		return CF_READ_ONLY;
+	if (f->version == 2)
+		reseal(f);
 	for (uint32_t k = f->nstages; k-- > 0;)
 		if (ops_of(&f->stages[k])->has(&f->stages[k], f->bucket_size, h))
 			match[n++] = k;
@@ -584,6 +610,8 @@ side(const cf_filter *a, const cf_filter *b, uint8_t *out, size_t outcap,
 	out[HDR_KIND] = (uint8_t) r.kind;
 	put_le64(out + HDR_DELETES, r.deletes);
 	put_le64(out + HDR_RETAINED, r.retained);
+	cfi_seal(out);
+	r.version = 3;
 
 	/*
 	 * Fold each sub-filter of b into one of a's sub-filters of the same

@@ -101,6 +101,12 @@ double		t_now(void);
  */
 int			t_same_but_counters(const uint8_t *a, const uint8_t *b, size_t len);
 /*
+ * A version-3 header and descriptors edited by a test get their check bytes
+ * again (cfi_seal), so that its edit reaches the check it aims at rather
+ * than the check bytes; other versions are left alone.
+ */
+void		t_reseal(uint8_t *buf, size_t len);
+/*
  * Do all sub-filters of f refine one another pairwise (a chain: every delete
  * is exact)?  Otherwise a delete may be left in place (CF_RETAINED).
  */

@@ -379,6 +379,37 @@ ref_split_width0(double target_fpr, uint32_t b)
 	return 0;
 }
 
+/*
+ * CRC-8/AUTOSAR bit by bit, as FORMAT.md "Version 3" states it (poly 0x2F,
+ * init 0xFF, xorout 0xFF, most significant bit first), apart from the
+ * core's table: the reference for the check bytes
+ */
+static inline uint8_t
+ref_crc8_update(uint8_t c, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		c ^= p[i];
+		for (int b = 0; b < 8; b++)
+			c = (uint8_t) ((c & 0x80) ? (c << 1) ^ 0x2F : c << 1);
+	}
+	return c;
+}
+
+/* the version-3 check bytes of a header and its descriptors (nstages from byte 5) */
+static inline void
+ref_seal_v3(uint8_t *buf)
+{
+	buf[1] = 3;
+	buf[11] = (uint8_t) (ref_crc8_update(ref_crc8_update(0xFF, buf, 11), buf + 12, 12) ^ 0xFF);
+	for (uint32_t k = 0; k < buf[5]; k++)
+	{
+		uint8_t    *d = buf + 40 + 16 * (size_t) k;
+
+		d[15] = (uint8_t) (ref_crc8_update(ref_crc8_update(0xFF, d, 4), d + 8, 5) ^ 0xFF);
+	}
+}
+
 /* version 1's header (FORMAT.md, "Version 1") */
 static inline int
 ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
@@ -431,7 +462,7 @@ ref_parse_v1(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 	return 1;
 }
 
-/* version 2's header (FORMAT.md, "Layout") */
+/* version 2's header (FORMAT.md, "Layout"), or version 3's (the same, checked) */
 static inline int
 ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, const char **why)
 {
@@ -440,6 +471,13 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 
 	if (len < 40)
 		return *why = "short header", 0;
+	if (buf[1] == 3)
+	{
+		uint8_t		c = (uint8_t) (ref_crc8_update(ref_crc8_update(0xFF, buf, 11), buf + 12, 12) ^ 0xFF);
+
+		if (c != buf[11])
+			return *why = "header check byte", 0;
+	}
 	if (buf[2] != 0)
 		return *why = "flags", 0;
 	r->bucket_size = buf[3];
@@ -449,8 +487,10 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 	r->hashing = buf[7];
 	r->max_kicks = ref_rd16(buf + 8);
 	r->kind = buf[10];
-	if (buf[11] != 0)
+	if (buf[1] == 2 && buf[11] != 0)
 		return *why = "reserved 11", 0;
+	if (r->kind > 16 && r->kind != 255)
+		return *why = "kind", 0;
 	r->capacity = ref_rd32(buf + 12);
 	fbits = ref_rd64(buf + 16);
 	memcpy(&r->target_fpr, &fbits, 8);
@@ -489,7 +529,14 @@ ref_parse_v2(ref_filter *r, const uint8_t *buf, size_t len, uint64_t *total, con
 		if (d[12] > 1 || (d[12] == 1 && r->bucket_size != 4))
 			return *why = "encoding", 0;
 		s->nstash = s->geom == 3 ? ref_rd16(d + 13) : 0;
-		if ((s->geom != 3 && (d[13] || d[14])) || d[15])
+		if (buf[1] == 3)
+		{
+			uint8_t		c = (uint8_t) (ref_crc8_update(ref_crc8_update(0xFF, d, 4), d + 8, 5) ^ 0xFF);
+
+			if (c != d[15])
+				return *why = "descriptor check byte", 0;
+		}
+		if ((s->geom != 3 && (d[13] || d[14])) || (buf[1] == 2 && d[15]))
 			return *why = "stage reserved", 0;
 		if (s->geom == 3)
 		{
@@ -568,7 +615,7 @@ ref_parse(ref_filter *r, const uint8_t *buf, size_t len, int full, const char **
 	r->version = buf[1];
 	if (buf[1] == 1)
 		ok = ref_parse_v1(r, buf, len, &total, why);
-	else if (buf[1] == 2)
+	else if (buf[1] == 2 || buf[1] == 3)
 		ok = ref_parse_v2(r, buf, len, &total, why);
 	else
 		return *why = "version", 0;
@@ -830,7 +877,7 @@ ref_header_len_v(uint32_t version, uint32_t nstages)
 static inline size_t
 ref_header_len(uint32_t nstages)
 {
-	return ref_header_len_v(CF_FORMAT_VERSION, nstages);
+	return ref_header_len_v(2, nstages);
 }
 
 /* writes a header of the given version (2: hashing 2, target 2b/2^fpbits) */
@@ -852,7 +899,7 @@ ref_write_header_v(uint8_t *buf, uint32_t version, uint32_t b, uint32_t fpbits,
 	buf[6] = (uint8_t) expansion;
 	ref_wr16(buf + 8, max_kicks);
 	ref_wr32(buf + 12, capacity);
-	if (version == 2)
+	if (version >= 2)
 	{
 		double		t = 2.0 * b / (double) (UINT64_C(1) << fpbits);
 
@@ -872,7 +919,7 @@ ref_write_header_v(uint8_t *buf, uint32_t version, uint32_t b, uint32_t fpbits,
 		ref_wr32(p, d[i].nbuckets);
 		ref_wr32(p + 4, d[i].nitems);
 		p[8] = (uint8_t) d[i].fpbits;
-		if (version == 2)
+		if (version >= 2)
 		{
 			p[9] = (uint8_t) (d[i].geom ? d[i].geom : 2);
 			p[10] = (uint8_t) d[i].level;
@@ -883,6 +930,8 @@ ref_write_header_v(uint8_t *buf, uint32_t version, uint32_t b, uint32_t fpbits,
 				p[11] = 20;
 		}
 	}
+	if (version == 3)
+		ref_seal_v3(buf);
 }
 
 static inline void
@@ -890,7 +939,8 @@ ref_write_header(uint8_t *buf, uint32_t b, uint32_t fpbits, uint32_t nstages,
 				 uint32_t expansion, uint32_t max_kicks, uint32_t capacity,
 				 const ref_desc *d)
 {
-	ref_write_header_v(buf, CF_FORMAT_VERSION, b, fpbits, nstages, expansion,
+	/* version 2: the checks of crafted headers below reach their field's own check */
+	ref_write_header_v(buf, 2, b, fpbits, nstages, expansion,
 					   max_kicks, capacity, d);
 }
 

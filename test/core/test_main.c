@@ -18,6 +18,9 @@ typedef struct test_entry
 #define T(g, f) { g, #f, f }
 static const test_entry tests[] = {
 	/* unit tests of the public functions */
+	/* issue 48: one flipped bit, in the header and descriptors and in the tables */
+	T("integrity", test_flip_header),
+	T("integrity", test_flip_table),
 	T("unit", test_hash),
 	T("unit", test_fpbits_for),
 	T("unit", test_nbuckets_for),

@@ -563,9 +563,11 @@ test_semisort_validate(void)
 	/* unknown encoding, and encoding 1 with another bucket size */
 	memcpy(bad, buf, len);
 	bad[40 + 12] = 2;
+	t_reseal(bad, len);
 	validate_bad(bad, len, "table encoding 2", "encoding 2");
 	memcpy(bad, buf, len);
 	bad[3] = 8;
+	t_reseal(bad, len);
 	validate_bad(bad, len, "needs bucket size 4", "encoding 1, bucket size 8");
 	/* a table one byte short or long */
 	validate_bad(buf, len - 1, "bytes", "short");

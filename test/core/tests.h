@@ -113,4 +113,8 @@ void		test_fpr_growth(void);
 void		test_load_factor(void);
 void		test_bits_per_item(void);
 
+/* test_integrity.c */
+void		test_flip_header(void);
+void		test_flip_table(void);
+
 #endif							/* CF_TESTS_H */

@@ -42,7 +42,13 @@ assert cuckoo.__file__.startswith(sys.argv[1]) and f.contains(99) and cuckoo.Fil
 print("python: pip install --no-index --no-build-isolation ./python: ok (%s)" % cuckoo.__file__)' "$tmp/pip") ||
 	{ echo "python: the module pip installed does not work"; exit 1; }
 echo "python: the pip install took $((SECONDS - t0)) s"
-# the proof, the psycopg2 and psycopg 3 adapters, then the recipes of
-# docs/python.md, in one throw-away cluster
-PYTHONPATH=$lib PYTHONUNBUFFERED=1 bash "$top/test/pg/tmpcluster.sh" bash -c '"$0" "$1" && "$0" "$2" && "$0" "$3"' \
-	"$py" "$top/test/python/test_agree.py" "$top/test/python/test_adapters.py" "$top/test/python/test_docs.py"
+# libcuckoo itself, for test_integrity.py (ctypes)
+make -s -f "$top/src/core/lib.mk" lib CF_LIB_DIR="$tmp/libcuckoo" > "$tmp/lib.log" 2>&1 ||
+	{ cat "$tmp/lib.log"; echo "python: libcuckoo does not build"; exit 1; }
+# the proof, the psycopg2 and psycopg 3 adapters, the recipes of docs/python.md,
+# then the same verdicts on damaged bytes from SQL, libcuckoo and Python
+# (issue 48), in one throw-away cluster
+PYTHONPATH=$lib PYTHONUNBUFFERED=1 CUCKOO_LIB="$tmp/libcuckoo/libcuckoo.so" \
+	bash "$top/test/pg/tmpcluster.sh" bash -c '"$0" "$1" && "$0" "$2" && "$0" "$3" && "$0" "$4"' \
+	"$py" "$top/test/python/test_agree.py" "$top/test/python/test_adapters.py" "$top/test/python/test_docs.py" \
+	"$top/test/python/test_integrity.py"

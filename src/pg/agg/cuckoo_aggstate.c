@@ -579,7 +579,7 @@ cfpg_aggstate_check_same(const char *what, uint8 kind1, double fpr1, uint64 cap1
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s cannot combine states of values of kind %s and %s",
-						what, cfpg_kind_name(kind1), cfpg_kind_name(kind2))));
+						what, cfpg_kind_label(kind1), cfpg_kind_label(kind2))));
 }
 
 /*

@@ -74,7 +74,7 @@ cfpg_unionagg_is_exact_list(const cf_filter *f)
 	uint64		h[CF_LIST_MAX];
 	size_t		n;
 
-	if (f->version != 2 || !cf_is_list(f) || f->hashing != CF_HASHING_V2)
+	if (f->version < 2 || !cf_is_list(f) || f->hashing != CF_HASHING_V2)
 		return false;
 	n = Min(cf_list_hashes(f, h, CF_LIST_MAX), CF_LIST_MAX);
 	/* a list is sorted: copies of a value sit side by side */

@@ -5,6 +5,8 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 
@@ -455,7 +457,7 @@ cuckoo_set_kind(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot mark a filter of %s values as holding %s values",
-						f.kind == CF_KIND_NONE ? "unrecorded" : cfpg_kind_name((int) f.kind), name),
+						f.kind == CF_KIND_NONE ? "unrecorded" : cfpg_kind_label((int) f.kind), name),
 				 errdetail("Only an empty filter can be given a kind other than its own, or any.")));
 	cf_set_kind(&f, (uint32) kind);
 	PG_RETURN_CUCKOOFILTER_P(v);
@@ -470,4 +472,44 @@ cuckoo_hash(PG_FUNCTION_ARGS)
 	CfHashInfo *hi = cfpg_arg_hashinfo(fcinfo, c, 0);
 
 	PG_RETURN_INT64((int64) cfpg_hash_datum(hi, PG_GETARG_DATUM(0), CF_HASHING_V2));
+}
+
+/*
+ * cf_verify(f): the core's full check (cf_verify), reported as a row (ok,
+ * version, subfilters, items, problems) rather than raised, so that it
+ * runs over a column of filters, damaged ones included (amcheck's way).
+ * The bytes are read as stored: never opened by cfpg_open, which would
+ * raise on damage.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_verify);
+Datum
+cuckoo_verify(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	cf_verify_result *r = palloc(sizeof(cf_verify_result));
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	Datum	   *msgs;
+	uint32		n;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "cf_verify must return a composite type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	cf_verify((const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), r);
+	n = r->nproblems < CF_VERIFY_MAX ? r->nproblems : CF_VERIFY_MAX;
+	msgs = palloc(sizeof(Datum) * (n + 1));
+	for (uint32 i = 0; i < n; i++)
+		msgs[i] = CStringGetTextDatum(r->problems[i]);
+	if (r->nproblems > n)
+	{
+		msgs[n] = CStringGetTextDatum(psprintf("%u more problems not listed", r->nproblems - n));
+		n++;
+	}
+	values[0] = BoolGetDatum(r->ok);
+	values[1] = Int32GetDatum((int32) r->version);
+	values[2] = Int32GetDatum((int32) r->nstages);
+	values[3] = Int64GetDatum((int64) r->items);
+	values[4] = PointerGetDatum(construct_array(msgs, (int) n, TEXTOID, -1, false, TYPALIGN_INT));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -23,6 +23,18 @@ cfpg_kind_name(int kind)
 	return kind < 0 ? NULL : cf_kind_name((uint32) kind);
 }
 
+/*
+ * The name of a kind for a message: never NULL (a kind no build knows, which
+ * no reader accepts from bytes, is named by its number)
+ */
+const char *
+cfpg_kind_label(int kind)
+{
+	const char *name = cfpg_kind_name(kind);
+
+	return name != NULL ? name : psprintf("unknown kind %d", kind);
+}
+
 int
 cfpg_kind_from_name(const char *name)
 {
@@ -234,6 +246,11 @@ cfpg_validate(const uint8 *buf, size_t len, bool binary, Node *escontext)
 
 	if (!cf_validate(buf, len, err, sizeof(err)))
 	{
+		/* a version-3 filter that fails its checks is damaged (FORMAT.md "Version 3") */
+		if (cf_err_is_corrupt(err))
+			ereturn(escontext, false,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("%s", err)));
 		if (binary)
 			ereturn(escontext, false,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -355,7 +372,7 @@ cfpg_union(const cf_filter *a, const cf_filter *b, const char *errmsg_text)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("%s", errmsg_text),
 				 errdetail("The filters hold values of different kinds (%s and %s).",
-						   cfpg_kind_name((int) a->kind), cfpg_kind_name((int) b->kind)),
+						   cfpg_kind_label((int) a->kind), cfpg_kind_label((int) b->kind)),
 				 errhint("Mark a filter that really holds several kinds with cf_set_kind(filter, 'any').")));
 	cap = cf_union_size(a, b, err, sizeof(err));
 	if (cap == 0)

@@ -69,6 +69,8 @@ cfpg_kind_accepts(uint32 fkind, uint32 vkind)
 
 /* The SQL name of a value kind (CF_KIND_ANY: "any"), or NULL. */
 extern const char *cfpg_kind_name(int kind);
+/* The same for a message: never NULL ("unknown kind N"). */
+extern const char *cfpg_kind_label(int kind);
 /* The value kind of a name cfpg_kind_name gives, or -1. */
 extern int	cfpg_kind_from_name(const char *name);
 

@@ -652,7 +652,7 @@ cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("cuckoo filter holds %s values, not %s",
-						cfpg_kind_name((int) f->kind), format_type_be(hi->typid)),
+						cfpg_kind_label((int) f->kind), format_type_be(hi->typid)),
 				 errdetail("Whether a timestamp or date equals a timestamptz depends on the session's TimeZone setting, and a filter's answers must not."),
 				 errhint("Convert the value explicitly: %s.",
 						 f->kind == CFK_TIMESTAMPTZ ?
@@ -661,9 +661,9 @@ cfpg_kind_mismatch(const cf_filter *f, const CfHashInfo *hi)
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cuckoo filter holds %s values, not %s",
-					cfpg_kind_name((int) f->kind), format_type_be(hi->typid)),
+					cfpg_kind_label((int) f->kind), format_type_be(hi->typid)),
 			 errdetail("Values of kind %s are never found in a filter of %s values, so the answer would be wrong.",
-					   cfpg_kind_name(hi->vkind), cfpg_kind_name((int) f->kind)),
+					   cfpg_kind_label(hi->vkind), cfpg_kind_label((int) f->kind)),
 			 errhint("Cast the value to the type the filter was built from, for example %s (an untyped literal or parameter is text), or mark a filter that really holds several kinds with cf_set_kind(filter, 'any').",
 					 cfpg_kind_cast_example((int) f->kind))));
 	pg_unreachable();
