@@ -131,10 +131,10 @@ SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_few s ON b.k = s.k;
 SET cuckoo.join_prefilter = on;
 RESET cuckoo.join_prefilter_max_array_keys;
 
--- the default, auto (and remote): a foreign table as the filtered side gets
+-- auto (and remote, the default): a foreign table as the filtered side gets
 -- the filter, the filter crossing the network; a local table filtered from a
 -- foreign one is costed (here declined), remote declines it
-RESET cuckoo.join_prefilter_query;
+SET cuckoo.join_prefilter_query = auto;
 SET cuckoo.join_prefilter_max_array_keys = 0;
 SELECT pf_plan($$SELECT count(*) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu'$$, 'VERBOSE, COSTS OFF');
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE s.region = 'eu';
@@ -152,7 +152,7 @@ SET cuckoo.join_prefilter = off;
 SELECT count(*), sum(b.v) FROM pf_ft b JOIN pf_local s ON b.k = s.k WHERE b.v < 100;
 SET cuckoo.join_prefilter = on;
 SET cuckoo.join_prefilter_min_removed = 0;
-RESET cuckoo.join_prefilter_query;
+SET cuckoo.join_prefilter_query = auto;
 RESET cuckoo.join_prefilter_max_array_keys;
 
 RESET cuckoo.join_prefilter_messages;

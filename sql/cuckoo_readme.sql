@@ -34,8 +34,8 @@ SET cuckoo.join_prefilter_query = always;    -- local tables too (the default: s
 SET cuckoo.join_prefilter_messages = notice; -- say what it did
 SELECT b.* FROM big_table b JOIN small_table s ON b.key = s.id WHERE expensive_check(b);
 -- NOTICE:  cuckoo.join_prefilter: filter on b.key from s.id (inner join)
--- the default, auto, keeps the plain plan of these local tables (the
--- message says why); the rows are the same
+-- the default, remote, leaves these local tables to the run-time filters
+-- (the message says why); the rows are the same
 RESET cuckoo.join_prefilter_query;
 SELECT b.* FROM big_table b JOIN small_table s ON b.key = s.id WHERE expensive_check(b);
 RESET cuckoo.join_prefilter_messages;

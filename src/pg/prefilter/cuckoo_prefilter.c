@@ -46,7 +46,7 @@
 
 static bool cfpg_prefilter_on = false;
 PfSettings	cfpg_pf_set = {
-	PF_QUERY_AUTO,				/* mode */
+	PF_QUERY_REMOTE,			/* mode */
 	100000.0,					/* min_big_rows */
 	10000000.0,					/* max_small_rows */
 	0.5,						/* min_removed */
@@ -430,7 +430,7 @@ cfpg_prefilter_init(void)
 							 &cfpg_prefilter_on, false, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("cuckoo.join_prefilter_query",
 							 "Where the query-level join pre-filter applies: off, remote (foreign and Citus distributed tables), auto (remote, and local plans it is costed to pay on) or always.",
-							 NULL, &cfpg_pf_set.mode, PF_QUERY_AUTO, cfpg_prefilter_modes,
+							 NULL, &cfpg_pf_set.mode, PF_QUERY_REMOTE, cfpg_prefilter_modes,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("cuckoo.join_prefilter_min_big_rows",
 							 "Fewest estimated rows of the side a join pre-filter filters.",
