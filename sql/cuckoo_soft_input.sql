@@ -12,6 +12,7 @@ BEGIN
 EXCEPTION WHEN others THEN
 	GET STACKED DIAGNOSTICS message = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL,
 		code = RETURNED_SQLSTATE;
+	detail := NULLIF(detail, '');  -- no detail: '' here, NULL in pg_input_error_info
 END $$;
 
 CREATE TABLE inputs (name text, s text);

@@ -173,7 +173,7 @@ order_by_load(const cf_filter *f, uint32_t *order)
  * sub-filters there are.  *walked is set to the sub-filter walked in.
  */
 static cf_status
-add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
+add_hash_into(cf_filter *f, uint64_t h, uint32_t *walked)
 {
 	uint32_t	order[CF_MAX_STAGES];
 	uint32_t	b = f->bucket_size;
@@ -182,8 +182,6 @@ add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
 
 	if (f->version < 2)
 		return CF_READ_ONLY;
-	if (f->version == 2)
-		reseal(f);
 	g = in_place_stage(f);
 	if (g >= 0)
 	{
@@ -207,6 +205,22 @@ add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
 			return CF_OK;
 	}
 	return CF_FULL;
+}
+
+/*
+ * add_hash_into, and a version-2 filter becomes version 3 (its check bytes
+ * set) only when the add changed it: a failed add leaves every byte as it
+ * was, the version's included.
+ */
+static cf_status
+add_hash(cf_filter *f, uint64_t h, uint32_t *walked)
+{
+	bool		v2 = f->version == 2;
+	cf_status	r = add_hash_into(f, h, walked);
+
+	if (v2 && r == CF_OK)
+		reseal(f);
+	return r;
 }
 
 cf_status
@@ -303,16 +317,14 @@ one_family(const cf_filter *f, const uint32_t *match, uint32_t n)
  * so z can own e_h instead: no value loses its last match (FORMAT.md,
  * "Deletes").  Without such a sub-filter the value stays, and is counted.
  */
-cf_status
-cf_delete(cf_filter *f, uint64_t h)
+static cf_status
+delete_hash(cf_filter *f, uint64_t h)
 {
 	uint32_t	match[CF_MAX_STAGES];
 	uint32_t	n = 0;
 
 	if (f->version < 2)
 		return CF_READ_ONLY;
-	if (f->version == 2)
-		reseal(f);
 	for (uint32_t k = f->nstages; k-- > 0;)
 		if (ops_of(&f->stages[k])->has(&f->stages[k], f->bucket_size, h))
 			match[n++] = k;
@@ -359,6 +371,18 @@ cf_delete(cf_filter *f, uint64_t h)
 	f->retained++;
 	header_put64(f, HDR_RETAINED, f->retained);
 	return CF_RETAINED;
+}
+
+/* delete_hash; a version-2 filter becomes version 3 only when the delete changed it */
+cf_status
+cf_delete(cf_filter *f, uint64_t h)
+{
+	bool		v2 = f->version == 2;
+	cf_status	r = delete_hash(f, h);
+
+	if (v2 && (r == CF_OK || r == CF_RETAINED))
+		reseal(f);
+	return r;
 }
 
 
